@@ -1,0 +1,330 @@
+// Package ordermsg is a client for the Order and Message Read API: a
+// read-only HTTP/JSON service that returns a website's orders (purchases) and
+// messages (form submissions).
+//
+//	c, err := ordermsg.NewClient("https://api.example.com", apiKey)
+//	o, err := c.Orders.Get(ctx, websiteID, orderID, nil)
+//	for o, err := range c.Orders.All(ctx, websiteID, nil) { … }
+//
+// Requests carry HTTP Basic authentication (the key as username, an empty
+// password) and the version header Service-Api-Version: 1. Failures that are
+// safe to repeat are retried (see RetryPolicy). Errors are *APIError for a
+// non-2xx response and *DecodeError for a 2xx body that is not the JSON
+// expected. The package logs nothing unless WithLogger is given.
+//
+// The spec the package follows leaves much open (error shapes, the units of
+// money, the values of direction, sort and status filters, count bounds); the
+// package passes such values through and says in each doc comment what it
+// assumes.
+package ordermsg
+
+import (
+	"context"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// Version is the version of this SDK, sent in the User-Agent header.
+const Version = "0.1.0"
+
+const (
+	defaultUserAgent      = "ordermsg-go/" + Version
+	defaultAttemptTimeout = 30 * time.Second
+	defaultMaxBodySize    = 64 << 20
+)
+
+// Client talks to the Order and Message Read API. It is safe for concurrent
+// use. Make one with NewClient.
+type Client struct {
+	// Orders reads a website's orders.
+	Orders *OrdersService
+	// Messages reads a website's messages.
+	Messages *MessagesService
+
+	baseURL        *url.URL
+	authorization  string // the Authorization header value; never printed
+	httpClient     *http.Client
+	retry          RetryPolicy
+	versionHeader  string
+	versionValue   string
+	userAgent      string
+	logger         *slog.Logger
+	allowHTTP      bool
+	attemptTimeout time.Duration
+	timeoutSet     bool
+	maxBodySize    int64
+}
+
+// Option configures a Client.
+type Option func(*Client) error
+
+// WithHTTPClient sets the HTTP client whose transport carries the requests,
+// under the SDK's retries: httpmock's transport plugs in here. The client is
+// copied, not changed; the copy gets the SDK's redirect policy and, unless
+// hc sets a Timeout and WithAttemptTimeout is not given, the attempt timeout.
+func WithHTTPClient(hc *http.Client) Option {
+	return func(c *Client) error {
+		if hc == nil {
+			return errors.New("ordermsg: WithHTTPClient: nil client")
+		}
+		c.httpClient = hc
+		return nil
+	}
+}
+
+// WithRetry sets the retry policy. RetryPolicy{} (MaxRetries 0) turns
+// retrying off.
+func WithRetry(p RetryPolicy) Option {
+	return func(c *Client) error {
+		np, err := p.normalized()
+		c.retry = np
+		return err
+	}
+}
+
+// WithVersionHeader sets the name and value of the version header sent with
+// every request. The default is Service-Api-Version: 1.
+func WithVersionHeader(name, value string) Option {
+	return func(c *Client) error {
+		if name == "" || value == "" || strings.ContainsAny(name+value, "\r\n") {
+			return errors.New("ordermsg: WithVersionHeader: name and value must be non-empty single-line strings")
+		}
+		c.versionHeader, c.versionValue = name, value
+		return nil
+	}
+}
+
+// WithUserAgent puts product (such as "my-app/1.2") before the SDK's own
+// User-Agent.
+func WithUserAgent(product string) Option {
+	return func(c *Client) error {
+		if strings.ContainsAny(product, "\r\n") {
+			return errors.New("ordermsg: WithUserAgent: must be one line")
+		}
+		if product != "" {
+			c.userAgent = product + " " + defaultUserAgent
+		}
+		return nil
+	}
+}
+
+// WithLogger makes the client log retries at debug level. Log lines never
+// carry credentials. Without it the client is silent.
+func WithLogger(l *slog.Logger) Option {
+	return func(c *Client) error {
+		c.logger = l
+		return nil
+	}
+}
+
+// WithAllowHTTP allows a plain http:// base URL for a host that is not
+// loopback. Without it such a URL is refused, since it would send the API
+// key in the clear.
+func WithAllowHTTP() Option {
+	return func(c *Client) error {
+		c.allowHTTP = true
+		return nil
+	}
+}
+
+// WithAttemptTimeout bounds each attempt of a request, body included, so that
+// a server that never answers cannot hang a caller who set no deadline. A
+// timed-out attempt is retried. The default is 30s; 0 turns it off.
+func WithAttemptTimeout(d time.Duration) Option {
+	return func(c *Client) error {
+		if d < 0 {
+			return errors.New("ordermsg: WithAttemptTimeout: negative duration")
+		}
+		c.attemptTimeout, c.timeoutSet = d, true
+		return nil
+	}
+}
+
+// WithMaxBodySize caps the size of a successful response body; a larger one
+// fails with ErrBodyTooLarge instead of filling memory. The default is 64 MiB.
+func WithMaxBodySize(n int64) Option {
+	return func(c *Client) error {
+		if n <= 0 {
+			return errors.New("ordermsg: WithMaxBodySize: size must be positive")
+		}
+		c.maxBodySize = n
+		return nil
+	}
+}
+
+// NewClient returns a client for the API at baseURL (which may carry a path
+// prefix, as in https://host/v1) that authenticates with apiKey.
+//
+// It refuses an empty key, a base URL that is not an absolute http(s) URL or
+// that carries credentials, a query or a fragment, and plain http to a host
+// that is not loopback unless WithAllowHTTP is given.
+func NewClient(baseURL, apiKey string, opts ...Option) (*Client, error) {
+	if strings.TrimSpace(apiKey) == "" {
+		return nil, errors.New("ordermsg: the API key is empty")
+	}
+	c := &Client{
+		authorization:  "Basic " + base64.StdEncoding.EncodeToString([]byte(apiKey+":")),
+		retry:          DefaultRetryPolicy,
+		versionHeader:  "Service-Api-Version",
+		versionValue:   "1",
+		userAgent:      defaultUserAgent,
+		attemptTimeout: defaultAttemptTimeout,
+		maxBodySize:    defaultMaxBodySize,
+	}
+	for _, opt := range opts {
+		if err := opt(c); err != nil {
+			return nil, err
+		}
+	}
+	u, err := parseBaseURL(baseURL, c.allowHTTP)
+	if err != nil {
+		return nil, err
+	}
+	c.baseURL = u
+	c.httpClient = c.wrapHTTPClient(c.httpClient)
+	c.Orders = &OrdersService{r: resource[Order]{c: c, collection: "orders", kind: ObjectOrder}}
+	c.Messages = &MessagesService{r: resource[Message]{c: c, collection: "messages", kind: ObjectMessage}}
+	return c, nil
+}
+
+func parseBaseURL(raw string, allowHTTP bool) (*url.URL, error) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return nil, fmt.Errorf("ordermsg: base URL: %w", err)
+	}
+	switch {
+	case u.Scheme != "http" && u.Scheme != "https":
+		return nil, fmt.Errorf("ordermsg: base URL %q: scheme must be http or https", raw)
+	case u.Host == "":
+		return nil, fmt.Errorf("ordermsg: base URL %q has no host", raw)
+	case u.User != nil:
+		return nil, errors.New("ordermsg: base URL must not carry credentials; pass the API key to NewClient")
+	case u.RawQuery != "" || u.Fragment != "":
+		return nil, fmt.Errorf("ordermsg: base URL %q must not have a query or fragment", raw)
+	case u.Scheme == "http" && !allowHTTP && !isLoopback(u.Hostname()):
+		return nil, fmt.Errorf("ordermsg: base URL %q: plain http to a non-loopback host would send the API key in the clear; use https or WithAllowHTTP", raw)
+	}
+	u.Path = strings.TrimRight(u.Path, "/")
+	u.RawPath = ""
+	return u, nil
+}
+
+func isLoopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// errInsecureRedirect refuses a redirect from https to http.
+var errInsecureRedirect = fmt.Errorf("ordermsg: refusing a redirect from https to http: %w", errNotRetryable)
+
+// wrapHTTPClient copies hc (or a pooled default) and gives the copy the
+// attempt timeout and a redirect policy that refuses https → http. The API
+// key is set on each request, never on a transport, so net/http drops it on
+// a redirect that leaves the host.
+func (c *Client) wrapHTTPClient(hc *http.Client) *http.Client {
+	var cp http.Client
+	if hc != nil {
+		cp = *hc
+	} else {
+		t := http.DefaultTransport.(*http.Transport).Clone()
+		t.MaxIdleConnsPerHost = 16
+		cp.Transport = t
+	}
+	if c.timeoutSet || cp.Timeout == 0 {
+		cp.Timeout = c.attemptTimeout
+	}
+	next := cp.CheckRedirect
+	cp.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if via[len(via)-1].URL.Scheme == "https" && req.URL.Scheme != "https" {
+			return errInsecureRedirect
+		}
+		if next != nil {
+			return next(req, via)
+		}
+		if len(via) >= 10 {
+			return fmt.Errorf("ordermsg: stopped after 10 redirects: %w", errNotRetryable)
+		}
+		return nil
+	}
+	return &cp
+}
+
+// String describes the client without its API key.
+func (c *Client) String() string {
+	if c == nil {
+		return "ordermsg.Client(nil)"
+	}
+	return fmt.Sprintf("ordermsg.Client{BaseURL: %q, APIKey: [redacted]}", c.baseURL.String())
+}
+
+// GoString is String, so %#v never shows the API key either.
+func (c *Client) GoString() string { return c.String() }
+
+// Format prints String for every verb, so no formatting of a Client, however
+// deep, reveals the API key.
+func (c Client) Format(f fmt.State, _ rune) { _, _ = io.WriteString(f, c.String()) }
+
+// Get reads path (such as "/websites/1/orders/2", relative to the base URL)
+// with the query and decodes the JSON response into v: the escape hatch for
+// what the typed methods do not cover. Retries, authentication and errors are
+// those of the typed methods.
+func (c *Client) Get(ctx context.Context, path string, query url.Values, v any) error {
+	if !strings.HasPrefix(path, "/") || strings.ContainsAny(path, "?#\\") || containsDotSegment(path) {
+		return fmt.Errorf("ordermsg: Get: path %q must start with / and have no query, fragment or dot segments", path)
+	}
+	return c.do(ctx, path, query, func(u string, body []byte) error {
+		return decodeJSON(u, body, v)
+	})
+}
+
+func containsDotSegment(path string) bool {
+	for _, seg := range strings.Split(path, "/") {
+		if seg == "." || seg == ".." {
+			return true
+		}
+	}
+	return false
+}
+
+// endpoint returns the absolute URL of path under the base URL, with query.
+func (c *Client) endpoint(path string, query url.Values) string {
+	u := *c.baseURL
+	u.Path = c.baseURL.Path + path
+	u.RawQuery = query.Encode()
+	return u.String()
+}
+
+// do sends a GET for path and hands a 2xx body to decode.
+func (c *Client) do(ctx context.Context, path string, query url.Values, decode func(url string, body []byte) error) error {
+	if ctx == nil {
+		return errors.New("ordermsg: nil context")
+	}
+	u := c.endpoint(path, query)
+	r, err := c.send(ctx, u)
+	if err != nil {
+		return err
+	}
+	if r.status < 200 || r.status > 299 {
+		e := newAPIError(http.MethodGet, u, r)
+		if r.status == http.StatusTooManyRequests || r.status == http.StatusServiceUnavailable {
+			e.RetryAfter, _ = retryAfter(r.header, time.Now())
+		}
+		return e
+	}
+	return decode(u, r.body)
+}
+
+// CloseIdleConnections closes the idle keep-alive connections of the
+// client's transport. A program that is done with the client may call it.
+func (c *Client) CloseIdleConnections() { c.httpClient.CloseIdleConnections() }

@@ -1,0 +1,315 @@
+package ordermsg
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jarcoal/httpmock"
+)
+
+func TestNewClientRefusesBadInput(t *testing.T) {
+	cases := []struct {
+		name, base, key string
+		opts            []Option
+		wantErr         string
+	}{
+		{"empty key", testBaseURL, "  ", nil, "API key is empty"},
+		{"unparsable", "https://exa mple.com\x7f", testAPIKey, nil, "base URL"},
+		{"no scheme", "api.example.com", testAPIKey, nil, "scheme must be http or https"},
+		{"ftp", "ftp://api.example.com", testAPIKey, nil, "scheme must be http or https"},
+		{"no host", "https://", testAPIKey, nil, "no host"},
+		{"credentials in URL", "https://user:pw@api.example.com", testAPIKey, nil, "must not carry credentials"},
+		{"query", "https://api.example.com?x=1", testAPIKey, nil, "query or fragment"},
+		{"plain http remote", "http://api.example.com", testAPIKey, nil, "plain http"},
+		{"nil http client", testBaseURL, testAPIKey, []Option{WithHTTPClient(nil)}, "nil client"},
+		{"bad retry", testBaseURL, testAPIKey, []Option{WithRetry(RetryPolicy{MaxRetries: -1})}, "negative"},
+		{"bad version header", testBaseURL, testAPIKey, []Option{WithVersionHeader("X", "")}, "WithVersionHeader"},
+		{"bad body size", testBaseURL, testAPIKey, []Option{WithMaxBodySize(0)}, "WithMaxBodySize"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := NewClient(tc.base, tc.key, tc.opts...)
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Fatalf("NewClient = %v, %v; want error containing %q", c, err, tc.wantErr)
+			}
+			if strings.Contains(err.Error(), testAPIKey) {
+				t.Fatalf("error leaks the key: %v", err)
+			}
+		})
+	}
+}
+
+func TestNewClientAcceptsLoopbackHTTPAndAllowHTTP(t *testing.T) {
+	for _, base := range []string{"http://127.0.0.1:8080", "http://localhost:1", "http://[::1]:9", "https://api.example.com/v1/"} {
+		if _, err := NewClient(base, testAPIKey); err != nil {
+			t.Errorf("%s: %v", base, err)
+		}
+	}
+	if _, err := NewClient("http://api.example.com", testAPIKey, WithAllowHTTP()); err != nil {
+		t.Errorf("WithAllowHTTP: %v", err)
+	}
+}
+
+// endpointCase is one call of the typed surface with the request it must send.
+type endpointCase struct {
+	name      string
+	path      string // without the base URL
+	fixture   string
+	call      func(*Client) error
+	wantQuery url.Values
+}
+
+func endpointCases() []endpointCase {
+	ctx := context.Background()
+	return []endpointCase{
+		{
+			name: "Orders.Get", path: "/websites/42/orders/5001", fixture: "order_full.json",
+			call: func(c *Client) error {
+				o, err := c.Orders.Get(ctx, 42, 5001, &GetOrderOptions{Includes: AllOrderIncludes})
+				if err == nil && o.ID != 5001 {
+					err = fmt.Errorf("got order %d", o.ID)
+				}
+				return err
+			},
+			wantQuery: url.Values{"includes": {"additional_information,billing_address,items.attributes,items.portal,items.print_ready_files,message,notes,payment_transactions,portal,promo_code,shipments.shipping_address,shipments.shipping_carrier,shipments.shipping_method,user"}},
+		},
+		{
+			name: "Orders.List", path: "/websites/42/orders", fixture: "orders_list.json",
+			call: func(c *Client) error {
+				p, err := c.Orders.List(ctx, 42, &ListOrdersOptions{
+					Page: 3, Count: 50, DateStart: NewDate(2024, 1, 2), DateEnd: NewDate(2024, 12, 31),
+					Direction: DirectionAsc, Sort: "date_created", Search: "ada & co/+=?",
+					Status: OrderStatusNew, Includes: []OrderInclude{OrderIncludeUser, "custom.include"},
+				})
+				if err == nil && len(p.Data) != 2 {
+					err = fmt.Errorf("got %d orders", len(p.Data))
+				}
+				return err
+			},
+			wantQuery: url.Values{
+				"page": {"3"}, "count": {"50"}, "date_start": {"2024-01-02"}, "date_end": {"2024-12-31"},
+				"direction": {"asc"}, "sort": {"date_created"}, "search": {"ada & co/+=?"},
+				"status": {"new"}, "includes": {"user,custom.include"},
+			},
+		},
+		{
+			name: "Messages.Get", path: "/websites/42/messages/3001", fixture: "message_full.json",
+			call: func(c *Client) error {
+				m, err := c.Messages.Get(ctx, 42, 3001, &GetMessageOptions{Includes: AllMessageIncludes})
+				if err == nil && m.ID != 3001 {
+					err = fmt.Errorf("got message %d", m.ID)
+				}
+				return err
+			},
+			wantQuery: url.Values{"includes": {"file,form,form_submission,order,order.items,payment_transactions,portal,user"}},
+		},
+		{
+			name: "Messages.List", path: "/websites/42/messages", fixture: "messages_list.json",
+			call: func(c *Client) error {
+				p, err := c.Messages.List(ctx, 42, &ListMessagesOptions{
+					Page: 1, Count: 25, DateStart: NewDate(2024, 6, 1), DateEnd: NewDate(2024, 6, 30),
+					Direction: DirectionDesc, Sort: "id", Search: "hello world",
+					MessageType: MessageTypeOnlineOrder, Includes: []MessageInclude{MessageIncludeUser},
+				})
+				if err == nil && len(p.Data) != 2 {
+					err = fmt.Errorf("got %d messages", len(p.Data))
+				}
+				return err
+			},
+			wantQuery: url.Values{
+				"page": {"1"}, "count": {"25"}, "date_start": {"2024-06-01"}, "date_end": {"2024-06-30"},
+				"direction": {"desc"}, "sort": {"id"}, "search": {"hello world"},
+				"message_type": {"online_order"}, "includes": {"user"},
+			},
+		},
+	}
+}
+
+func TestEndpointsSendMethodPathQueryAndHeaders(t *testing.T) {
+	for _, base := range []string{"https://api.example.com", "https://api.example.com/v1/"} {
+		for _, tc := range endpointCases() {
+			t.Run(tc.name+" "+base, func(t *testing.T) {
+				mt := httpmock.NewMockTransport()
+				c, err := NewClient(base, testAPIKey, WithHTTPClient(&http.Client{Transport: mt}), WithUserAgent("my-app/1.2"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				wantURL := strings.TrimSuffix(base, "/") + tc.path
+				got := capture(mt, http.MethodGet, wantURL, 200, fixture(t, tc.fixture))
+				if err := tc.call(c); err != nil {
+					t.Fatal(err)
+				}
+				if len(*got) != 1 {
+					t.Fatalf("%d requests, want 1", len(*got))
+				}
+				r := (*got)[0]
+				if r.Method != http.MethodGet {
+					t.Errorf("method = %s", r.Method)
+				}
+				if u := *r.URL; u.Scheme+"://"+u.Host+u.Path != wantURL {
+					t.Errorf("URL = %s, want %s", r.URL, wantURL)
+				}
+				if q := r.URL.Query(); q.Encode() != tc.wantQuery.Encode() {
+					t.Errorf("query = %v\nwant    %v", q, tc.wantQuery)
+				}
+				user, pass, ok := r.BasicAuth()
+				if !ok || user != testAPIKey || pass != "" {
+					t.Errorf("basic auth = %q %q %v", user, pass, ok)
+				}
+				wantHeaders := map[string]string{
+					"Service-Api-Version": "1",
+					"Accept":              "application/json",
+					"User-Agent":          "my-app/1.2 ordermsg-go/" + Version,
+					"Authorization":       "Basic " + base64.StdEncoding.EncodeToString([]byte(testAPIKey+":")),
+				}
+				for k, v := range wantHeaders {
+					if r.Header.Get(k) != v {
+						t.Errorf("header %s = %q, want %q", k, r.Header.Get(k), v)
+					}
+				}
+				if r.Body != nil && r.Body != http.NoBody {
+					if n, _ := r.Body.Read(make([]byte, 1)); n != 0 {
+						t.Error("GET carried a body")
+					}
+				}
+			})
+		}
+	}
+}
+
+func TestVersionHeaderIsConfigurableAndUserAgentDefault(t *testing.T) {
+	c, mt := newMockClient(t, WithVersionHeader("Acme-Api-Version", "2"))
+	got := capture(mt, http.MethodGet, testBaseURL+"/websites/1/orders/2", 200, fixture(t, "order_plain.json"))
+	if _, err := c.Orders.Get(context.Background(), 1, 2, nil); err != nil {
+		t.Fatal(err)
+	}
+	h := (*got)[0].Header
+	if h.Get("Acme-Api-Version") != "2" || h.Get("Service-Api-Version") != "" {
+		t.Errorf("version header: %v", h)
+	}
+	if h.Get("User-Agent") != "ordermsg-go/"+Version {
+		t.Errorf("User-Agent = %q", h.Get("User-Agent"))
+	}
+	if (*got)[0].URL.RawQuery != "" {
+		t.Errorf("nil options sent a query: %q", (*got)[0].URL.RawQuery)
+	}
+}
+
+func TestCallerErrorsSendNoRequest(t *testing.T) {
+	c, mt := newMockClient(t)
+	mt.RegisterNoResponder(httpmock.NewStringResponder(200, "{}"))
+	ctx := context.Background()
+	calls := map[string]func() error{
+		"website 0":       func() error { _, err := c.Orders.Get(ctx, 0, 1, nil); return err },
+		"order -1":        func() error { _, err := c.Orders.Get(ctx, 1, -1, nil); return err },
+		"message 0":       func() error { _, err := c.Messages.Get(ctx, 1, 0, nil); return err },
+		"list website -5": func() error { _, err := c.Messages.List(ctx, -5, nil); return err },
+		"negative page":   func() error { _, err := c.Orders.List(ctx, 1, &ListOrdersOptions{Page: -1}); return err },
+		"negative count":  func() error { _, err := c.Messages.List(ctx, 1, &ListMessagesOptions{Count: -1}); return err },
+		"bad date": func() error {
+			_, err := c.Orders.List(ctx, 1, &ListOrdersOptions{DateStart: NewDate(2024, 2, 30)})
+			return err
+		},
+		"include with comma": func() error {
+			_, err := c.Orders.Get(ctx, 1, 2, &GetOrderOptions{Includes: []OrderInclude{"a,b"}})
+			return err
+		},
+		"empty include": func() error {
+			_, err := c.Messages.Get(ctx, 1, 2, &GetMessageOptions{Includes: []MessageInclude{""}})
+			return err
+		},
+		"raw path outside":  func() error { return c.Get(ctx, "https://evil.example/x", nil, &struct{}{}) },
+		"raw dot segments":  func() error { return c.Get(ctx, "/websites/../admin", nil, &struct{}{}) },
+		"raw query in path": func() error { return c.Get(ctx, "/websites/1/orders?x=1", nil, &struct{}{}) },
+		"nil context": func() error {
+			//lint:ignore SA1012 the nil context is the point of the test
+			_, err := c.Orders.Get(nil, 1, 2, nil) //nolint:staticcheck
+			return err
+		},
+	}
+	for name, call := range calls {
+		if err := call(); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+	if n := mt.GetTotalCallCount(); n != 0 {
+		t.Errorf("%d requests sent for bad input", n)
+	}
+}
+
+func TestRawGet(t *testing.T) {
+	c, mt := newMockClient(t)
+	got := capture(mt, http.MethodGet, testBaseURL+"/websites/1/orders/2", 200, fixture(t, "order_full.json"))
+	var v map[string]any
+	if err := c.Get(context.Background(), "/websites/1/orders/2", url.Values{"includes": {"notes"}}, &v); err != nil {
+		t.Fatal(err)
+	}
+	if v["object"] != "order" || (*got)[0].URL.Query().Get("includes") != "notes" {
+		t.Errorf("raw get: %v %v", v["object"], (*got)[0].URL)
+	}
+	if user, _, _ := (*got)[0].BasicAuth(); user != testAPIKey {
+		t.Error("raw get did not authenticate")
+	}
+}
+
+func TestClientNeverPrintsKey(t *testing.T) {
+	c, _ := newMockClient(t)
+	for _, s := range []string{
+		fmt.Sprintf("%v", c), fmt.Sprintf("%+v", c), fmt.Sprintf("%#v", c), fmt.Sprintf("%s", c),
+		fmt.Sprintf("%v", *c), fmt.Sprintf("%+v", *c), fmt.Sprintf("%#v", *c),
+		fmt.Sprintf("%+v", c.Orders), fmt.Sprintf("%#v", c.Messages), fmt.Sprint(c),
+	} {
+		if strings.Contains(s, testAPIKey) || strings.Contains(s, base64.StdEncoding.EncodeToString([]byte(testAPIKey+":"))) {
+			t.Errorf("printed key: %s", s)
+		}
+	}
+}
+
+func TestSilentWithoutLoggerAndLogsRetriesWithout(t *testing.T) {
+	var buf bytes.Buffer
+	logger := slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	c, mt := newMockClient(t, WithLogger(logger))
+	n := 0
+	mt.RegisterResponder(http.MethodGet, testBaseURL+"/websites/1/orders/2", func(*http.Request) (*http.Response, error) {
+		n++
+		if n == 1 {
+			return httpmock.NewStringResponse(503, `{"message":"busy"}`), nil
+		}
+		return httpmock.NewBytesResponse(200, fixture(t, "order_plain.json")), nil
+	})
+	if _, err := c.Orders.Get(context.Background(), 1, 2, nil); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	if !strings.Contains(out, "retrying") || !strings.Contains(out, "status=503") || !strings.Contains(out, "attempt=2") {
+		t.Errorf("retry log line missing: %q", out)
+	}
+	if strings.Contains(out, testAPIKey) || strings.Contains(out, "Basic ") {
+		t.Errorf("log leaks credentials: %q", out)
+	}
+}
+
+func TestAttemptTimeoutOption(t *testing.T) {
+	c, err := NewClient(testBaseURL, testAPIKey, WithHTTPClient(&http.Client{Timeout: time.Minute}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.httpClient.Timeout != time.Minute {
+		t.Errorf("a caller's own Timeout should be kept: %v", c.httpClient.Timeout)
+	}
+	c, _ = NewClient(testBaseURL, testAPIKey, WithAttemptTimeout(time.Second))
+	if c.httpClient.Timeout != time.Second {
+		t.Errorf("WithAttemptTimeout: %v", c.httpClient.Timeout)
+	}
+	if _, err := NewClient(testBaseURL, testAPIKey, WithAttemptTimeout(-1)); err == nil {
+		t.Error("negative timeout accepted")
+	}
+}

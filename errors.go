@@ -1,0 +1,161 @@
+package ordermsg
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+)
+
+// Sentinel errors. An *APIError matches the one for its status code with
+// errors.Is; the others are returned (wrapped) as they say.
+var (
+	ErrBadRequest   = errors.New("ordermsg: bad request")  // 400
+	ErrUnauthorized = errors.New("ordermsg: unauthorized") // 401
+	ErrForbidden    = errors.New("ordermsg: forbidden")    // 403
+	ErrNotFound     = errors.New("ordermsg: not found")    // 404
+	ErrRateLimited  = errors.New("ordermsg: rate limited") // 429
+	ErrServer       = errors.New("ordermsg: server error") // 5xx
+	ErrBodyTooLarge = errors.New("ordermsg: response body too large")
+)
+
+// maxErrorBody caps how much of an error response is read and kept.
+const maxErrorBody = 64 << 10
+
+// APIError is the error for any response whose status is not 2xx.
+type APIError struct {
+	// StatusCode is the HTTP status code.
+	StatusCode int
+	// Method and URL are those of the request; URL never carries credentials.
+	Method string
+	URL    string
+	// Message is the server's message from a JSON body (its "message",
+	// "error", or "error.message"), else the status text. The spec shows no
+	// error shape, so these places are tried in turn.
+	Message string
+	// Body is the start of the response body, at most 64 KiB.
+	Body []byte
+	// Header is the response's header.
+	Header http.Header
+	// RetryAfter is the wait the server asked for in a Retry-After header,
+	// or 0. It is set on a 429 or 503 whose wait exceeded the retry policy's
+	// MaxWait, which the client returns rather than sleeping through.
+	RetryAfter time.Duration
+}
+
+// Error describes the failed request without credentials.
+func (e *APIError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "ordermsg: %s %s: %d %s", e.Method, e.URL, e.StatusCode, http.StatusText(e.StatusCode))
+	if e.Message != "" && e.Message != http.StatusText(e.StatusCode) {
+		b.WriteString(": ")
+		b.WriteString(e.Message)
+	}
+	if e.RetryAfter > 0 {
+		fmt.Fprintf(&b, " (retry after %s)", e.RetryAfter)
+	}
+	return b.String()
+}
+
+// Is lets errors.Is match an APIError against the sentinel for its status.
+func (e *APIError) Is(target error) bool {
+	switch target {
+	case ErrBadRequest:
+		return e.StatusCode == http.StatusBadRequest
+	case ErrUnauthorized:
+		return e.StatusCode == http.StatusUnauthorized
+	case ErrForbidden:
+		return e.StatusCode == http.StatusForbidden
+	case ErrNotFound:
+		return e.StatusCode == http.StatusNotFound
+	case ErrRateLimited:
+		return e.StatusCode == http.StatusTooManyRequests
+	case ErrServer:
+		return e.StatusCode >= 500 && e.StatusCode <= 599
+	}
+	return false
+}
+
+func newAPIError(method, url string, r *response) *APIError {
+	return &APIError{
+		StatusCode: r.status,
+		Method:     method,
+		URL:        url,
+		Message:    errorMessage(r.status, r.body),
+		Body:       r.body,
+		Header:     r.header,
+	}
+}
+
+// errorMessage finds the server's message in an error body, trying the
+// common shapes {"message": …}, {"error": "…"} and {"error": {"message": …}}.
+func errorMessage(status int, body []byte) string {
+	var shape struct {
+		Message any `json:"message"`
+		Error   any `json:"error"`
+	}
+	if json.Unmarshal(body, &shape) == nil {
+		if s, ok := shape.Message.(string); ok && s != "" {
+			return clip(s)
+		}
+		switch e := shape.Error.(type) {
+		case string:
+			if e != "" {
+				return clip(e)
+			}
+		case map[string]any:
+			if s, ok := e["message"].(string); ok && s != "" {
+				return clip(s)
+			}
+		}
+	}
+	return http.StatusText(status)
+}
+
+// clip keeps an error message to one readable line.
+func clip(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	const most = 500
+	if len(s) > most {
+		s = s[:most] + "…"
+	}
+	return s
+}
+
+// DecodeError is returned when a 2xx response is not the JSON expected: empty,
+// not JSON, cut short, or of the wrong shape. No value is returned with it.
+type DecodeError struct {
+	// URL is the request's URL, without credentials.
+	URL string
+	// Offset is the byte offset in the body where decoding failed, or -1
+	// when the decoder did not say.
+	Offset int64
+	// Err is the underlying error, usually from encoding/json.
+	Err error
+}
+
+// Error names the URL and, when known, the byte offset.
+func (e *DecodeError) Error() string {
+	if e.Offset >= 0 {
+		return fmt.Sprintf("ordermsg: decoding response of %s at byte %d: %v", e.URL, e.Offset, e.Err)
+	}
+	return fmt.Sprintf("ordermsg: decoding response of %s: %v", e.URL, e.Err)
+}
+
+// Unwrap returns the underlying error.
+func (e *DecodeError) Unwrap() error { return e.Err }
+
+func newDecodeError(url string, err error) *DecodeError {
+	offset := int64(-1)
+	var syntax *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syntax):
+		offset = syntax.Offset
+	case errors.As(err, &typ) && typ.Offset > 0:
+		offset = typ.Offset
+	}
+	return &DecodeError{URL: url, Offset: offset, Err: err}
+}

@@ -1,0 +1,11 @@
+module github.com/ordermsg/ordermsg-go
+
+go 1.24
+
+require (
+	github.com/google/go-querystring v1.2.0
+	github.com/hashicorp/go-retryablehttp v0.7.8
+	github.com/jarcoal/httpmock v1.4.2
+)
+
+require github.com/hashicorp/go-cleanhttp v0.5.2 // indirect

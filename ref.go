@@ -1,0 +1,187 @@
+package ordermsg
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+	"strconv"
+)
+
+// refForm records which of its wire forms a Ref or Nullable was decoded from,
+// so that encoding writes the same form back.
+type refForm uint8
+
+const (
+	formAbsent refForm = iota // the field was not in the JSON at all
+	formNumber                // an integer id, including 0
+	formNull                  // JSON null
+	formObject                // an expanded object
+)
+
+// Ref is a field that refers to another resource. The API sends the
+// resource's integer id by default and the whole object when the matching
+// include is requested; an absent reference is sent as 0 in some places and
+// as null in others.
+//
+// Ref keeps what the wire said: ID holds the id (also filled from an expanded
+// object's id), Expanded holds the object when there was one, and encoding
+// writes back the same form that was decoded: a number, 0, null or the
+// object. The zero Ref stands for a field that was not in the response.
+type Ref[T any] struct {
+	// ID is the referenced resource's id; 0 when there is none.
+	ID int64
+	// Expanded is the referenced resource when the response expanded it.
+	Expanded *T
+
+	form refForm
+}
+
+// NewRef returns a reference that encodes as the bare id, including 0.
+func NewRef[T any](id int64) Ref[T] { return Ref[T]{ID: id, form: formNumber} }
+
+// NullRef returns a reference that encodes as JSON null.
+func NullRef[T any]() Ref[T] { return Ref[T]{form: formNull} }
+
+// ExpandedRef returns a reference that encodes as the object v. Its ID is
+// v's id. A nil v gives NullRef.
+func ExpandedRef[T any](v *T) Ref[T] {
+	if v == nil {
+		return NullRef[T]()
+	}
+	return Ref[T]{ID: idOf(v), Expanded: v, form: formObject}
+}
+
+// IsExpanded reports whether the reference holds the whole object.
+func (r Ref[T]) IsExpanded() bool { return r.Expanded != nil }
+
+// IsNull reports whether the reference was JSON null.
+func (r Ref[T]) IsNull() bool { return r.Expanded == nil && r.ID == 0 && r.form == formNull }
+
+// IsZero reports whether the field was absent from the response. It lets
+// encoding/json's omitzero leave absent references out.
+func (r Ref[T]) IsZero() bool { return r.Expanded == nil && r.ID == 0 && r.form == formAbsent }
+
+// MarshalJSON writes the reference in the form it was decoded from.
+func (r Ref[T]) MarshalJSON() ([]byte, error) {
+	switch {
+	case r.Expanded != nil:
+		return json.Marshal(r.Expanded)
+	case r.ID != 0 || r.form == formNumber:
+		return strconv.AppendInt(nil, r.ID, 10), nil
+	default:
+		return []byte("null"), nil
+	}
+}
+
+// UnmarshalJSON accepts an integer id, null, or the expanded object.
+func (r *Ref[T]) UnmarshalJSON(data []byte) error {
+	data = bytes.TrimSpace(data)
+	if len(data) == 0 {
+		return refTypeError[Ref[T]]("nothing")
+	}
+	switch data[0] {
+	case 'n':
+		if string(data) != "null" {
+			return refTypeError[Ref[T]]("invalid literal")
+		}
+		*r = Ref[T]{form: formNull}
+	case '{':
+		v := new(T)
+		if err := json.Unmarshal(data, v); err != nil {
+			return err
+		}
+		*r = Ref[T]{ID: idOf(v), Expanded: v, form: formObject}
+	default:
+		id, err := strconv.ParseInt(string(data), 10, 64)
+		if err != nil {
+			return refTypeError[Ref[T]](jsonKind(data[0]))
+		}
+		*r = Ref[T]{ID: id, form: formNumber}
+	}
+	return nil
+}
+
+// Nullable is a field that is either an object or JSON null, and that some
+// responses leave out altogether (an item's attributes: an object for an
+// order_item, null for a versadoc_order_item, absent without the include).
+// Value is nil for null and for absent; IsNull tells them apart.
+type Nullable[T any] struct {
+	// Value is the object; nil when the field was null or absent.
+	Value *T
+
+	null bool
+}
+
+// Null returns a Nullable that encodes as JSON null.
+func Null[T any]() Nullable[T] { return Nullable[T]{null: true} }
+
+// IsNull reports whether the field was JSON null.
+func (n Nullable[T]) IsNull() bool { return n.Value == nil && n.null }
+
+// IsZero reports whether the field was absent, for encoding/json's omitzero.
+func (n Nullable[T]) IsZero() bool { return n.Value == nil && !n.null }
+
+// MarshalJSON writes the object, or null.
+func (n Nullable[T]) MarshalJSON() ([]byte, error) {
+	if n.Value == nil {
+		return []byte("null"), nil
+	}
+	return json.Marshal(n.Value)
+}
+
+// UnmarshalJSON accepts the object or null.
+func (n *Nullable[T]) UnmarshalJSON(data []byte) error {
+	data = bytes.TrimSpace(data)
+	if string(data) == "null" {
+		*n = Nullable[T]{null: true}
+		return nil
+	}
+	if len(data) == 0 || data[0] != '{' {
+		return refTypeError[Nullable[T]](jsonKindOf(data))
+	}
+	v := new(T)
+	if err := json.Unmarshal(data, v); err != nil {
+		return err
+	}
+	*n = Nullable[T]{Value: v}
+	return nil
+}
+
+// identified is implemented by every resource that can be the target of a Ref.
+type identified interface{ refID() int64 }
+
+func idOf[T any](v *T) int64 {
+	if r, ok := any(v).(identified); ok {
+		return r.refID()
+	}
+	return 0
+}
+
+func refTypeError[R any](got string) error {
+	return &json.UnmarshalTypeError{Value: got, Type: reflect.TypeFor[R]()}
+}
+
+func jsonKindOf(data []byte) string {
+	if len(data) == 0 {
+		return "nothing"
+	}
+	return jsonKind(data[0])
+}
+
+// jsonKind names the kind of JSON value that starts with c, for error messages.
+func jsonKind(c byte) string {
+	switch c {
+	case '"':
+		return "string"
+	case '[':
+		return "array"
+	case '{':
+		return "object"
+	case 't', 'f':
+		return "bool"
+	case 'n':
+		return "null"
+	default:
+		return "number"
+	}
+}

@@ -1,0 +1,158 @@
+package ordermsg
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"math/rand/v2"
+	"net/http"
+	"strconv"
+	"time"
+)
+
+// RetryPolicy says how a request is retried. Only failures that are safe to
+// repeat for a GET are retried: connection failures and timed-out attempts,
+// responses whose body was cut off, 429, and 5xx other than 501.
+//
+// The wait before retry n (from 0) is drawn at random between half and all of
+// MinWait·2ⁿ, capped at MaxWait, and never below MinWait. A Retry-After header
+// (seconds or an HTTP date) on a retried response replaces that wait; when it
+// asks for more than MaxWait the client does not sleep through it but returns
+// the *APIError with RetryAfter set, so the caller decides.
+type RetryPolicy struct {
+	// MaxRetries is how many times a request is retried after its first
+	// attempt. 0 turns retrying off.
+	MaxRetries int
+	// MinWait is the first wait; 0 means the default's.
+	MinWait time.Duration
+	// MaxWait caps every wait, including one asked for by Retry-After; 0
+	// means the default's.
+	MaxWait time.Duration
+}
+
+// DefaultRetryPolicy is the policy of a client made without WithRetry: three
+// retries, waits from 250ms up to 30s.
+var DefaultRetryPolicy = RetryPolicy{MaxRetries: 3, MinWait: 250 * time.Millisecond, MaxWait: 30 * time.Second}
+
+// normalized fills zero waits from DefaultRetryPolicy and rejects nonsense.
+func (p RetryPolicy) normalized() (RetryPolicy, error) {
+	if p.MaxRetries < 0 || p.MinWait < 0 || p.MaxWait < 0 {
+		return p, errors.New("ordermsg: RetryPolicy values must not be negative")
+	}
+	if p.MinWait == 0 {
+		p.MinWait = DefaultRetryPolicy.MinWait
+	}
+	if p.MaxWait == 0 {
+		p.MaxWait = max(DefaultRetryPolicy.MaxWait, p.MinWait)
+	}
+	if p.MaxWait < p.MinWait {
+		return p, errors.New("ordermsg: RetryPolicy.MaxWait is below MinWait")
+	}
+	return p, nil
+}
+
+// backoff returns the wait before retry n (0-based), with jitter drawn by
+// rnd, which returns a number in [0, limit).
+func (p RetryPolicy) backoff(n int, rnd func(limit int64) int64) time.Duration {
+	base := p.MaxWait
+	if n < 62 && p.MinWait <= p.MaxWait>>n {
+		base = p.MinWait << n
+	}
+	half := base / 2
+	wait := half + time.Duration(rnd(int64(base-half)+1))
+	return min(max(wait, p.MinWait), p.MaxWait)
+}
+
+// retryableStatus reports whether a response status is worth a retry.
+func retryableStatus(code int) bool {
+	return code == http.StatusTooManyRequests || (code >= 500 && code <= 599 && code != http.StatusNotImplemented)
+}
+
+// errNotRetryable marks transport errors that a retry cannot mend.
+var errNotRetryable = errors.New("not retryable")
+
+// retryableError reports whether a transport error is worth a retry: a
+// connection that failed, dropped, timed out or cut a body short is; a TLS
+// certificate problem, a refused redirect or an oversized body is not.
+func retryableError(err error) bool {
+	var unknownAuthority x509.UnknownAuthorityError
+	var hostname x509.HostnameError
+	var invalid x509.CertificateInvalidError
+	var verification *tls.CertificateVerificationError
+	switch {
+	case errors.Is(err, errNotRetryable), errors.Is(err, ErrBodyTooLarge),
+		errors.Is(err, context.Canceled),
+		errors.As(err, &unknownAuthority), errors.As(err, &hostname),
+		errors.As(err, &invalid), errors.As(err, &verification):
+		return false
+	}
+	return true
+}
+
+// retryAfter reads a Retry-After header given in seconds or as an HTTP date.
+func retryAfter(h http.Header, now time.Time) (time.Duration, bool) {
+	v := h.Get("Retry-After")
+	if v == "" {
+		return 0, false
+	}
+	if secs, err := strconv.ParseInt(v, 10, 64); err == nil {
+		if secs < 0 || secs > int64(365*24*time.Hour/time.Second) {
+			return 0, false
+		}
+		return time.Duration(secs) * time.Second, true
+	}
+	when, err := http.ParseTime(v)
+	if err != nil {
+		return 0, false
+	}
+	return max(when.Sub(now), 0), true
+}
+
+// decideRetry is the CheckRetry of one call: it says whether the attempt that
+// gave resp or err is retried, and fixes the wait before the retry.
+func (k *call) decideRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
+	if ctx.Err() != nil {
+		return false, ctx.Err()
+	}
+	p := k.c.retry
+	status := 0
+	var wait time.Duration
+	if err != nil {
+		if !retryableError(err) {
+			return false, nil
+		}
+		wait = p.backoff(k.retries, rand.Int64N)
+	} else {
+		status = resp.StatusCode
+		if !retryableStatus(status) {
+			return false, nil
+		}
+		if ra, ok := retryAfter(resp.Header, time.Now()); ok {
+			if ra > p.MaxWait {
+				return false, nil
+			}
+			wait = ra
+		} else {
+			wait = p.backoff(k.retries, rand.Int64N)
+		}
+	}
+	if k.retries >= p.MaxRetries {
+		return false, nil
+	}
+	if deadline, ok := ctx.Deadline(); ok && time.Until(deadline) < wait {
+		return false, nil
+	}
+	k.retries++
+	k.wait = wait
+	if k.c.logger != nil {
+		args := []any{"method", http.MethodGet, "url", k.url, "attempt", k.retries + 1, "wait", wait}
+		if err != nil {
+			args = append(args, "error", err.Error())
+		} else {
+			args = append(args, "status", status)
+		}
+		k.c.logger.DebugContext(ctx, "ordermsg: retrying request", args...)
+	}
+	return true, nil
+}

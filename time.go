@@ -1,0 +1,114 @@
+package ordermsg
+
+import (
+	"bytes"
+	"fmt"
+	"net/url"
+	"time"
+)
+
+// timestampLayout is the API's timestamp shape, <YYYY-MM-DD>T<HH:MM:SS>+00:00.
+// Unlike time.RFC3339 it writes a zero offset as +00:00, never as Z.
+const timestampLayout = "2006-01-02T15:04:05-07:00"
+
+// Timestamp is a date-time as the API sends it: ISO 8601 with a numeric
+// offset, such as 2024-05-01T09:30:00+00:00. It embeds time.Time, so every
+// time.Time method works on it; use .Time where a time.Time is wanted.
+//
+// It exists because time.Time encodes a zero offset as "Z": Timestamp encodes
+// it back as "+00:00", so a decoded record re-encodes to the JSON it came from.
+type Timestamp struct {
+	time.Time
+}
+
+// MarshalJSON writes the timestamp in the API's shape, with fractional
+// seconds only when there are any.
+func (t Timestamp) MarshalJSON() ([]byte, error) {
+	layout := timestampLayout
+	if t.Nanosecond() != 0 {
+		layout = "2006-01-02T15:04:05.999999999-07:00"
+	}
+	b := make([]byte, 0, len(layout)+2)
+	b = append(b, '"')
+	b = t.AppendFormat(b, layout)
+	return append(b, '"'), nil
+}
+
+// UnmarshalJSON accepts an RFC 3339 string (which covers the API's shape) or
+// null, which leaves the zero Timestamp.
+func (t *Timestamp) UnmarshalJSON(data []byte) error {
+	data = bytes.TrimSpace(data)
+	if string(data) == "null" {
+		*t = Timestamp{}
+		return nil
+	}
+	if len(data) < 2 || data[0] != '"' || data[len(data)-1] != '"' {
+		return refTypeError[Timestamp](jsonKindOf(data))
+	}
+	parsed, err := time.Parse(time.RFC3339, string(data[1:len(data)-1]))
+	if err != nil {
+		return fmt.Errorf("ordermsg: timestamp %s: %w", data, err)
+	}
+	t.Time = parsed
+	return nil
+}
+
+// Date is a calendar date without a time or zone, as the list filters
+// date_start and date_end take it: YYYY-MM-DD. The zero Date means "no date"
+// and is left out of the query.
+type Date struct {
+	Year  int
+	Month time.Month
+	Day   int
+}
+
+// NewDate returns the date year-month-day.
+func NewDate(year int, month time.Month, day int) Date {
+	return Date{Year: year, Month: month, Day: day}
+}
+
+// DateOf returns the calendar date of t in t's location.
+func DateOf(t time.Time) Date {
+	y, m, d := t.Date()
+	return Date{Year: y, Month: m, Day: d}
+}
+
+// ParseDate parses a YYYY-MM-DD date.
+func ParseDate(s string) (Date, error) {
+	t, err := time.Parse(time.DateOnly, s)
+	if err != nil {
+		return Date{}, fmt.Errorf("ordermsg: date %q is not YYYY-MM-DD", s)
+	}
+	return DateOf(t), nil
+}
+
+// IsZero reports whether d is the zero Date.
+func (d Date) IsZero() bool { return d == Date{} }
+
+// String formats d as YYYY-MM-DD.
+func (d Date) String() string { return fmt.Sprintf("%04d-%02d-%02d", d.Year, d.Month, d.Day) }
+
+// Validate reports an error when d is not a real calendar date between the
+// years 1 and 9999. The zero Date is valid: it means "no date".
+func (d Date) Validate() error {
+	if d.IsZero() {
+		return nil
+	}
+	t := time.Date(d.Year, d.Month, d.Day, 0, 0, 0, 0, time.UTC)
+	if d.Year < 1 || d.Year > 9999 || DateOf(t) != d {
+		return fmt.Errorf("ordermsg: %d-%d-%d is not a calendar date", d.Year, d.Month, d.Day)
+	}
+	return nil
+}
+
+// EncodeValues lets go-querystring write d as YYYY-MM-DD.
+func (d Date) EncodeValues(key string, v *url.Values) error {
+	if d.IsZero() {
+		return nil
+	}
+	if err := d.Validate(); err != nil {
+		return err
+	}
+	v.Set(key, d.String())
+	return nil
+}

@@ -1,0 +1,322 @@
+package ordermsg
+
+import (
+	"encoding/json"
+	"testing"
+	"time"
+)
+
+// TestFixturesRoundTrip decodes every fixture into its type, encodes it again
+// and compares the two as JSON values: nothing lost, nothing added.
+func TestFixturesRoundTrip(t *testing.T) {
+	cases := []struct {
+		file string
+		into func() any
+	}{
+		{"order_full.json", func() any { return new(Order) }},
+		{"order_plain.json", func() any { return new(Order) }},
+		{"orders_list.json", func() any { return new(Page[Order]) }},
+		{"message_full.json", func() any { return new(Message) }},
+		{"message_plain.json", func() any { return new(Message) }},
+		{"message_nofile.json", func() any { return new(Message) }},
+		{"messages_list.json", func() any { return new(Page[Message]) }},
+	}
+	for _, tc := range cases {
+		t.Run(tc.file, func(t *testing.T) {
+			in := fixture(t, tc.file)
+			v := tc.into()
+			if err := json.Unmarshal(in, v); err != nil {
+				t.Fatal(err)
+			}
+			out, err := json.Marshal(v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			assertSameJSON(t, in, out)
+		})
+	}
+}
+
+func decodeFixture[T any](t *testing.T, name string) *T {
+	t.Helper()
+	v := new(T)
+	if err := json.Unmarshal(fixture(t, name), v); err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+func TestOrderFullFields(t *testing.T) {
+	o := decodeFixture[Order](t, "order_full.json")
+	if o.ID != 5001 || o.Status != OrderStatusNew || o.OrderType != OrderTypeEcommerce || o.Currency != "usd" {
+		t.Errorf("scalars: %+v", o)
+	}
+	want := time.Date(2024, 3, 5, 14, 7, 9, 0, time.UTC)
+	if !o.DateCreated.Equal(want) {
+		t.Errorf("DateCreated = %v, want %v", o.DateCreated, want)
+	}
+	p := o.Pricing
+	if p.Total != p.Subtotal-p.SubtotalDiscount+p.Shipping+p.Tax {
+		t.Errorf("pricing does not add up: %+v", p)
+	}
+	if !o.Message.IsExpanded() || o.Message.ID != 3001 || o.Message.Expanded.Order.ID != 5001 {
+		t.Errorf("message ref: %+v", o.Message)
+	}
+	if !o.Portal.IsExpanded() || o.Portal.Expanded.Title != "Trade portal" || o.Portal.ID != 4 {
+		t.Errorf("portal ref: %+v", o.Portal)
+	}
+	if !o.PromoCode.IsExpanded() || o.PromoCode.Expanded.PromoCode.PromoCode != "SPRING10" {
+		t.Errorf("promo code: %+v", o.PromoCode)
+	}
+	if !o.User.IsExpanded() || o.User.Expanded.Username != "ada" || o.User.ID != 812 {
+		t.Errorf("user: %+v", o.User)
+	}
+	if len(o.Items) != 2 {
+		t.Fatalf("items: %d", len(o.Items))
+	}
+	item, versadoc := o.Items[0], o.Items[1]
+	if item.IsVersadoc() || !versadoc.IsVersadoc() {
+		t.Errorf("IsVersadoc: %v %v", item.IsVersadoc(), versadoc.IsVersadoc())
+	}
+	attr := item.Attributes.Value.Fields.Get("f21")
+	if attr == nil || attr.PriceModifier == nil || *attr.PriceModifier != 10 ||
+		attr.PriceModifierType != PriceModifierTypePercent || attr.PriceScope != PriceScopeAllUnits {
+		t.Errorf("item attribute: %+v", attr)
+	}
+	if item.Pricing.Subtotal != item.Pricing.Unit*item.Quantity {
+		t.Errorf("item subtotal: %+v × %d", item.Pricing, item.Quantity)
+	}
+	if !versadoc.Attributes.IsNull() || versadoc.Attributes.Value != nil {
+		t.Errorf("versadoc attributes should be null: %+v", versadoc.Attributes)
+	}
+	if versadoc.Portal.IsZero() || versadoc.Portal.ID != 0 || versadoc.Portal.IsNull() || versadoc.Portal.IsExpanded() {
+		t.Errorf("versadoc portal should be the id 0: %+v", versadoc.Portal)
+	}
+	prf := versadoc.PrintReadyFiles
+	if len(prf) != 2 || prf[0].File == nil || prf[0].File.Filename != "front.pdf" ||
+		prf[1].Status != PrintReadyFileStatusFailure || prf[1].File != nil {
+		t.Errorf("print-ready files: %+v", prf)
+	}
+	if versadoc.VersadocOrderForm.Fields.Get("f31").Values.SubmittedValue != "Ada Lovelace" {
+		t.Errorf("versadoc form: %+v", versadoc.VersadocOrderForm)
+	}
+	if item.VersadocOrderForm != nil || item.PrintReadyFiles != nil {
+		t.Errorf("order_item has versadoc fields")
+	}
+	s := o.Shipments[0]
+	if s.ShippingCarrier.CarrierType != CarrierTypeCustom || s.ShippingMethod.Title != "Next day" ||
+		s.ShippingAddress.Fields.Get("f6").Values.City != "Leeds" || s.Status != ShipmentStatusShipped {
+		t.Errorf("shipment: %+v", s)
+	}
+	if n := o.Notes[0]; n.User.Username != "staff@example.com" || n.User.Object != "account_user" {
+		t.Errorf("note: %+v", n)
+	}
+	if tx := o.PaymentTransactions[0]; tx.TransactionStatus != TransactionStatusCaptured ||
+		tx.PaymentType != PaymentTypeCreditCard || tx.TransactionType != TransactionTypePayment || tx.Amount != o.AmountPaid {
+		t.Errorf("transaction: %+v", tx)
+	}
+	name := o.BillingAddress.Fields.Get("f1").Values
+	if name.Prefix != "Dr." || name.First != "Ada" || name.Last != "Lovelace" {
+		t.Errorf("name values: %+v", name)
+	}
+	if phone := o.BillingAddress.Fields.Get("f5").Values; phone.CountryCode != "44" || phone.Number != "2071234567" {
+		t.Errorf("phone values: %+v", phone)
+	}
+}
+
+func TestOrderPlainConventions(t *testing.T) {
+	o := decodeFixture[Order](t, "order_plain.json")
+	if o.Message.IsExpanded() || o.Message.ID != 3002 {
+		t.Errorf("message should be the id 3002: %+v", o.Message)
+	}
+	if o.Portal.ID != 0 || o.Portal.IsNull() || o.Portal.IsZero() {
+		t.Errorf("portal should be the id 0: %+v", o.Portal)
+	}
+	if !o.PromoCode.IsNull() {
+		t.Errorf("promo_code should be null: %+v", o.PromoCode)
+	}
+	if o.User.ID != 813 || o.User.IsExpanded() {
+		t.Errorf("user should be the id 813: %+v", o.User)
+	}
+	if o.Items != nil || o.Notes != nil || o.Shipments != nil || o.PaymentTransactions != nil ||
+		o.BillingAddress != nil || o.AdditionalInformation != nil {
+		t.Error("include-only fields should be nil without their include")
+	}
+}
+
+func TestListConventions(t *testing.T) {
+	orders := decodeFixture[Page[Order]](t, "orders_list.json")
+	if !orders.Data[0].User.IsNull() {
+		t.Errorf("order in a list with no user should have user null: %+v", orders.Data[0].User)
+	}
+	if !orders.Data[1].User.IsExpanded() || orders.Data[1].User.Expanded.ThirdPartyIdentifier != "crm-814" {
+		t.Errorf("expanded user: %+v", orders.Data[1].User)
+	}
+	if pg := orders.Meta.Pagination; pg.Total != 12 || pg.PerPage != 2 || pg.TotalPages != 6 || !orders.HasNextPage() || orders.NextPage() != 2 {
+		t.Errorf("pagination: %+v", pg)
+	}
+	messages := decodeFixture[Page[Message]](t, "messages_list.json")
+	if !messages.Data[0].User.IsNull() || messages.Data[1].User.Expanded.Username != "alan" {
+		t.Errorf("message users: %+v / %+v", messages.Data[0].User, messages.Data[1].User)
+	}
+	if messages.Data[0].Form.IsExpanded() || messages.Data[0].Form.ID != 56 {
+		t.Errorf("form should be the id: %+v", messages.Data[0].Form)
+	}
+	if messages.HasNextPage() || messages.NextPage() != 0 {
+		t.Error("single page should have no next page")
+	}
+}
+
+func TestMessageConventions(t *testing.T) {
+	plain := decodeFixture[Message](t, "message_plain.json")
+	for name, r := range map[string]Ref[File]{"file": plain.File} {
+		if r.ID != 0 || r.IsNull() || r.IsZero() {
+			t.Errorf("%s should be the id 0: %+v", name, r)
+		}
+	}
+	if plain.User.ID != 0 || plain.User.IsNull() || plain.Order.IsNull() || plain.Order.ID != 0 {
+		t.Errorf("retrieved message absent refs should be 0, not null: user %+v order %+v", plain.User, plain.Order)
+	}
+	nofile := decodeFixture[Message](t, "message_nofile.json")
+	if !nofile.File.IsNull() {
+		t.Errorf("file should be null: %+v", nofile.File)
+	}
+	full := decodeFixture[Message](t, "message_full.json")
+	if !full.File.IsExpanded() || full.File.ID != 602 || full.Form.Expanded.Title != "Checkout" {
+		t.Errorf("file/form: %+v %+v", full.File, full.Form)
+	}
+	inner := full.Order.Expanded
+	if inner == nil || inner.User.IsExpanded() || inner.User.ID != 812 || len(inner.Items) != 1 {
+		t.Errorf("expanded order should carry user as an id and its items: %+v", inner)
+	}
+	if inner.Items[0].Attributes.Value != nil || inner.Items[0].Attributes.IsNull() {
+		t.Error("attributes should be absent without items.attributes")
+	}
+}
+
+func TestFormFieldsKeepOrderAndOddValues(t *testing.T) {
+	m := decodeFixture[Message](t, "message_full.json")
+	fields := m.FormSubmission.Fields
+	var ids []string
+	for _, f := range fields {
+		ids = append(ids, f.ID)
+	}
+	want := []string{"f1", "f10", "f2", "f4", "f5", "f6", "f7", "f8", "f9"}
+	if len(ids) != len(want) {
+		t.Fatalf("ids = %v", ids)
+	}
+	for i := range want {
+		if ids[i] != want[i] {
+			t.Fatalf("order = %v, want %v", ids, want)
+		}
+	}
+	if got := fields.Get("f2").Values.SubmittedValue; got != "Line one\nLine \"two\"" {
+		t.Errorf("escaped value = %q", got)
+	}
+	unknown := fields.Get("f8")
+	if unknown.FieldType != "date_picker" || string(unknown.Values.Raw) != `{"date": "2024-06-01", "timezone": {"name": "UTC"}}` {
+		t.Errorf("unknown type should keep Raw: %+v", unknown)
+	}
+	number := fields.Get("f9")
+	if number.Values.SubmittedValue != "" || string(number.Values.Raw) != `{"submitted_value": 12}` {
+		t.Errorf("number value should stay in Raw only: %+v", number.Values)
+	}
+	if fields.Get("f404") != nil {
+		t.Error("Get of a missing id should be nil")
+	}
+}
+
+func TestFieldValuesWithoutRawEncodesTypedFields(t *testing.T) {
+	v := FieldValues{First: "Ada", Last: "Lovelace"}
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	assertSameJSON(t, b, []byte(`{"first":"Ada","last":"Lovelace"}`))
+	ff := FormFields{{Object: "form_submission_field", ID: "f1", Values: v}}
+	b, err = json.Marshal(ff)
+	if err != nil {
+		t.Fatal(err)
+	}
+	assertSameJSON(t, b, []byte(`{"f1":{"object":"form_submission_field","id":"f1","field_type":"","label":"","values":{"first":"Ada","last":"Lovelace"},"formatted_value":""}}`))
+}
+
+func TestRefForms(t *testing.T) {
+	cases := []struct {
+		in                   string
+		id                   int64
+		expanded, null, zero bool
+	}{
+		{`0`, 0, false, false, false},
+		{`17`, 17, false, false, false},
+		{`null`, 0, false, true, false},
+		{`{"object":"portal","id":4,"title":"P"}`, 4, true, false, false},
+	}
+	for _, tc := range cases {
+		var r Ref[Portal]
+		if err := json.Unmarshal([]byte(tc.in), &r); err != nil {
+			t.Fatalf("%s: %v", tc.in, err)
+		}
+		if r.ID != tc.id || r.IsExpanded() != tc.expanded || r.IsNull() != tc.null || r.IsZero() != tc.zero {
+			t.Errorf("%s: %+v expanded=%v null=%v", tc.in, r, r.IsExpanded(), r.IsNull())
+		}
+		out, err := json.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		assertSameJSON(t, []byte(tc.in), out)
+	}
+	for _, bad := range []string{`"4"`, `true`, `[1]`, `1.5`, `nul`} {
+		var r Ref[Portal]
+		if err := json.Unmarshal([]byte(`{"portal":`+bad+`}`), &struct {
+			Portal *Ref[Portal] `json:"portal"`
+		}{&r}); err == nil {
+			t.Errorf("%s should not decode as a reference", bad)
+		}
+	}
+	if r := ExpandedRef(&Portal{ID: 9}); r.ID != 9 || !r.IsExpanded() {
+		t.Errorf("ExpandedRef: %+v", r)
+	}
+	if b, _ := json.Marshal(NewRef[Portal](0)); string(b) != "0" {
+		t.Errorf("NewRef(0) = %s", b)
+	}
+	if b, _ := json.Marshal(NullRef[Portal]()); string(b) != "null" {
+		t.Errorf("NullRef = %s", b)
+	}
+}
+
+func TestTimestampKeepsNumericOffset(t *testing.T) {
+	for _, in := range []string{`"2024-03-05T14:07:09+00:00"`, `"2024-03-05T14:07:09+05:30"`, `"2024-03-05T14:07:09.25-04:00"`} {
+		var ts Timestamp
+		if err := json.Unmarshal([]byte(in), &ts); err != nil {
+			t.Fatal(err)
+		}
+		out, _ := json.Marshal(ts)
+		if string(out) != in {
+			t.Errorf("%s re-encoded as %s", in, out)
+		}
+	}
+	var ts Timestamp
+	if err := json.Unmarshal([]byte(`"yesterday"`), &ts); err == nil {
+		t.Error("a non-timestamp string should fail")
+	}
+}
+
+func TestDate(t *testing.T) {
+	d, err := ParseDate("2024-02-29")
+	if err != nil || d != NewDate(2024, time.February, 29) || d.String() != "2024-02-29" {
+		t.Errorf("ParseDate = %v, %v", d, err)
+	}
+	if _, err := ParseDate("2023-02-29"); err == nil {
+		t.Error("2023-02-29 should not parse")
+	}
+	if NewDate(2023, time.February, 29).Validate() == nil || NewDate(0, 1, 1).Validate() == nil {
+		t.Error("invalid dates should not validate")
+	}
+	if !(Date{}).IsZero() || (Date{}).Validate() != nil {
+		t.Error("zero Date is valid and zero")
+	}
+	if DateOf(time.Date(2024, 7, 4, 23, 0, 0, 0, time.UTC)) != NewDate(2024, 7, 4) {
+		t.Error("DateOf")
+	}
+}
