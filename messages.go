@@ -1,6 +1,9 @@
 package ordermsg
 
-import "context"
+import (
+	"context"
+	"iter"
+)
 
 // MessagesService reads a website's messages. Use it as Client.Messages.
 type MessagesService struct {
@@ -15,4 +18,18 @@ func (s *MessagesService) Get(ctx context.Context, websiteID, messageID int64, o
 // List returns one page of the website's messages. opts may be nil.
 func (s *MessagesService) List(ctx context.Context, websiteID int64, opts *ListMessagesOptions) (*Page[Message], error) {
 	return s.r.list(ctx, websiteID, opts)
+}
+
+// All walks every page of the website's messages that opts describe, from
+// opts.Page (default 1), and yields each message once, in the list's order.
+// An error is yielded once, and ends the walk. Breaking out of the loop stops
+// the walk at once: nothing it started is left running. opts is not changed.
+//
+// Records that shift between pages while the walk runs (new records at the
+// head of a newest-first list) are not yielded twice. Records deleted during
+// the walk can make others shift the other way and be skipped; for a
+// consistent walk, sort ascending (Direction: DirectionAsc) within a closed
+// date window (DateEnd in the past), so that the pages do not move.
+func (s *MessagesService) All(ctx context.Context, websiteID int64, opts *ListMessagesOptions, walk ...WalkOption) iter.Seq2[*Message, error] {
+	return s.r.all(ctx, websiteID, opts, walk)
 }

@@ -35,14 +35,19 @@ func (r resource[T]) get(ctx context.Context, websiteID, id int64, opts queryOpt
 }
 
 func (r resource[T]) list(ctx context.Context, websiteID int64, opts listOptions) (*Page[T], error) {
-	if err := checkID("website", websiteID); err != nil {
-		return nil, err
-	}
-	q, err := encodeOptions(opts)
+	q, err := r.checkList(websiteID, opts)
 	if err != nil {
 		return nil, err
 	}
 	return r.page(ctx, websiteID, q)
+}
+
+// checkList checks a list request and encodes its query.
+func (r resource[T]) checkList(websiteID int64, opts listOptions) (url.Values, error) {
+	if err := checkID("website", websiteID); err != nil {
+		return nil, err
+	}
+	return encodeOptions(opts)
 }
 
 // page fetches one page with an encoded, checked query.

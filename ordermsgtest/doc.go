@@ -1,0 +1,73 @@
+// Package ordermsgtest is an in-process fake of the Order and Message Read
+// API, for examples, for tests of code that uses package ordermsg, and for
+// trying the SDK without credentials. It holds state and paginates for real.
+//
+// Three ways to use it:
+//
+//   - NewServer starts it on a loopback port, like httptest.NewServer; its
+//     URL, APIKey and WebsiteID are what a client needs.
+//   - NewHandler returns it as an http.Handler, to mount anywhere.
+//   - Handler.Register serves it through an httpmock.MockTransport, so that a
+//     test needs no port at all.
+//
+// # Data
+//
+// Generate builds a deterministic Dataset from a seed and sizes. Every
+// website belongs to its own account with its own API key. Records are
+// linked and their numbers agree: total = subtotal − subtotal_discount +
+// shipping + tax; an item's subtotal = unit × quantity; an order's message
+// and that message's order point at each other; amount_paid is the sum of
+// the order's payment transactions (none for a pay-later order, which has
+// amount_paid 0). Every order is linked to an online_order message; the
+// other messages are event_management or general_contact. Only the values
+// the spec observed are used for status-like fields.
+//
+// # Conventions
+//
+// The fake follows the spec where it differs by context: the user of an
+// order with no user is null (retrieved or listed); an order inside a
+// message carries its user as an integer id and its items only with
+// order.items; a message's user is 0 when none, except null in a list with
+// include user; a message's file is its id or 0, and with include file the
+// object or null; promo_code is null when no code applies; fields that
+// depend on an include are absent without it.
+//
+// # Choices where the spec is silent
+//
+// These are the fake's, not the real service's; tests that rely on them
+// test against the fake.
+//
+//   - Errors are JSON: {"object": "error", "status": <code>, "message":
+//     "<text>"}.
+//   - Authentication: a missing or unknown key, or a non-empty password,
+//     gives 401 with WWW-Authenticate. A known key reading another
+//     account's website gives 403. An unknown website or record gives 404.
+//   - Version header: Service-Api-Version must be "1"; a missing header or
+//     another value gives 400.
+//   - Methods other than GET give 405.
+//   - count: default 25 (DefaultCount), from 1 to 100 (MaxCount); outside
+//     that, 400. page: from 1, default 1; a page past the end is empty.
+//   - date_start and date_end are YYYY-MM-DD, compared with date_created in
+//     UTC, and both are inclusive: date_start=2024-01-02 keeps records from
+//     2024-01-02T00:00:00, date_end=2024-01-05 keeps them up to the end of
+//     that day. Any other form gives 400.
+//   - direction is asc or desc; sort is date_created or id (ties on
+//     date_created fall back to id). The default is date_created, desc:
+//     newest first, as the spec's sample list is.
+//   - status (orders) and message_type (messages) keep exact matches; an
+//     unobserved value is not an error, it matches nothing.
+//   - search is a case-insensitive substring match on: for orders, the id,
+//     the currency, item SKUs and titles, the billing address's formatted
+//     values and the user's username; for messages, the id, the
+//     message_tracking_number, the form submission's formatted values and
+//     the user's username.
+//   - includes must be among the values the spec uses for the resource;
+//     any other gives 400. Unknown query parameters are ignored.
+//
+// # Faults
+//
+// WithFaults makes a seeded share of responses fail: 429 with Retry-After,
+// 500, 503, a dropped connection, a 200 whose body is cut off halfway, or a
+// slow answer. WithLatency delays every response. Handler.Stats counts
+// requests and faults.
+package ordermsgtest

@@ -1,0 +1,315 @@
+package ordermsgtest
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ordermsg/ordermsg-go"
+)
+
+// Handler serves a Dataset as the Order and Message Read API. It is safe for
+// concurrent use. Make one with NewHandler.
+type Handler struct {
+	ds      *Dataset
+	latency time.Duration
+	faults  *faultInjector
+}
+
+// Option configures a Handler (and so a Server).
+type Option func(*Handler)
+
+// WithLatency delays every response by d, as a distant server would.
+func WithLatency(d time.Duration) Option { return func(h *Handler) { h.latency = d } }
+
+// WithFaults makes a share of the responses fail, as Faults describes.
+func WithFaults(f Faults) Option { return func(h *Handler) { h.faults = newFaultInjector(f) } }
+
+// NewHandler returns a handler that serves ds; a nil ds serves
+// Generate(DefaultConfig()).
+func NewHandler(ds *Dataset, opts ...Option) *Handler {
+	if ds == nil {
+		ds = Generate(DefaultConfig())
+	}
+	h := &Handler{ds: ds, faults: newFaultInjector(Faults{})}
+	for _, opt := range opts {
+		opt(h)
+	}
+	return h
+}
+
+// Dataset returns the dataset the handler serves.
+func (h *Handler) Dataset() *Dataset { return h.ds }
+
+// reply is a response before it is written, so that the same answer can go
+// to a real connection (ServeHTTP) or to an httpmock transport.
+type reply struct {
+	status int
+	header http.Header
+	body   []byte
+	fault  Fault
+}
+
+// apiError is the fake's error body. The spec shows no error shape; the fake
+// answers {"object": "error", "status": <code>, "message": "<text>"}.
+type apiError struct {
+	Object  string `json:"object"`
+	Status  int    `json:"status"`
+	Message string `json:"message"`
+}
+
+func errorReply(status int, format string, args ...any) reply {
+	body, _ := json.Marshal(apiError{Object: "error", Status: status, Message: fmt.Sprintf(format, args...)})
+	return reply{status: status, header: http.Header{"Content-Type": {"application/json"}}, body: body}
+}
+
+func jsonReply(v any) reply {
+	body, err := json.Marshal(v)
+	if err != nil {
+		return errorReply(http.StatusInternalServerError, "encoding: %v", err)
+	}
+	return reply{status: http.StatusOK, header: http.Header{"Content-Type": {"application/json"}}, body: body}
+}
+
+// answer computes the response to r, faults aside.
+func (h *Handler) answer(r *http.Request) reply {
+	if r.Method != http.MethodGet {
+		rep := errorReply(http.StatusMethodNotAllowed, "the API is read-only; use GET")
+		rep.header.Set("Allow", http.MethodGet)
+		return rep
+	}
+	key, password, ok := r.BasicAuth()
+	if !ok || password != "" || !h.knownKey(key) {
+		rep := errorReply(http.StatusUnauthorized, "missing or invalid API key")
+		rep.header.Set("WWW-Authenticate", `Basic realm="ordermsg"`)
+		return rep
+	}
+	switch v := r.Header.Get(VersionHeader); v {
+	case "":
+		return errorReply(http.StatusBadRequest, "missing %s header", VersionHeader)
+	case APIVersion:
+	default:
+		return errorReply(http.StatusBadRequest, "unsupported %s %q; supported: %s", VersionHeader, v, APIVersion)
+	}
+	parts := strings.Split(strings.Trim(r.URL.Path, "/"), "/")
+	if len(parts) < 3 || len(parts) > 4 || parts[0] != "websites" || (parts[2] != "orders" && parts[2] != "messages") {
+		return errorReply(http.StatusNotFound, "no such endpoint: %s", r.URL.Path)
+	}
+	websiteID, err := strconv.ParseInt(parts[1], 10, 64)
+	if err != nil || websiteID <= 0 {
+		return errorReply(http.StatusNotFound, "no such website: %s", parts[1])
+	}
+	w := h.ds.Website(websiteID)
+	if w == nil {
+		return errorReply(http.StatusNotFound, "no such website: %d", websiteID)
+	}
+	if w.APIKey != key {
+		return errorReply(http.StatusForbidden, "this API key cannot read website %d", websiteID)
+	}
+	q := r.URL.Query()
+	orders := parts[2] == "orders"
+	inc, err := parseIncludes(q.Get("includes"), orders)
+	if err != nil {
+		return errorReply(http.StatusBadRequest, "%v", err)
+	}
+	if len(parts) == 4 {
+		id, err := strconv.ParseInt(parts[3], 10, 64)
+		if err != nil || id <= 0 {
+			return errorReply(http.StatusNotFound, "no such record: %s", parts[3])
+		}
+		if orders {
+			if o := w.Order(id); o != nil {
+				return jsonReply(w.renderOrder(o, inc, retrieved, false))
+			}
+			return errorReply(http.StatusNotFound, "order %d not found", id)
+		}
+		if m := w.Message(id); m != nil {
+			return jsonReply(w.renderMessage(m, inc, retrieved))
+		}
+		return errorReply(http.StatusNotFound, "message %d not found", id)
+	}
+	lq, err := parseListQuery(q)
+	if err != nil {
+		return errorReply(http.StatusBadRequest, "%v", err)
+	}
+	if orders {
+		return jsonReply(listPage(w.Orders, lq, q.Get("status"), orderOps, func(o *ordermsg.Order) *ordermsg.Order {
+			return w.renderOrder(o, inc, listed, false)
+		}))
+	}
+	return jsonReply(listPage(w.Messages, lq, q.Get("message_type"), messageOps, func(m *ordermsg.Message) *ordermsg.Message {
+		return w.renderMessage(m, inc, listed)
+	}))
+}
+
+func (h *Handler) knownKey(key string) bool {
+	for _, w := range h.ds.Websites {
+		if w.APIKey == key {
+			return true
+		}
+	}
+	return false
+}
+
+// VersionHeader and APIVersion are the version header the fake requires.
+const (
+	VersionHeader = "Service-Api-Version"
+	APIVersion    = "1"
+)
+
+// Paging bounds of the fake (the spec gives none).
+const (
+	DefaultCount = 25
+	MaxCount     = 100
+)
+
+var (
+	orderIncludes   = includeNames(ordermsg.AllOrderIncludes)
+	messageIncludes = includeNames(ordermsg.AllMessageIncludes)
+)
+
+func includeNames[I ~string](all []I) map[string]bool {
+	m := map[string]bool{}
+	for _, inc := range all {
+		m[string(inc)] = true
+	}
+	return m
+}
+
+func parseIncludes(raw string, orders bool) (includeSet, error) {
+	inc := includeSet{}
+	if raw == "" {
+		return inc, nil
+	}
+	allowed := messageIncludes
+	if orders {
+		allowed = orderIncludes
+	}
+	for _, name := range strings.Split(raw, ",") {
+		if !allowed[name] {
+			return nil, fmt.Errorf("unknown include %q", name)
+		}
+		inc[name] = true
+	}
+	return inc, nil
+}
+
+// listQuery is a list request's checked parameters.
+type listQuery struct {
+	page, count int
+	start, end  time.Time // zero when not given; end is exclusive
+	ascending   bool
+	sortByID    bool
+	search      string
+}
+
+func parseListQuery(q map[string][]string) (listQuery, error) {
+	get := func(k string) string {
+		if v := q[k]; len(v) > 0 {
+			return v[0]
+		}
+		return ""
+	}
+	lq := listQuery{page: 1, count: DefaultCount, search: strings.ToLower(get("search"))}
+	var err error
+	if v := get("page"); v != "" {
+		if lq.page, err = strconv.Atoi(v); err != nil || lq.page < 1 {
+			return lq, fmt.Errorf("page must be an integer from 1, got %q", v)
+		}
+	}
+	if v := get("count"); v != "" {
+		if lq.count, err = strconv.Atoi(v); err != nil || lq.count < 1 || lq.count > MaxCount {
+			return lq, fmt.Errorf("count must be an integer from 1 to %d, got %q", MaxCount, v)
+		}
+	}
+	for _, d := range []struct {
+		key string
+		dst *time.Time
+		add int
+	}{{"date_start", &lq.start, 0}, {"date_end", &lq.end, 1}} {
+		if v := get(d.key); v != "" {
+			t, err := time.Parse(time.DateOnly, v)
+			if err != nil {
+				return lq, fmt.Errorf("%s must be a date YYYY-MM-DD, got %q", d.key, v)
+			}
+			*d.dst = t.AddDate(0, 0, d.add)
+		}
+	}
+	switch v := get("direction"); v {
+	case "", "desc":
+	case "asc":
+		lq.ascending = true
+	default:
+		return lq, fmt.Errorf("direction must be asc or desc, got %q", v)
+	}
+	switch v := get("sort"); v {
+	case "", "date_created":
+	case "id":
+		lq.sortByID = true
+	default:
+		return lq, fmt.Errorf("sort must be id or date_created, got %q", v)
+	}
+	return lq, nil
+}
+
+// kindOps is what listing needs to know of a record type.
+type kindOps[T any] struct {
+	created func(*T) time.Time
+	id      func(*T) int64
+	// matches reports whether a record passes the type's own filter (status
+	// or message_type, "" for none) and the search text (lowercase).
+	matches func(r *T, filter, search string) bool
+}
+
+// listPage filters, sorts and pages records, and renders the page.
+func listPage[T any](all []*T, lq listQuery, filter string, ops kindOps[T], render func(*T) *T) *ordermsg.Page[T] {
+	var hits []*T
+	for _, r := range all {
+		t := ops.created(r)
+		if (!lq.start.IsZero() && t.Before(lq.start)) || (!lq.end.IsZero() && !t.Before(lq.end)) {
+			continue
+		}
+		if ops.matches(r, filter, lq.search) {
+			hits = append(hits, r)
+		}
+	}
+	cmp := func(a, b *T) int {
+		if !lq.sortByID {
+			if c := ops.created(a).Compare(ops.created(b)); c != 0 {
+				return c
+			}
+		}
+		return cmpInt(ops.id(a), ops.id(b))
+	}
+	if !slices.IsSortedFunc(hits, cmp) {
+		slices.SortStableFunc(hits, cmp)
+	}
+	if !lq.ascending {
+		slices.Reverse(hits)
+	}
+	from := min((lq.page-1)*lq.count, len(hits))
+	to := min(from+lq.count, len(hits))
+	page := &ordermsg.Page[T]{Object: ordermsg.ObjectList, Data: make([]*T, 0, to-from)}
+	for _, r := range hits[from:to] {
+		page.Data = append(page.Data, render(r))
+	}
+	page.Meta.Pagination = ordermsg.Pagination{
+		Total: len(hits), Count: to - from, PerPage: lq.count, CurrentPage: lq.page,
+		TotalPages: (len(hits) + lq.count - 1) / lq.count,
+	}
+	return page
+}
+
+func cmpInt(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,178 @@
+package ordermsgtest
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jarcoal/httpmock"
+	"github.com/ordermsg/ordermsg-go"
+)
+
+// Stats reports the requests served and the faults injected so far.
+func (h *Handler) Stats() Stats { return h.faults.stats() }
+
+// decide draws the request's fault and computes its reply, after the
+// handler's latency (and a slow fault's delay). It returns false when the
+// request's context ended while waiting.
+func (h *Handler) decide(r *http.Request) (reply, bool) {
+	fault := h.faults.next()
+	delay := h.latency
+	if fault == FaultSlow {
+		delay += h.faults.cfg.SlowDelay
+	}
+	if !sleep(r.Context(), delay) {
+		return reply{}, false
+	}
+	var rep reply
+	switch fault {
+	case FaultRateLimit:
+		rep = errorReply(http.StatusTooManyRequests, "rate limited (injected fault)")
+		rep.header.Set("Retry-After", strconv.Itoa(int(h.faults.cfg.RetryAfter/time.Second)))
+	case FaultServerError:
+		rep = errorReply(http.StatusInternalServerError, "internal error (injected fault)")
+	case FaultUnavailable:
+		rep = errorReply(http.StatusServiceUnavailable, "unavailable (injected fault)")
+	default:
+		rep = h.answer(r)
+	}
+	rep.fault = fault
+	return rep, true
+}
+
+func sleep(ctx context.Context, d time.Duration) bool {
+	if d <= 0 {
+		return true
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// ServeHTTP answers r as the API would, or with an injected fault.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	rep, ok := h.decide(r)
+	if !ok {
+		return
+	}
+	switch rep.fault {
+	case FaultDrop:
+		if conn, _, err := w.(http.Hijacker).Hijack(); err == nil {
+			conn.Close()
+		}
+		return
+	case FaultCutBody:
+		if conn, buf, err := w.(http.Hijacker).Hijack(); err == nil {
+			fmt.Fprintf(buf, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n", len(rep.body))
+			buf.Write(rep.body[:len(rep.body)/2])
+			buf.Flush()
+			conn.Close()
+		}
+		return
+	}
+	for k, v := range rep.header {
+		w.Header()[k] = v
+	}
+	w.Header().Set("Content-Length", strconv.Itoa(len(rep.body)))
+	w.WriteHeader(rep.status)
+	w.Write(rep.body)
+}
+
+// errInjectedDrop is what an httpmock transport returns for FaultDrop.
+var errInjectedDrop = errors.New("ordermsgtest: connection reset (injected fault)")
+
+// Register makes mt answer every GET under baseURL (such as
+// "https://api.example.com") from h, faults included: a dropped connection
+// is a transport error and a cut body ends in io.ErrUnexpectedEOF.
+func (h *Handler) Register(mt *httpmock.MockTransport, baseURL string) {
+	base := strings.TrimRight(baseURL, "/")
+	pattern := regexp.MustCompile("^" + regexp.QuoteMeta(base) + "(/.*)?$")
+	mt.RegisterRegexpResponder(http.MethodGet, pattern, func(r *http.Request) (*http.Response, error) {
+		inner := r.Clone(r.Context())
+		inner.URL.Path = strings.TrimPrefix(r.URL.Path, mustPath(base))
+		rep, ok := h.decide(inner)
+		if !ok {
+			return nil, r.Context().Err()
+		}
+		switch rep.fault {
+		case FaultDrop:
+			return nil, errInjectedDrop
+		case FaultCutBody:
+			resp := httpmock.NewBytesResponse(http.StatusOK, nil)
+			resp.Body = io.NopCloser(io.MultiReader(bytes.NewReader(rep.body[:len(rep.body)/2]), errReader{io.ErrUnexpectedEOF}))
+			resp.ContentLength = int64(len(rep.body))
+			return resp, nil
+		}
+		resp := httpmock.NewBytesResponse(rep.status, rep.body)
+		for k, v := range rep.header {
+			resp.Header[k] = v
+		}
+		resp.ContentLength = int64(len(rep.body))
+		return resp, nil
+	})
+}
+
+func mustPath(base string) string {
+	i := strings.Index(base, "://")
+	if i < 0 {
+		return ""
+	}
+	rest := base[i+3:]
+	if j := strings.IndexByte(rest, '/'); j >= 0 {
+		return rest[j:]
+	}
+	return ""
+}
+
+type errReader struct{ err error }
+
+func (e errReader) Read([]byte) (int, error) { return 0, e.err }
+
+// Server is the fake service on a loopback port, in the manner of
+// httptest.Server. Close it when done.
+type Server struct {
+	// URL is the base URL, such as http://127.0.0.1:41234.
+	URL string
+	// APIKey is the key of the first website's account.
+	APIKey string
+	// WebsiteID is the first website's id.
+	WebsiteID int64
+	// Handler serves the requests; its Dataset holds the records.
+	Handler *Handler
+
+	srv *httptest.Server
+}
+
+// NewServer starts a fake service for ds (nil: Generate(DefaultConfig()))
+// on a loopback port.
+func NewServer(ds *Dataset, opts ...Option) *Server {
+	h := NewHandler(ds, opts...)
+	srv := httptest.NewServer(h)
+	first := h.ds.Websites[0]
+	return &Server{URL: srv.URL, APIKey: first.APIKey, WebsiteID: first.ID, Handler: h, srv: srv}
+}
+
+// Close shuts the server down and waits for its requests to finish.
+func (s *Server) Close() {
+	s.srv.CloseClientConnections()
+	s.srv.Close()
+}
+
+// Client returns an SDK client for the server, authenticated as the first
+// website's account; opts are added after the server's own.
+func (s *Server) Client(opts ...ordermsg.Option) (*ordermsg.Client, error) {
+	return ordermsg.NewClient(s.URL, s.APIKey, opts...)
+}
