@@ -1,0 +1,334 @@
+package ordermsg
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/jarcoal/httpmock"
+	"go.uber.org/goleak"
+)
+
+// pageServer serves a list of orders with ids from ids(), page by page,
+// through httpmock. Hooks let a test make it lie.
+type pageServer struct {
+	mu       sync.Mutex
+	ids      []int64 // the list, in order
+	perPage  int
+	requests []int // pages asked for, in arrival order
+	inFlight atomic.Int32
+	maxBusy  atomic.Int32
+	// lie may change the page before it is sent; page is the one asked for.
+	lie func(page int, p *Page[Order])
+	// before runs first on every request, outside the lock.
+	before func(page int)
+}
+
+func newPageServer(n, perPage int) *pageServer {
+	s := &pageServer{perPage: perPage}
+	for i := range n {
+		s.ids = append(s.ids, int64(i+1))
+	}
+	return s
+}
+
+func (s *pageServer) respond(r *http.Request) (*http.Response, error) {
+	busy := s.inFlight.Add(1)
+	defer s.inFlight.Add(-1)
+	for {
+		old := s.maxBusy.Load()
+		if busy <= old || s.maxBusy.CompareAndSwap(old, busy) {
+			break
+		}
+	}
+	page, _ := strconv.Atoi(r.URL.Query().Get("page"))
+	if s.before != nil {
+		s.before(page)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.requests = append(s.requests, page)
+	perPage := s.perPage
+	if c, err := strconv.Atoi(r.URL.Query().Get("count")); err == nil {
+		perPage = c
+	}
+	from := min((page-1)*perPage, len(s.ids))
+	to := min(from+perPage, len(s.ids))
+	p := &Page[Order]{Object: "list", Data: []*Order{}}
+	for _, id := range s.ids[from:to] {
+		p.Data = append(p.Data, &Order{Object: "order", ID: id})
+	}
+	p.Meta.Pagination = Pagination{Total: len(s.ids), Count: to - from, PerPage: perPage, CurrentPage: page,
+		TotalPages: (len(s.ids) + perPage - 1) / perPage}
+	if s.lie != nil {
+		s.lie(page, p)
+	}
+	body, _ := json.Marshal(p)
+	return httpmock.NewBytesResponse(200, body), nil
+}
+
+func (s *pageServer) asked() []int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]int(nil), s.requests...)
+}
+
+func walkClient(t *testing.T, s *pageServer) *Client {
+	t.Helper()
+	c, mt := newMockClient(t)
+	mt.RegisterResponder(http.MethodGet, testBaseURL+"/websites/1/orders", s.respond)
+	return c
+}
+
+// collect walks and returns the ids yielded and the errors, in order.
+func collect(c *Client, opts *ListOrdersOptions, walk ...WalkOption) (ids []int64, errs []error) {
+	for o, err := range c.Orders.All(context.Background(), 1, opts, walk...) {
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		ids = append(ids, o.ID)
+	}
+	return ids, errs
+}
+
+func seq(from, to int64) []int64 {
+	var out []int64
+	for i := from; i <= to; i++ {
+		out = append(out, i)
+	}
+	return out
+}
+
+func equalIDs(a, b []int64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func TestWalkYieldsEveryRecordInOrder(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	for _, n := range []int{1, 3, 8} {
+		s := newPageServer(103, 10)
+		ids, errs := collect(walkClient(t, s), &ListOrdersOptions{Count: 10}, WithConcurrency(n))
+		if len(errs) != 0 || !equalIDs(ids, seq(1, 103)) {
+			t.Fatalf("concurrency %d: %d ids, errors %v", n, len(ids), errs)
+		}
+		if got := s.asked(); len(got) != 11 {
+			t.Errorf("concurrency %d: asked for %v, want 11 pages once each", n, got)
+		}
+		if busy := s.maxBusy.Load(); busy > int32(n) {
+			t.Errorf("concurrency %d: %d requests at once", n, busy)
+		}
+	}
+}
+
+func TestWalkStartsAtPageAndLeavesOptionsAlone(t *testing.T) {
+	s := newPageServer(50, 10)
+	opts := &ListOrdersOptions{Page: 3, Count: 10, Search: "x"}
+	before := *opts
+	ids, errs := collect(walkClient(t, s), opts)
+	if len(errs) != 0 || !equalIDs(ids, seq(21, 50)) {
+		t.Fatalf("ids %v errs %v", ids, errs)
+	}
+	if opts.Page != before.Page || opts.Count != before.Count || opts.Search != before.Search {
+		t.Errorf("options changed: %+v", opts)
+	}
+}
+
+func TestWalkBreakStopsAtOnceAndLeavesNothingRunning(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	for _, n := range []int{1, 4} {
+		s := newPageServer(1000, 10)
+		c := walkClient(t, s)
+		count := 0
+		for _, err := range c.Orders.All(context.Background(), 1, nil, WithConcurrency(n)) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			count++
+			break
+		}
+		if count != 1 {
+			t.Fatalf("yielded %d", count)
+		}
+		// The first page, plus at most the read-ahead window started
+		// before the break.
+		if got := s.asked(); len(got) > 1+n {
+			t.Errorf("concurrency %d: asked for %v after a break on the first record", n, got)
+		}
+	}
+}
+
+func TestWalkErrorOnPage3Of5IsYieldedOnceAndEnds(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	for _, n := range []int{1, 4} {
+		s := newPageServer(50, 10)
+		c, mt := newMockClient(t, WithRetry(RetryPolicy{}))
+		mt.RegisterResponder(http.MethodGet, testBaseURL+"/websites/1/orders", func(r *http.Request) (*http.Response, error) {
+			if r.URL.Query().Get("page") == "3" {
+				return httpmock.NewStringResponse(500, `{"message":"page 3 broke"}`), nil
+			}
+			return s.respond(r)
+		})
+		ids, errs := collect(c, nil, WithConcurrency(n))
+		if !equalIDs(ids, seq(1, 20)) || len(errs) != 1 || !errors.Is(errs[0], ErrServer) {
+			t.Fatalf("concurrency %d: ids %v errs %v", n, ids, errs)
+		}
+	}
+}
+
+func TestWalkStopsAtAnEarlyEmptyPage(t *testing.T) {
+	s := newPageServer(25, 10)
+	s.lie = func(_ int, p *Page[Order]) { p.Meta.Pagination.TotalPages = 50 } // claims far more than it has
+	for _, n := range []int{1, 8} {
+		ids, errs := collect(walkClient(t, s), nil, WithConcurrency(n))
+		if len(errs) != 0 || !equalIDs(ids, seq(1, 25)) {
+			t.Fatalf("concurrency %d: ids %v errs %v", n, ids, errs)
+		}
+	}
+}
+
+func TestWalkServerThatIgnoresPage(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	cases := map[string]func(page int, p *Page[Order]){
+		// Page 1 forever, and says so.
+		"says page 1": func(_ int, p *Page[Order]) {
+			p.Data = p.Data[:0]
+			for i := range 10 {
+				p.Data = append(p.Data, &Order{Object: "order", ID: int64(i + 1)})
+			}
+			p.Meta.Pagination.CurrentPage = 1
+		},
+		// Page 1's records forever, while echoing the page asked for.
+		"echoes page": func(_ int, p *Page[Order]) {
+			p.Data = p.Data[:0]
+			for i := range 10 {
+				p.Data = append(p.Data, &Order{Object: "order", ID: int64(i + 1)})
+			}
+		},
+	}
+	for name, lie := range cases {
+		for _, n := range []int{1, 4} {
+			s := newPageServer(1000, 10)
+			s.lie = lie
+			ids, errs := collect(walkClient(t, s), nil, WithConcurrency(n))
+			if !equalIDs(ids, seq(1, 10)) || len(errs) != 1 || !errors.Is(errs[0], ErrPaginationStuck) {
+				t.Fatalf("%s, concurrency %d: ids %v errs %v", name, n, ids, errs)
+			}
+			if got := len(s.asked()); got > 2+n {
+				t.Errorf("%s, concurrency %d: %d requests before giving up", name, n, got)
+			}
+		}
+	}
+}
+
+func TestWalkPageMismatch(t *testing.T) {
+	s := newPageServer(100, 10)
+	s.lie = func(page int, p *Page[Order]) {
+		if page == 2 {
+			p.Meta.Pagination.CurrentPage = 7
+		}
+	}
+	ids, errs := collect(walkClient(t, s), nil)
+	if !equalIDs(ids, seq(1, 10)) || len(errs) != 1 || !errors.Is(errs[0], ErrPageMismatch) {
+		t.Fatalf("ids %v errs %v", ids, errs)
+	}
+}
+
+func TestWalkDropsRecordsThatShiftOntoTheNextPage(t *testing.T) {
+	// Newest first: ids 100 down to 1. Before page 2 is served, three new
+	// orders arrive at the head, pushing the tail of page 1 onto page 2.
+	s := newPageServer(0, 10)
+	for id := int64(100); id >= 1; id-- {
+		s.ids = append(s.ids, id)
+	}
+	var once sync.Once
+	s.before = func(page int) {
+		if page == 2 {
+			once.Do(func() {
+				s.mu.Lock()
+				s.ids = append([]int64{103, 102, 101}, s.ids...)
+				s.mu.Unlock()
+			})
+		}
+	}
+	ids, errs := collect(walkClient(t, s), nil)
+	if len(errs) != 0 {
+		t.Fatal(errs)
+	}
+	seen := map[int64]int{}
+	for _, id := range ids {
+		seen[id]++
+		if seen[id] > 1 {
+			t.Fatalf("id %d yielded twice: %v", id, ids)
+		}
+	}
+	if len(ids) != 100 {
+		t.Errorf("yielded %d records, want the 100 that were there when the walk began", len(ids))
+	}
+}
+
+func TestWalkCallerErrorsAreYieldedOnce(t *testing.T) {
+	s := newPageServer(10, 10)
+	c := walkClient(t, s)
+	for name, walk := range map[string]func() (int, []error){
+		"bad website": func() (int, []error) {
+			n, errs := 0, []error(nil)
+			for _, err := range c.Orders.All(context.Background(), 0, nil) {
+				n++
+				errs = append(errs, err)
+			}
+			return n, errs
+		},
+		"negative count": func() (int, []error) {
+			n, errs := 0, []error(nil)
+			for _, err := range c.Messages.All(context.Background(), 1, &ListMessagesOptions{Count: -1}) {
+				n++
+				errs = append(errs, err)
+			}
+			return n, errs
+		},
+	} {
+		n, errs := walk()
+		if n != 1 || errs[0] == nil {
+			t.Errorf("%s: %d yields, %v", name, n, errs)
+		}
+	}
+	if len(s.asked()) != 0 {
+		t.Errorf("requests sent: %v", s.asked())
+	}
+}
+
+func TestWalkCancelledContextEndsWithItsError(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	s := newPageServer(1000, 10)
+	c := walkClient(t, s)
+	ctx, cancel := context.WithCancel(context.Background())
+	var errs []error
+	n := 0
+	for _, err := range c.Orders.All(ctx, 1, nil, WithConcurrency(4)) {
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		n++
+		if n == 15 {
+			cancel()
+		}
+	}
+	if len(errs) != 1 || !errors.Is(errs[0], context.Canceled) || n >= 1000 {
+		t.Fatalf("after %d records: %v", n, errs)
+	}
+}
