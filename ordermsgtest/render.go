@@ -24,8 +24,8 @@ type view int
 
 const (
 	retrieved view = iota // the record of a retrieve operation
-	listed                   // a record in a list
-	embedded                 // an order inside a message, or a message inside an order
+	listed                // a record in a list
+	embedded              // an order inside a message, or a message inside an order
 )
 
 // idRef is r reduced to its id, written as a number (0 when none).
