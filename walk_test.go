@@ -316,6 +316,7 @@ func TestWalkCancelledContextEndsWithItsError(t *testing.T) {
 	s := newPageServer(1000, 10)
 	c := walkClient(t, s)
 	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
 	var errs []error
 	n := 0
 	for _, err := range c.Orders.All(ctx, 1, nil, WithConcurrency(4)) {

@@ -37,6 +37,10 @@ type report struct {
 	first, last time.Time
 }
 
+func newReport() *report {
+	return &report{totals: map[string]int64{}, byStatus: map[ordermsg.OrderStatus]int{}, byType: map[ordermsg.OrderType]int{}}
+}
+
 func (r *report) add(o *ordermsg.Order) {
 	r.count++
 	r.totals[o.Currency] += o.Pricing.Total
@@ -59,7 +63,7 @@ func run() error {
 	}
 	defer target.Close()
 
-	r := &report{totals: map[string]int64{}, byStatus: map[ordermsg.OrderStatus]int{}, byType: map[ordermsg.OrderType]int{}}
+	r := newReport()
 	opts := &ordermsg.ListOrdersOptions{Count: 100, Direction: ordermsg.DirectionAsc}
 	for o, err := range target.Client.Orders.All(ctx, target.WebsiteID, opts, ordermsg.WithConcurrency(4)) {
 		if err != nil {
