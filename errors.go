@@ -151,11 +151,14 @@ func newDecodeError(url string, err error) *DecodeError {
 	offset := int64(-1)
 	var syntax *json.SyntaxError
 	var typ *json.UnmarshalTypeError
+	var failure *decodeFailure
 	switch {
 	case errors.As(err, &syntax):
 		offset = syntax.Offset
 	case errors.As(err, &typ) && typ.Offset > 0:
 		offset = typ.Offset
+	case errors.As(err, &failure) && failure.offset >= 0:
+		offset = int64(failure.offset)
 	}
 	return &DecodeError{URL: url, Offset: offset, Err: err}
 }

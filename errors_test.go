@@ -127,3 +127,15 @@ func TestListDecodeErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestDecodeErrorNamesThePath(t *testing.T) {
+	c, mt := newMockClient(t)
+	body := `{"object":"list","data":[{"object":"order","id":1},{"object":"order","id":2,"items":[{"object":"order_item","pricing":[1]}]}],"meta":{}}`
+	mt.RegisterResponder(http.MethodGet, testBaseURL+"/websites/1/orders", httpmock.NewStringResponder(200, body))
+	_, err := c.Orders.List(context.Background(), 1, nil)
+	var de *DecodeError
+	if !errors.As(err, &de) || !strings.Contains(err.Error(), "data[1].items[0].pricing: expected object, got array") ||
+		de.Offset != int64(strings.Index(body, "[1]")) {
+		t.Fatalf("err = %v (offset %d)", err, de.Offset)
+	}
+}

@@ -15,6 +15,32 @@ type FormSubmission struct {
 	Fields FormFields `json:"fields"`
 }
 
+// UnmarshalJSON reads a form submission in one pass over data.
+func (fs *FormSubmission) UnmarshalJSON(data []byte) error {
+	r := jsonReader{data: data}
+	var out FormSubmission
+	if err := r.formSubmission(&out); err != nil {
+		return err
+	}
+	if err := r.end(); err != nil {
+		return err
+	}
+	*fs = out
+	return nil
+}
+
+func (r *jsonReader) formSubmission(out *FormSubmission) error {
+	return r.object(func(key []byte) error {
+		switch string(keyName(key)) {
+		case "object":
+			return r.stringInto(&out.Object)
+		case "fields":
+			return r.formFields(&out.Fields)
+		}
+		return r.skip()
+	})
+}
+
 // FormFields are the fields of a form submission, in the order the response
 // lists them. The API sends them as an object keyed by field id (f<digits>);
 // FormFields keeps that order and encodes back to an object in the same order.
@@ -59,28 +85,41 @@ func (ff FormFields) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON reads a JSON object of form fields, keeping their order.
 func (ff *FormFields) UnmarshalJSON(data []byte) error {
-	if string(bytes.TrimSpace(data)) == "null" {
-		*ff = nil
-		return nil
+	r := jsonReader{data: data}
+	var out FormFields
+	if err := r.formFields(&out); err != nil {
+		return err
 	}
-	fields := FormFields{}
-	err := eachMember(data, func(key, value []byte) error {
-		id, err := decodeString(key)
-		if err != nil {
-			return err
-		}
+	if err := r.end(); err != nil {
+		return err
+	}
+	*ff = out
+	return nil
+}
+
+func (r *jsonReader) formFields(out *FormFields) error {
+	if r.peek() == 'n' {
+		*out = nil
+		return r.null("object")
+	}
+	var buf [8]FormField // most forms have a few fields: no growth until the final copy
+	fields := buf[:0]
+	err := r.object(func(key []byte) error {
 		var f FormField
-		if err := json.Unmarshal(value, &f); err != nil {
-			return fmt.Errorf("form field %q: %w", id, err)
+		if err := r.formField(&f); err != nil {
+			return fmt.Errorf("form field %s: %w", key, err)
 		}
-		f.mapKey = id
+		f.mapKey = memberName(key)
+		if f.mapKey == f.ID {
+			f.mapKey = f.ID // share one string
+		}
 		fields = append(fields, f)
 		return nil
 	})
 	if err != nil {
 		return err
 	}
-	*ff = fields
+	*out = append(make(FormFields, 0, len(fields)), fields...)
 	return nil
 }
 
@@ -103,6 +142,52 @@ type FormField struct {
 	// mapKey is the key the field had in the fields object, when it was
 	// decoded from one; it is the field's id in every sample.
 	mapKey string
+}
+
+// UnmarshalJSON reads a form field in one pass over data.
+func (f *FormField) UnmarshalJSON(data []byte) error {
+	r := jsonReader{data: data}
+	out := FormField{mapKey: f.mapKey}
+	if err := r.formField(&out); err != nil {
+		return err
+	}
+	if err := r.end(); err != nil {
+		return err
+	}
+	*f = out
+	return nil
+}
+
+func (r *jsonReader) formField(out *FormField) error {
+	return r.object(func(key []byte) error {
+		switch string(keyName(key)) {
+		case "object":
+			return r.stringInto(&out.Object)
+		case "id":
+			return r.stringInto(&out.ID)
+		case "field_type":
+			return r.stringInto((*string)(&out.FieldType))
+		case "label":
+			return r.stringInto(&out.Label)
+		case "formatted_value":
+			return r.stringInto(&out.FormattedValue)
+		case "price_modifier_type":
+			return r.stringInto((*string)(&out.PriceModifierType))
+		case "price_scope":
+			return r.stringInto((*string)(&out.PriceScope))
+		case "values":
+			return r.fieldValues(&out.Values)
+		case "price_modifier":
+			out.PriceModifier = nil
+			if r.peek() == 'n' {
+				return r.null("integer")
+			}
+			n := new(int64)
+			out.PriceModifier = n
+			return r.int64Into(n)
+		}
+		return r.skip()
+	})
 }
 
 func (f *FormField) key() string {
@@ -230,31 +315,43 @@ func (v FieldValues) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps data as Raw and fills the string fields that fit. It
 // fails only on malformed JSON.
 func (v *FieldValues) UnmarshalJSON(data []byte) error {
-	data = bytes.TrimSpace(data)
-	*v = FieldValues{Raw: bytes.Clone(data)}
-	if len(data) == 0 || data[0] != '{' {
-		if !json.Valid(data) {
-			return errMalformed
+	r := jsonReader{data: data}
+	var out FieldValues
+	if err := r.fieldValues(&out); err != nil {
+		return err
+	}
+	if err := r.end(); err != nil {
+		return err
+	}
+	*v = out
+	return nil
+}
+
+func (r *jsonReader) fieldValues(out *FieldValues) error {
+	*out = FieldValues{}
+	start := r.i
+	if r.peek() != '{' {
+		raw, err := r.value()
+		if err != nil {
+			return err
 		}
+		if !json.Valid(raw) {
+			r.i = start
+			return r.syntaxError("invalid values")
+		}
+		out.Raw = bytes.Clone(raw)
 		return nil
 	}
-	return eachMember(data, func(key, value []byte) error {
-		if len(value) == 0 || value[0] != '"' {
-			return nil
+	err := r.object(func(key []byte) error {
+		slot := out.slot(string(keyName(key)))
+		if slot == nil || r.peek() != '"' {
+			return r.skip() // an unknown key, or a value that is not a string: kept in Raw only
 		}
-		name, err := decodeString(key)
-		if err != nil {
-			return err
-		}
-		slot := v.slot(name)
-		if slot == nil {
-			return nil
-		}
-		s, err := decodeString(value)
-		if err != nil {
-			return err
-		}
-		*slot = s
-		return nil
+		return r.stringInto(slot)
 	})
+	if err != nil {
+		return err
+	}
+	out.Raw = bytes.Clone(bytes.TrimSpace(r.data[start:r.i]))
+	return nil
 }

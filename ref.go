@@ -1,7 +1,6 @@
 package ordermsg
 
 import (
-	"bytes"
 	"encoding/json"
 	"reflect"
 	"strconv"
@@ -75,29 +74,15 @@ func (r Ref[T]) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON accepts an integer id, null, or the expanded object.
 func (r *Ref[T]) UnmarshalJSON(data []byte) error {
-	data = bytes.TrimSpace(data)
-	if len(data) == 0 {
-		return refTypeError[Ref[T]]("nothing")
+	rd := jsonReader{data: data}
+	var out Ref[T]
+	if err := refInto(&rd, &out); err != nil {
+		return err
 	}
-	switch data[0] {
-	case 'n':
-		if string(data) != "null" {
-			return refTypeError[Ref[T]]("invalid literal")
-		}
-		*r = Ref[T]{form: formNull}
-	case '{':
-		v := new(T)
-		if err := json.Unmarshal(data, v); err != nil {
-			return err
-		}
-		*r = Ref[T]{ID: idOf(v), Expanded: v, form: formObject}
-	default:
-		id, err := strconv.ParseInt(string(data), 10, 64)
-		if err != nil {
-			return refTypeError[Ref[T]](jsonKind(data[0]))
-		}
-		*r = Ref[T]{ID: id, form: formNumber}
+	if err := rd.end(); err != nil {
+		return err
 	}
+	*r = out
 	return nil
 }
 
@@ -131,19 +116,15 @@ func (n Nullable[T]) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON accepts the object or null.
 func (n *Nullable[T]) UnmarshalJSON(data []byte) error {
-	data = bytes.TrimSpace(data)
-	if string(data) == "null" {
-		*n = Nullable[T]{null: true}
-		return nil
-	}
-	if len(data) == 0 || data[0] != '{' {
-		return refTypeError[Nullable[T]](jsonKindOf(data))
-	}
-	v := new(T)
-	if err := json.Unmarshal(data, v); err != nil {
+	rd := jsonReader{data: data}
+	var out Nullable[T]
+	if err := nullableInto(&rd, &out); err != nil {
 		return err
 	}
-	*n = Nullable[T]{Value: v}
+	if err := rd.end(); err != nil {
+		return err
+	}
+	*n = out
 	return nil
 }
 

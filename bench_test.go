@@ -1,0 +1,132 @@
+package ordermsg_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/ordermsg/ordermsg-go"
+	"github.com/ordermsg/ordermsg-go/ordermsgtest"
+)
+
+// staticTransport answers every request with the same body, in memory.
+type staticTransport struct{ body []byte }
+
+func (s staticTransport) RoundTrip(*http.Request) (*http.Response, error) {
+	return &http.Response{
+		StatusCode:    200,
+		Header:        http.Header{"Content-Type": {"application/json"}},
+		Body:          io.NopCloser(bytes.NewReader(s.body)),
+		ContentLength: int64(len(s.body)),
+	}, nil
+}
+
+// fullPage returns the bytes of a page of 100 orders with every include, as
+// the fake serves it.
+func fullPage(tb testing.TB) []byte {
+	tb.Helper()
+	srv := ordermsgtest.NewServer(ordermsgtest.Generate(ordermsgtest.Config{Seed: 9, Websites: 1, OrdersPerWebsite: 100}))
+	defer srv.Close()
+	var includes []string
+	for _, inc := range ordermsg.AllOrderIncludes {
+		includes = append(includes, string(inc))
+	}
+	req, _ := http.NewRequest(http.MethodGet, fmt.Sprintf("%s/websites/%d/orders?count=100&includes=%s", srv.URL, srv.WebsiteID, join(includes)), nil)
+	req.SetBasicAuth(srv.APIKey, "")
+	req.Header.Set("Service-Api-Version", "1")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil || resp.StatusCode != 200 {
+		tb.Fatalf("%d %v", resp.StatusCode, err)
+	}
+	return body
+}
+
+func join(s []string) string {
+	out := ""
+	for i, v := range s {
+		if i > 0 {
+			out += ","
+		}
+		out += v
+	}
+	return out
+}
+
+// BenchmarkDecodePage compares one List of a 100-order page with every
+// include (over an in-memory transport, so: request, retries' bookkeeping,
+// body read and decode) with what a hand-written client does (json.Unmarshal
+// into map[string]any) and with the floor (json.Valid, one scan).
+func BenchmarkDecodePage(b *testing.B) {
+	body := fullPage(b)
+	b.Run("sdk-list", func(b *testing.B) {
+		c, err := ordermsg.NewClient("https://api.example.com", "k", ordermsg.WithHTTPClient(&http.Client{Transport: staticTransport{body}}))
+		if err != nil {
+			b.Fatal(err)
+		}
+		opts := &ordermsg.ListOrdersOptions{Count: 100, Includes: ordermsg.AllOrderIncludes}
+		b.SetBytes(int64(len(body)))
+		b.ReportAllocs()
+		for b.Loop() {
+			p, err := c.Orders.List(context.Background(), 1, opts)
+			if err != nil || len(p.Data) != 100 {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("map-unmarshal", func(b *testing.B) {
+		b.SetBytes(int64(len(body)))
+		b.ReportAllocs()
+		for b.Loop() {
+			var v map[string]any
+			if err := json.Unmarshal(body, &v); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("json-valid", func(b *testing.B) {
+		b.SetBytes(int64(len(body)))
+		b.ReportAllocs()
+		for b.Loop() {
+			if !json.Valid(body) {
+				b.Fatal("invalid")
+			}
+		}
+	})
+}
+
+// BenchmarkDecodeRatio decodes the same page with the SDK and into
+// map[string]any in every iteration, and reports the SDK's time as a share of
+// the map decode's (sdk/map; the goal is at most 0.8).
+func BenchmarkDecodeRatio(b *testing.B) {
+	body := fullPage(b)
+	c, err := ordermsg.NewClient("https://api.example.com", "k", ordermsg.WithHTTPClient(&http.Client{Transport: staticTransport{body}}))
+	if err != nil {
+		b.Fatal(err)
+	}
+	opts := &ordermsg.ListOrdersOptions{Count: 100, Includes: ordermsg.AllOrderIncludes}
+	var sdk, maps time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		if _, err := c.Orders.List(context.Background(), 1, opts); err != nil {
+			b.Fatal(err)
+		}
+		t1 := time.Now()
+		var v map[string]any
+		if err := json.Unmarshal(body, &v); err != nil {
+			b.Fatal(err)
+		}
+		sdk += t1.Sub(t0)
+		maps += time.Since(t1)
+	}
+	b.ReportMetric(float64(sdk)/float64(maps), "sdk/map")
+}
