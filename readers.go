@@ -346,9 +346,11 @@ func (r *jsonReader) readTitled(object *string, id *int64, title *string) error 
 	})
 }
 
-func (m *ShippingMethod) readFrom(r *jsonReader) error { return r.readTitled(&m.Object, &m.ID, &m.Title) }
-func (p *Portal) readFrom(r *jsonReader) error         { return r.readTitled(&p.Object, &p.ID, &p.Title) }
-func (f *Form) readFrom(r *jsonReader) error           { return r.readTitled(&f.Object, &f.ID, &f.Title) }
+func (m *ShippingMethod) readFrom(r *jsonReader) error {
+	return r.readTitled(&m.Object, &m.ID, &m.Title)
+}
+func (p *Portal) readFrom(r *jsonReader) error { return r.readTitled(&p.Object, &p.ID, &p.Title) }
+func (f *Form) readFrom(r *jsonReader) error   { return r.readTitled(&f.Object, &f.ID, &f.Title) }
 
 func (n *OrderNote) readFrom(r *jsonReader) error {
 	return r.object(func(key []byte) error {
