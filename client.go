@@ -50,7 +50,7 @@ type Client struct {
 	Messages *MessagesService
 
 	baseURL        *url.URL
-	authorization  string // the Authorization header value; never printed
+	credentials    *credentials
 	httpClient     *http.Client
 	retry          RetryPolicy
 	versionHeader  string
@@ -171,7 +171,7 @@ func NewClient(baseURL, apiKey string, opts ...Option) (*Client, error) {
 		return nil, errors.New("ordermsg: the API key is empty")
 	}
 	c := &Client{
-		authorization:  "Basic " + base64.StdEncoding.EncodeToString([]byte(apiKey+":")),
+		credentials:    &credentials{authorization: "Basic " + base64.StdEncoding.EncodeToString([]byte(apiKey+":"))},
 		retry:          DefaultRetryPolicy,
 		versionHeader:  "Service-Api-Version",
 		versionValue:   "1",
@@ -259,6 +259,14 @@ func (c *Client) wrapHTTPClient(hc *http.Client) *http.Client {
 	}
 	return &cp
 }
+
+// credentials holds the Authorization header value. It sits behind a pointer
+// so that fmt, printing any value that holds a Client at any depth, prints an
+// address and never the key, and it prints itself as [redacted].
+type credentials struct{ authorization string }
+
+func (*credentials) String() string   { return "[redacted]" }
+func (*credentials) GoString() string { return "[redacted]" }
 
 // String describes the client without its API key.
 func (c *Client) String() string {

@@ -52,7 +52,7 @@ func (c *Client) send(ctx context.Context, u string) (*response, error) {
 	if err != nil {
 		return nil, fmt.Errorf("ordermsg: %w", err)
 	}
-	req.Header.Set("Authorization", c.authorization)
+	req.Header.Set("Authorization", c.credentials.authorization)
 	req.Header.Set("Accept", "application/json")
 	req.Header.Set("User-Agent", c.userAgent)
 	req.Header.Set(c.versionHeader, c.versionValue)
