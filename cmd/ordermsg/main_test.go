@@ -1,0 +1,275 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/csv"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/ordermsg/ordermsg-go/ordermsgtest"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+// cli runs the tool in-process and returns what it wrote and its exit code.
+type cli struct {
+	env      map[string]string
+	terminal bool // whether stderr passes for a terminal
+}
+
+func (c cli) run(ctx context.Context, args ...string) (stdout, stderr string, code int) {
+	var out, errOut bytes.Buffer
+	a := &app{
+		stdout: &out, stderr: &errOut,
+		getenv:     func(k string) string { return c.env[k] },
+		isTerminal: func(w any) bool { return c.terminal && w == io.Writer(&errOut) },
+	}
+	code = a.run(ctx, args)
+	return out.String(), errOut.String(), code
+}
+
+// smallService serves a small deterministic dataset and returns the
+// environment that points the tool at it.
+func smallService(t *testing.T) (*ordermsgtest.Server, map[string]string) {
+	t.Helper()
+	srv := ordermsgtest.NewServer(ordermsgtest.Generate(ordermsgtest.Config{Seed: 42, Websites: 1, OrdersPerWebsite: 12, MessagesPerWebsite: 16}))
+	t.Cleanup(srv.Close)
+	return srv, map[string]string{
+		envBaseURL: srv.URL, envAPIKey: srv.APIKey, envWebsiteID: fmt.Sprint(srv.WebsiteID),
+	}
+}
+
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to write it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s differs from the golden file:\n%s", name, got)
+	}
+}
+
+func TestGolden(t *testing.T) {
+	srv, env := smallService(t)
+	w := srv.Handler.Dataset().Website(srv.WebsiteID)
+	order, message := w.Orders[3], w.Messages[5]
+	cases := []struct {
+		golden string
+		args   []string
+	}{
+		{"orders-get.json", []string{"orders", "get", fmt.Sprint(order.ID), "--include", "items.attributes,promo_code", "--include", "user"}},
+		{"messages-get.json", []string{"messages", "get", fmt.Sprint(message.ID), "--include", "form_submission,order"}},
+		{"orders-list.json", []string{"orders", "list", "--count", "3", "--page", "2", "--direction", "asc"}},
+		{"messages-list.json", []string{"messages", "list", "--count", "2", "--type", "general_contact"}},
+		{"orders-export.jsonl", []string{"orders", "export", "--count", "5", "--direction", "asc"}},
+		{"orders-export.csv", []string{"orders", "export", "--format", "csv", "--count", "5", "--direction", "asc"}},
+		{"orders-items.csv", []string{"orders", "export", "--format", "csv", "--items", "--direction", "asc"}},
+		{"messages-export.csv", []string{"messages", "export", "--format", "csv", "--since", "2024-01-02", "--direction", "asc"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.golden, func(t *testing.T) {
+			stdout, stderr, code := cli{env: env}.run(context.Background(), tc.args...)
+			if code != exitOK || stderr != "" {
+				t.Fatalf("exit %d, stderr %q", code, stderr)
+			}
+			golden(t, tc.golden, stdout)
+		})
+	}
+}
+
+func TestDemoExportEmitsTheWholeDataset(t *testing.T) {
+	want := len(ordermsgtest.Generate(ordermsgtest.DefaultConfig()).Websites[0].Orders)
+	stdout, stderr, code := cli{}.run(context.Background(), "orders", "export", "--demo", "--format", "csv")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	rows, err := csv.NewReader(strings.NewReader(stdout)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows)-1 != want || len(rows[0]) != len(orderTable.columns) {
+		t.Fatalf("%d rows of %d columns, want %d orders", len(rows)-1, len(rows[0]), want)
+	}
+	ids := map[string]bool{}
+	for _, r := range rows[1:] {
+		ids[r[0]] = true
+	}
+	if len(ids) != want {
+		t.Errorf("%d distinct ids", len(ids))
+	}
+	stdout, _, code = cli{}.run(context.Background(), "orders", "export", "--demo")
+	if lines := strings.Count(stdout, "\n"); code != exitOK || lines != want {
+		t.Errorf("jsonl: exit %d, %d lines", code, lines)
+	}
+}
+
+func TestExportToFileIsAtomic(t *testing.T) {
+	_, env := smallService(t)
+	dir := t.TempDir()
+	out := filepath.Join(dir, "orders.csv")
+	_, stderr, code := cli{env: env}.run(context.Background(), "orders", "export", "--format", "csv", "-o", out)
+	if code != exitOK || !strings.Contains(stderr, "wrote 12 orders to "+out) {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("left behind: %v", entries)
+	}
+}
+
+func TestInterruptedExportLeavesNoFile(t *testing.T) {
+	srv := ordermsgtest.NewServer(ordermsgtest.Generate(ordermsgtest.Config{Seed: 3, Websites: 1, OrdersPerWebsite: 300}))
+	defer srv.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	// A front that presses Ctrl-C when the walk asks for page 3.
+	var once sync.Once
+	front := http.NewServeMux()
+	front.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Query().Get("page") == "3" {
+			once.Do(cancel)
+		}
+		srv.Handler.ServeHTTP(w, r)
+	})
+	frontSrv := newLoopback(t, front)
+	dir := t.TempDir()
+	out := filepath.Join(dir, "orders.jsonl")
+	env := map[string]string{envBaseURL: frontSrv, envAPIKey: srv.APIKey, envWebsiteID: fmt.Sprint(srv.WebsiteID)}
+	_, stderr, code := cli{env: env}.run(ctx, "orders", "export", "--count", "20", "--concurrency", "1", "-o", out)
+	if code != exitInterrupted || !strings.HasPrefix(stderr, "interrupted after ") || !strings.Contains(stderr, "was not written") {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("an interrupted export left %v", entries)
+	}
+}
+
+func TestUsageErrorsExit2WithHelp(t *testing.T) {
+	_, env := smallService(t)
+	cases := []struct {
+		env  map[string]string
+		args []string
+		want string
+	}{
+		{nil, []string{"orders", "list"}, "missing ORDERMSG_BASE_URL (or --base-url), ORDERMSG_API_KEY (or --api-key), ORDERMSG_WEBSITE_ID (or --website); or use --demo"},
+		{map[string]string{envBaseURL: "https://x", envAPIKey: "k"}, []string{"messages", "list"}, "missing ORDERMSG_WEBSITE_ID (or --website)"},
+		{env, []string{"orders", "get"}, "want one id, got 0 arguments"},
+		{env, []string{"orders", "get", "12x"}, `"12x" is not an id`},
+		{env, []string{"orders", "list", "--since", "yesterday"}, `--since "yesterday": want a date YYYY-MM-DD`},
+		{env, []string{"orders", "export", "--format", "xml"}, `--format "xml": want jsonl or csv`},
+		{env, []string{"orders", "export", "--items"}, "--items goes with orders export --format csv"},
+		{env, []string{"orders", "list", "--bogus"}, "unknown flag: --bogus"},
+		{env, []string{"messages", "list", "--status", "new"}, "unknown flag: --status"},
+		{env, []string{"invoices"}, `unknown command "invoices"`},
+	}
+	for _, tc := range cases {
+		stdout, stderr, code := cli{env: tc.env}.run(context.Background(), tc.args...)
+		if code != exitUsage || !strings.Contains(stderr, tc.want) || !strings.Contains(stderr, "--help' for usage") || stdout != "" {
+			t.Errorf("%v: exit %d, stderr %q", tc.args, code, stderr)
+		}
+	}
+}
+
+func TestAPIErrorsExit1InOneLine(t *testing.T) {
+	_, env := smallService(t)
+	_, stderr, code := cli{env: env}.run(context.Background(), "orders", "get", "1")
+	if code != exitAPI || stderr != "error: 404 Not Found: order 1 not found\n" {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+	env[envAPIKey] = "wrong"
+	_, stderr, code = cli{env: env}.run(context.Background(), "orders", "list")
+	if code != exitAPI || !strings.HasPrefix(stderr, "error: 401 Unauthorized: ") || strings.Count(stderr, "\n") != 1 {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+}
+
+func TestProgressBarOnlyOnATerminal(t *testing.T) {
+	_, env := smallService(t)
+	_, stderr, _ := cli{env: env}.run(context.Background(), "orders", "export")
+	if stderr != "" {
+		t.Errorf("not a terminal, yet stderr = %q", stderr)
+	}
+	_, stderr, code := cli{env: env, terminal: true}.run(context.Background(), "orders", "export", "--count", "5")
+	if code != exitOK || !strings.Contains(stderr, "exporting orders") || !strings.Contains(stderr, "/12") {
+		t.Errorf("terminal: exit %d, stderr %q", code, stderr)
+	}
+}
+
+func TestServe(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	r, w := io.Pipe()
+	a := &app{stdout: w, stderr: io.Discard, getenv: func(string) string { return "" }, isTerminal: func(any) bool { return false }}
+	done := make(chan int, 1)
+	go func() {
+		done <- a.run(ctx, []string{"serve", "--websites", "1", "--orders", "5", "--messages", "5"})
+		w.Close()
+	}()
+	lines := bufio.NewScanner(r)
+	var url, key string
+	for lines.Scan() {
+		line := lines.Text()
+		if _, err := fmt.Sscanf(line, "ordermsg fake service at %s", &url); err == nil {
+			continue
+		}
+		var id int64
+		if n, _ := fmt.Sscanf(strings.TrimSpace(line), "website %d  api key %s", &id, &key); n == 2 {
+			break
+		}
+	}
+	go io.Copy(io.Discard, r)
+	req, _ := http.NewRequest(http.MethodGet, url+"/websites/1001/orders", nil)
+	req.SetBasicAuth(key, "")
+	req.Header.Set("Service-Api-Version", "1")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Errorf("GET orders: %d", resp.StatusCode)
+	}
+	cancel()
+	if code := <-done; code != exitOK {
+		t.Errorf("serve exited %d", code)
+	}
+}
+
+func TestVersion(t *testing.T) {
+	stdout, _, code := cli{}.run(context.Background(), "version")
+	if code != exitOK || !strings.HasPrefix(stdout, "ordermsg 0.") {
+		t.Errorf("exit %d: %q", code, stdout)
+	}
+}
+
+func TestHelpHasExamples(t *testing.T) {
+	for _, args := range [][]string{{"--help"}, {"orders", "get", "--help"}, {"messages", "export", "--help"}, {"serve", "--help"}} {
+		stdout, _, code := cli{}.run(context.Background(), args...)
+		if code != exitOK || !strings.Contains(stdout, "Examples:") {
+			t.Errorf("%v: exit %d, no examples:\n%s", args, code, stdout)
+		}
+	}
+}
+
+func newLoopback(t *testing.T, h http.Handler) string {
+	t.Helper()
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return srv.URL
+}

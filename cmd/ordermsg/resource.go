@@ -1,0 +1,233 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"iter"
+	"strconv"
+	"strings"
+
+	"github.com/ordermsg/ordermsg-go"
+	"github.com/spf13/cobra"
+)
+
+// filters are the list flags, common to orders and messages.
+type filters struct {
+	includes     []string
+	since, until string
+	only         string // --status (orders) or --type (messages)
+	search, sort string
+	direction    string
+	page, count  int
+}
+
+// dates parses --since and --until.
+func (f *filters) dates() (since, until ordermsg.Date, err error) {
+	for _, d := range []struct {
+		flag, value string
+		dst         *ordermsg.Date
+	}{{"--since", f.since, &since}, {"--until", f.until, &until}} {
+		if d.value == "" {
+			continue
+		}
+		if *d.dst, err = ordermsg.ParseDate(d.value); err != nil {
+			return since, until, fmt.Errorf("%s %q: want a date YYYY-MM-DD", d.flag, d.value)
+		}
+	}
+	return since, until, nil
+}
+
+// kind is what the commands need to know of a resource: orders or messages.
+type kind[T any] struct {
+	plural, singular string
+	onlyFlag         string // the kind's own filter flag: "status" or "type"
+	onlyHelp         string
+	includes         []string
+	get              func(ctx context.Context, c *ordermsg.Client, site, id int64, includes []string) (*T, error)
+	list             func(ctx context.Context, c *ordermsg.Client, site int64, f *filters) (*ordermsg.Page[T], error)
+	all              func(ctx context.Context, c *ordermsg.Client, site int64, f *filters, walk ...ordermsg.WalkOption) iter.Seq2[*T, error]
+	// table is the CSV of export --format csv; itemTable, when set, is the
+	// one of --items.
+	table, itemTable *csvTable[T]
+	// csvIncludes are added to an export to CSV, for the columns that need
+	// them.
+	csvIncludes []string
+}
+
+func newResourceCommand[T any](a *app, k *kind[T]) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   k.plural,
+		Short: "Get, list and export " + k.plural,
+	}
+	cmd.AddCommand(k.getCommand(a), k.listCommand(a), k.exportCommand(a))
+	return cmd
+}
+
+func (k *kind[T]) includeFlag(cmd *cobra.Command, dst *[]string) {
+	cmd.Flags().StringSliceVar(dst, "include", nil,
+		"additional fields, repeatable or comma-separated: "+strings.Join(k.includes, ", "))
+}
+
+// filterFlags adds the list filters to cmd.
+func (k *kind[T]) filterFlags(cmd *cobra.Command, f *filters) {
+	fl := cmd.Flags()
+	k.includeFlag(cmd, &f.includes)
+	fl.StringVar(&f.since, "since", "", "only records created after this date (YYYY-MM-DD)")
+	fl.StringVar(&f.until, "until", "", "only records created before this date (YYYY-MM-DD)")
+	fl.StringVar(&f.only, k.onlyFlag, "", k.onlyHelp)
+	fl.StringVar(&f.search, "search", "", "search string")
+	fl.StringVar(&f.sort, "sort", "", "field to sort by")
+	fl.StringVar(&f.direction, "direction", "", "asc or desc (the values the SDK assumes)")
+}
+
+func (k *kind[T]) getCommand(a *app) *cobra.Command {
+	var includes []string
+	cmd := &cobra.Command{
+		Use:   "get ID",
+		Short: "Print one " + k.singular + " as JSON",
+		Example: fmt.Sprintf("  ordermsg %s get 5001\n  ordermsg %s get 5001 --include %s --demo",
+			k.plural, k.plural, strings.Join(k.includes[:2], ",")),
+		Args: exactlyOneID,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			id, _ := strconv.ParseInt(args[0], 10, 64)
+			c, site, closeFn, err := a.connect(cmd)
+			if err != nil {
+				return err
+			}
+			defer closeFn()
+			v, err := k.get(cmd.Context(), c, site, id, includes)
+			if err != nil {
+				return &apiFailure{err}
+			}
+			return a.printJSON(v)
+		},
+	}
+	k.includeFlag(cmd, &includes)
+	return cmd
+}
+
+func (k *kind[T]) listCommand(a *app) *cobra.Command {
+	var f filters
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "Print one page of " + k.plural + " as JSON, with its pagination",
+		Example: fmt.Sprintf("  ordermsg %s list --count 50 --page 2\n  ordermsg %s list --since 2024-01-01 --direction asc --demo",
+			k.plural, k.plural),
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if _, _, err := f.dates(); err != nil {
+				return err
+			}
+			c, site, closeFn, err := a.connect(cmd)
+			if err != nil {
+				return err
+			}
+			defer closeFn()
+			page, err := k.list(cmd.Context(), c, site, &f)
+			if err != nil {
+				return &apiFailure{err}
+			}
+			return a.printJSON(page)
+		},
+	}
+	k.filterFlags(cmd, &f)
+	cmd.Flags().IntVar(&f.page, "page", 0, "page number (the server's default is 1)")
+	cmd.Flags().IntVar(&f.count, "count", 0, "page size (the server's default when 0)")
+	return cmd
+}
+
+// printJSON prints v, indented when stdout is a terminal.
+func (a *app) printJSON(v any) error {
+	var out []byte
+	var err error
+	if a.isTerminal(a.stdout) {
+		out, err = json.MarshalIndent(v, "", "  ")
+	} else {
+		out, err = json.Marshal(v)
+	}
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(a.stdout, "%s\n", out)
+	return err
+}
+
+// exactlyOneID accepts one positive integer argument.
+func exactlyOneID(_ *cobra.Command, args []string) error {
+	if len(args) != 1 {
+		return fmt.Errorf("want one id, got %d arguments", len(args))
+	}
+	if id, err := strconv.ParseInt(args[0], 10, 64); err != nil || id <= 0 {
+		return fmt.Errorf("%q is not an id: want a positive integer", args[0])
+	}
+	return nil
+}
+
+func toIncludes[I ~string](names []string) []I {
+	out := make([]I, len(names))
+	for i, n := range names {
+		out[i] = I(strings.TrimSpace(n))
+	}
+	return out
+}
+
+func names[I ~string](all []I) []string {
+	out := make([]string, len(all))
+	for i, v := range all {
+		out[i] = string(v)
+	}
+	return out
+}
+
+var ordersKind = &kind[ordermsg.Order]{
+	plural: "orders", singular: "order",
+	onlyFlag: "status", onlyHelp: "only orders with this status (observed: new)",
+	includes: names(ordermsg.AllOrderIncludes),
+	get: func(ctx context.Context, c *ordermsg.Client, site, id int64, inc []string) (*ordermsg.Order, error) {
+		return c.Orders.Get(ctx, site, id, &ordermsg.GetOrderOptions{Includes: toIncludes[ordermsg.OrderInclude](inc)})
+	},
+	list: func(ctx context.Context, c *ordermsg.Client, site int64, f *filters) (*ordermsg.Page[ordermsg.Order], error) {
+		return c.Orders.List(ctx, site, orderOptions(f))
+	},
+	all: func(ctx context.Context, c *ordermsg.Client, site int64, f *filters, walk ...ordermsg.WalkOption) iter.Seq2[*ordermsg.Order, error] {
+		return c.Orders.All(ctx, site, orderOptions(f), walk...)
+	},
+	table:       orderTable,
+	itemTable:   orderItemTable,
+	csvIncludes: []string{string(ordermsg.OrderIncludeItemsPortal)},
+}
+
+func orderOptions(f *filters) *ordermsg.ListOrdersOptions {
+	since, until, _ := f.dates() // checked before the client is made
+	return &ordermsg.ListOrdersOptions{
+		Page: f.page, Count: f.count, DateStart: since, DateEnd: until,
+		Direction: ordermsg.Direction(f.direction), Sort: f.sort, Search: f.search,
+		Status: ordermsg.OrderStatus(f.only), Includes: toIncludes[ordermsg.OrderInclude](f.includes),
+	}
+}
+
+var messagesKind = &kind[ordermsg.Message]{
+	plural: "messages", singular: "message",
+	onlyFlag: "type", onlyHelp: "only messages of this type (observed: online_order, event_management, general_contact)",
+	includes: names(ordermsg.AllMessageIncludes),
+	get: func(ctx context.Context, c *ordermsg.Client, site, id int64, inc []string) (*ordermsg.Message, error) {
+		return c.Messages.Get(ctx, site, id, &ordermsg.GetMessageOptions{Includes: toIncludes[ordermsg.MessageInclude](inc)})
+	},
+	list: func(ctx context.Context, c *ordermsg.Client, site int64, f *filters) (*ordermsg.Page[ordermsg.Message], error) {
+		return c.Messages.List(ctx, site, messageOptions(f))
+	},
+	all: func(ctx context.Context, c *ordermsg.Client, site int64, f *filters, walk ...ordermsg.WalkOption) iter.Seq2[*ordermsg.Message, error] {
+		return c.Messages.All(ctx, site, messageOptions(f), walk...)
+	},
+	table: messageTable,
+}
+
+func messageOptions(f *filters) *ordermsg.ListMessagesOptions {
+	since, until, _ := f.dates()
+	return &ordermsg.ListMessagesOptions{
+		Page: f.page, Count: f.count, DateStart: since, DateEnd: until,
+		Direction: ordermsg.Direction(f.direction), Sort: f.sort, Search: f.search,
+		MessageType: ordermsg.MessageType(f.only), Includes: toIncludes[ordermsg.MessageInclude](f.includes),
+	}
+}
