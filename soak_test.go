@@ -2,6 +2,7 @@ package ordermsg_test
 
 import (
 	"context"
+	"iter"
 	"log/slog"
 	"runtime"
 	"sync/atomic"
@@ -82,37 +83,40 @@ func soak(tb testing.TB, ds *ordermsgtest.Dataset, rounds int) soakFigures {
 	start := time.Now()
 	ctx := context.Background()
 	for range rounds {
-		var got, want []int64
-		for o, err := range c.Orders.All(ctx, w.ID, &ordermsg.ListOrdersOptions{Count: 50, Direction: ordermsg.DirectionAsc}, ordermsg.WithConcurrency(4)) {
-			if err != nil {
-				tb.Fatalf("orders walk after %d records: %v", len(got), err)
-			}
-			if got = append(got, o.ID); len(got)%1000 == 0 {
-				sample()
-			}
-		}
-		for _, o := range w.Orders {
-			want = append(want, o.ID)
-		}
-		check(got, want)
-		got, want = got[:0], want[:0]
-		for m, err := range c.Messages.All(ctx, w.ID, &ordermsg.ListMessagesOptions{Count: 50, Direction: ordermsg.DirectionAsc}) {
-			if err != nil {
-				tb.Fatalf("messages walk after %d records: %v", len(got), err)
-			}
-			if got = append(got, m.ID); len(got)%1000 == 0 {
-				sample()
-			}
-		}
-		for _, m := range w.Messages {
-			want = append(want, m.ID)
-		}
-		check(got, want)
+		check(walkIDs(tb, c.Orders.All(ctx, w.ID, &ordermsg.ListOrdersOptions{Count: 50, Direction: ordermsg.DirectionAsc}, ordermsg.WithConcurrency(4)),
+			orderID, sample),
+			recordIDs(w.Orders, orderID))
+		check(walkIDs(tb, c.Messages.All(ctx, w.ID, &ordermsg.ListMessagesOptions{Count: 50, Direction: ordermsg.DirectionAsc}),
+			func(m *ordermsg.Message) int64 { return m.ID }, sample),
+			recordIDs(w.Messages, func(m *ordermsg.Message) int64 { return m.ID }))
 	}
 	f.wall = time.Since(start)
 	stats := srv.Handler.Stats()
 	f.requests, f.faults, f.retries = stats.Requests, stats.FaultTotal(), counter.n.Load()
 	return f
+}
+
+// walkIDs runs a walk to its end and returns the ids it yielded, calling
+// sample (when not nil) every 1,000 records.
+func walkIDs[T any](tb testing.TB, walk iter.Seq2[*T, error], id func(*T) int64, sample func()) []int64 {
+	var ids []int64
+	for v, err := range walk {
+		if err != nil {
+			tb.Fatalf("walk after %d records: %v", len(ids), err)
+		}
+		if ids = append(ids, id(v)); sample != nil && len(ids)%1000 == 0 {
+			sample()
+		}
+	}
+	return ids
+}
+
+func recordIDs[T any](records []*T, id func(*T) int64) []int64 {
+	ids := make([]int64, len(records))
+	for i, r := range records {
+		ids[i] = id(r)
+	}
+	return ids
 }
 
 var soakData = ordermsgtest.Config{Seed: 11, Websites: 1, OrdersPerWebsite: 5000, MessagesPerWebsite: 5000}

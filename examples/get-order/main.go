@@ -16,23 +16,12 @@ import (
 	"github.com/ordermsg/ordermsg-go/examples/internal/setup"
 )
 
-func main() {
-	if err := run(); err != nil {
-		fmt.Fprintln(os.Stderr, "error:", err)
-		os.Exit(1)
-	}
-}
+func main() { setup.Run(run) }
 
-func run() error {
-	ctx := context.Background()
-	target, err := setup.Connect()
-	if err != nil {
-		return err
-	}
-	defer target.Close()
+func run(ctx context.Context, target *setup.Target) error {
 	c := target.Client
-
 	var id int64
+	var err error
 	if len(os.Args) > 1 {
 		if id, err = strconv.ParseInt(os.Args[1], 10, 64); err != nil {
 			return fmt.Errorf("order id %q is not an integer", os.Args[1])

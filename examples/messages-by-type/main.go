@@ -8,27 +8,14 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
 
 	"github.com/ordermsg/ordermsg-go"
 	"github.com/ordermsg/ordermsg-go/examples/internal/setup"
 )
 
-func main() {
-	if err := run(); err != nil {
-		fmt.Fprintln(os.Stderr, "error:", err)
-		os.Exit(1)
-	}
-}
+func main() { setup.Run(run) }
 
-func run() error {
-	ctx := context.Background()
-	target, err := setup.Connect()
-	if err != nil {
-		return err
-	}
-	defer target.Close()
-
+func run(ctx context.Context, target *setup.Target) error {
 	types := []ordermsg.MessageType{ordermsg.MessageTypeOnlineOrder, ordermsg.MessageTypeEventManagement, ordermsg.MessageTypeGeneralContact}
 	for _, mt := range types {
 		page, err := target.Client.Messages.List(ctx, target.WebsiteID, &ordermsg.ListMessagesOptions{

@@ -12,8 +12,6 @@ import (
 	"context"
 	"fmt"
 	"maps"
-	"os"
-	"os/signal"
 	"slices"
 	"time"
 
@@ -21,12 +19,7 @@ import (
 	"github.com/ordermsg/ordermsg-go/examples/internal/setup"
 )
 
-func main() {
-	if err := run(); err != nil {
-		fmt.Fprintln(os.Stderr, "error:", err)
-		os.Exit(1)
-	}
-}
+func main() { setup.Run(run) }
 
 // report is what the walk adds up.
 type report struct {
@@ -54,15 +47,7 @@ func (r *report) add(o *ordermsg.Order) {
 	}
 }
 
-func run() error {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	target, err := setup.Connect()
-	if err != nil {
-		return err
-	}
-	defer target.Close()
-
+func run(ctx context.Context, target *setup.Target) error {
 	r := newReport()
 	opts := &ordermsg.ListOrdersOptions{Count: 100, Direction: ordermsg.DirectionAsc}
 	for o, err := range target.Client.Orders.All(ctx, target.WebsiteID, opts, ordermsg.WithConcurrency(4)) {

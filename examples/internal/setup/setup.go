@@ -4,9 +4,11 @@
 package setup
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
+	"os/signal"
 	"strconv"
 	"strings"
 
@@ -61,4 +63,24 @@ func Connect(opts ...ordermsg.Option) (*Target, error) {
 		return nil, err
 	}
 	return &Target{Client: c, WebsiteID: id, Close: c.CloseIdleConnections}, nil
+}
+
+// Run is the main of an example program: it connects (see Connect), runs
+// body until it returns or Ctrl-C cancels its context, and exits with status
+// 1 and one line on stderr when body fails.
+func Run(body func(ctx context.Context, target *Target) error) {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	err := func() error {
+		target, err := Connect()
+		if err != nil {
+			return err
+		}
+		defer target.Close()
+		return body(ctx, target)
+	}()
+	stop()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "error:", err)
+		os.Exit(1)
+	}
 }
