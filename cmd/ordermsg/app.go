@@ -62,6 +62,9 @@ func (a *app) run(ctx context.Context, args []string) int {
 		return exitOK
 	case errors.Is(err, errInterrupted):
 		return exitInterrupted
+	case ctx.Err() != nil:
+		fmt.Fprintln(a.stderr, "interrupted")
+		return exitInterrupted
 	case errors.As(err, new(*apiFailure)):
 		fmt.Fprintln(a.stderr, "error:", describe(err))
 		return exitAPI
@@ -161,9 +164,10 @@ func (a *app) connect(cmd *cobra.Command) (c *ordermsg.Client, websiteID int64, 
 
 func (a *app) versionCommand() *cobra.Command {
 	return &cobra.Command{
-		Use:   "version",
-		Short: "Print the version of ordermsg",
-		Args:  cobra.NoArgs,
+		Use:     "version",
+		Short:   "Print the version of ordermsg",
+		Example: "  ordermsg version",
+		Args:    cobra.NoArgs,
 		Run: func(cmd *cobra.Command, _ []string) {
 			fmt.Fprintf(a.stdout, "ordermsg %s\n", ordermsg.Version)
 		},

@@ -17,6 +17,7 @@ import (
 	"testing"
 
 	"github.com/ordermsg/ordermsg-go/ordermsgtest"
+	"github.com/spf13/cobra"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -258,12 +259,37 @@ func TestVersion(t *testing.T) {
 	}
 }
 
-func TestHelpHasExamples(t *testing.T) {
-	for _, args := range [][]string{{"--help"}, {"orders", "get", "--help"}, {"messages", "export", "--help"}, {"serve", "--help"}} {
-		stdout, _, code := cli{}.run(context.Background(), args...)
-		if code != exitOK || !strings.Contains(stdout, "Examples:") {
-			t.Errorf("%v: exit %d, no examples:\n%s", args, code, stdout)
+func TestEveryCommandsHelpHasExamples(t *testing.T) {
+	var paths [][]string
+	var visit func(c *cobra.Command, path []string)
+	visit = func(c *cobra.Command, path []string) {
+		if c.Name() == "help" || c.Name() == "completion" {
+			return
 		}
+		paths = append(paths, path)
+		for _, sub := range c.Commands() {
+			visit(sub, append(append([]string(nil), path...), sub.Name()))
+		}
+	}
+	visit((&app{getenv: func(string) string { return "" }}).rootCommand(), nil)
+	if len(paths) < 11 {
+		t.Fatalf("only %d commands: %v", len(paths), paths)
+	}
+	for _, path := range paths {
+		stdout, _, code := cli{}.run(context.Background(), append(path, "--help")...)
+		if code != exitOK || !strings.Contains(stdout, "Examples:") {
+			t.Errorf("%v: exit %d, no examples:\n%s", path, code, stdout)
+		}
+	}
+}
+
+func TestInterruptedGetExits130(t *testing.T) {
+	_, env := smallService(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, stderr, code := cli{env: env}.run(ctx, "orders", "list")
+	if code != exitInterrupted || stderr != "interrupted\n" {
+		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
 }
 

@@ -59,6 +59,8 @@ func newResourceCommand[T any](a *app, k *kind[T]) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   k.plural,
 		Short: "Get, list and export " + k.plural,
+		Example: fmt.Sprintf("  ordermsg %[1]s get ID\n  ordermsg %[1]s list --count 50\n  ordermsg %[1]s export --format csv -o %[1]s.csv",
+			k.plural),
 	}
 	cmd.AddCommand(k.getCommand(a), k.listCommand(a), k.exportCommand(a))
 	return cmd
