@@ -251,16 +251,14 @@ func (r *jsonReader) int64Into(dst *int64) error {
 
 // intInto reads an integer into *dst; null leaves *dst alone.
 func (r *jsonReader) intInto(dst *int) error {
-	var n int64
+	n := int64(*dst)
 	if err := r.int64Into(&n); err != nil {
 		return err
 	}
 	if n != int64(int(n)) {
 		return r.syntaxError("integer out of range")
 	}
-	if n != 0 {
-		*dst = int(n)
-	}
+	*dst = int(n)
 	return nil
 }
 

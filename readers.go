@@ -9,6 +9,8 @@ import (
 // Each readFrom reads one JSON object into its receiver with encoding/json's
 // semantics for what the API sends: keys it does not know are skipped, null
 // leaves a field as it is, a list or reference takes the form it was sent in.
+// One difference: keys match exactly, where encoding/json would also take
+// "ID" or "Object" for "id" and "object"; the API sends lowercase keys.
 // The round-trip tests decode every fixture and compare its re-encoding with
 // the fixture, so a field missing here fails them.
 

@@ -320,3 +320,21 @@ func TestDate(t *testing.T) {
 		t.Error("DateOf")
 	}
 }
+
+func TestDecodingIntoAValueOverwritesWithZero(t *testing.T) {
+	p := Page[Order]{Meta: ListMeta{Pagination: Pagination{Total: 7, CurrentPage: 3}}}
+	r := jsonReader{data: []byte(`{"object":"list","data":[],"meta":{"pagination":{"total":0,"current_page":1}}}`)}
+	if err := readPage(&r, &p); err != nil {
+		t.Fatal(err)
+	}
+	if p.Meta.Pagination.Total != 0 || p.Meta.Pagination.CurrentPage != 1 || p.Data == nil || len(p.Data) != 0 {
+		t.Errorf("%+v", p)
+	}
+	o := Order{ID: 9, AmountPaid: 5}
+	if err := json.Unmarshal([]byte(`{"id":0,"amount_paid":null}`), &o); err != nil {
+		t.Fatal(err)
+	}
+	if o.ID != 0 || o.AmountPaid != 5 {
+		t.Errorf("0 should overwrite and null should leave the field as it is: %+v", o)
+	}
+}
