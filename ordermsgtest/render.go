@@ -40,10 +40,10 @@ func expandOrID[T any](r ordermsg.Ref[T], include bool) ordermsg.Ref[T] {
 	return idRef(r)
 }
 
-// renderOrder returns what the API shows of o with the includes inc in
-// view ctx. For an order embedded in a message, items says whether the
-// message asked for order.items.
-func (w *Website) renderOrder(o *ordermsg.Order, inc includeSet, ctx view, items bool) *ordermsg.Order {
+// renderOrder returns what the API shows of o with the includes inc, where
+// it is shown (retrieved, listed or embedded). For an order embedded in a
+// message, items says whether the message asked for order.items.
+func (w *Website) renderOrder(o *ordermsg.Order, inc includeSet, where view, items bool) *ordermsg.Order {
 	out := *o
 	out.AdditionalInformation = keepIf(inc["additional_information"], o.AdditionalInformation)
 	out.BillingAddress = keepIf(inc["billing_address"], o.BillingAddress)
@@ -70,13 +70,13 @@ func (w *Website) renderOrder(o *ordermsg.Order, inc includeSet, ctx view, items
 		}
 	}
 	out.Message = idRef(o.Message)
-	if inc["message"] && ctx != embedded {
+	if inc["message"] && where != embedded {
 		if m := w.Message(o.Message.ID); m != nil {
 			out.Message = ordermsg.ExpandedRef(w.renderMessage(m, nil, embedded))
 		}
 	}
 	switch {
-	case ctx == embedded:
+	case where == embedded:
 		// Inside a message the order's user is the integer id (0 when none,
 		// as everywhere in a message record).
 		out.User = idRef(o.User)
@@ -99,9 +99,9 @@ func renderItem(it *ordermsg.OrderItem, inc includeSet) ordermsg.OrderItem {
 	return out
 }
 
-// renderMessage returns what the API shows of m with the includes inc in
-// view ctx.
-func (w *Website) renderMessage(m *ordermsg.Message, inc includeSet, ctx view) *ordermsg.Message {
+// renderMessage returns what the API shows of m with the includes inc, where
+// it is shown (retrieved, listed or embedded).
+func (w *Website) renderMessage(m *ordermsg.Message, inc includeSet, where view) *ordermsg.Message {
 	out := *m
 	out.Form = expandOrID(m.Form, inc["form"])
 	out.FormSubmission = keepIf(inc["form_submission"], m.FormSubmission)
@@ -121,7 +121,7 @@ func (w *Website) renderMessage(m *ordermsg.Message, inc includeSet, ctx view) *
 	// user: 0 when none in a retrieved message; null when none in a list
 	// with include user; the object with include user.
 	switch {
-	case m.User.IsNull() && ctx == listed && inc["user"]:
+	case m.User.IsNull() && where == listed && inc["user"]:
 		out.User = ordermsg.NullRef[ordermsg.WebsiteUser]()
 	case inc["user"] && !m.User.IsNull():
 		out.User = m.User

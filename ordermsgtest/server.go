@@ -102,7 +102,7 @@ func (h *Handler) Register(mt *httpmock.MockTransport, baseURL string) {
 	pattern := regexp.MustCompile("^" + regexp.QuoteMeta(base) + "(/.*)?$")
 	mt.RegisterRegexpResponder(http.MethodGet, pattern, func(r *http.Request) (*http.Response, error) {
 		inner := r.Clone(r.Context())
-		inner.URL.Path = strings.TrimPrefix(r.URL.Path, mustPath(base))
+		inner.URL.Path = strings.TrimPrefix(r.URL.Path, basePath(base))
 		rep, ok := h.decide(inner)
 		if !ok {
 			return nil, r.Context().Err()
@@ -125,7 +125,9 @@ func (h *Handler) Register(mt *httpmock.MockTransport, baseURL string) {
 	})
 }
 
-func mustPath(base string) string {
+// basePath returns the path part of a base URL ("/api/v1" of
+// "https://host/api/v1"), or "".
+func basePath(base string) string {
 	i := strings.Index(base, "://")
 	if i < 0 {
 		return ""
