@@ -218,7 +218,7 @@ func TestHungServerTimesOutPerAttemptAndRetries(t *testing.T) {
 			return
 		}
 		w.Write(fixture(t, "order_plain.json"))
-	}, WithAttemptTimeout(100*time.Millisecond))
+	}, WithAttemptTimeout(time.Second))
 	o, err := c.Orders.Get(context.Background(), 1, 2, nil)
 	if err != nil || o.ID != 5002 || n.Load() != 2 {
 		t.Fatalf("got %v after %d calls", err, n.Load())
