@@ -3,12 +3,25 @@ module github.com/ordermsg/ordermsg-go/cmd/ordermsg
 go 1.24.0
 
 require (
+	github.com/ordermsg/ordermsg-go v0.0.0-00010101000000-000000000000
+	github.com/schollz/progressbar/v3 v3.18.0
+	github.com/spf13/cobra v1.10.2
+	golang.org/x/term v0.36.0
+)
+
+require (
+	github.com/google/go-querystring v1.2.0 // indirect
+	github.com/hashicorp/go-cleanhttp v0.5.2 // indirect
+	github.com/hashicorp/go-retryablehttp v0.7.8 // indirect
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
+	github.com/jarcoal/httpmock v1.4.2 // indirect
 	github.com/mitchellh/colorstring v0.0.0-20190213212951-d06e56a500db // indirect
 	github.com/rivo/uniseg v0.4.7 // indirect
-	github.com/schollz/progressbar/v3 v3.18.0 // indirect
-	github.com/spf13/cobra v1.10.2 // indirect
 	github.com/spf13/pflag v1.0.9 // indirect
 	golang.org/x/sys v0.37.0 // indirect
-	golang.org/x/term v0.36.0 // indirect
 )
+
+// The SDK is developed in this repository (see ../../go.work); drop this
+// replace and require a released version to make the tool installable with
+// go install ...@version.
+replace github.com/ordermsg/ordermsg-go => ../..
