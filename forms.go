@@ -16,18 +16,7 @@ type FormSubmission struct {
 }
 
 // UnmarshalJSON reads a form submission in one pass over data.
-func (fs *FormSubmission) UnmarshalJSON(data []byte) error {
-	r := jsonReader{data: data}
-	var out FormSubmission
-	if err := r.formSubmission(&out); err != nil {
-		return err
-	}
-	if err := r.end(); err != nil {
-		return err
-	}
-	*fs = out
-	return nil
-}
+func (fs *FormSubmission) UnmarshalJSON(data []byte) error { return readWhole(data, fs) }
 
 func (r *jsonReader) formSubmission(out *FormSubmission) error {
 	return r.object(func(key []byte) error {
@@ -84,18 +73,9 @@ func (ff FormFields) MarshalJSON() ([]byte, error) {
 }
 
 // UnmarshalJSON reads a JSON object of form fields, keeping their order.
-func (ff *FormFields) UnmarshalJSON(data []byte) error {
-	r := jsonReader{data: data}
-	var out FormFields
-	if err := r.formFields(&out); err != nil {
-		return err
-	}
-	if err := r.end(); err != nil {
-		return err
-	}
-	*ff = out
-	return nil
-}
+func (ff *FormFields) UnmarshalJSON(data []byte) error { return readWhole(data, ff) }
+
+func (ff *FormFields) readFrom(r *jsonReader) error { return r.formFields(ff) }
 
 func (r *jsonReader) formFields(out *FormFields) error {
 	if r.peek() == 'n' {
@@ -145,18 +125,9 @@ type FormField struct {
 }
 
 // UnmarshalJSON reads a form field in one pass over data.
-func (f *FormField) UnmarshalJSON(data []byte) error {
-	r := jsonReader{data: data}
-	out := FormField{mapKey: f.mapKey}
-	if err := r.formField(&out); err != nil {
-		return err
-	}
-	if err := r.end(); err != nil {
-		return err
-	}
-	*f = out
-	return nil
-}
+func (f *FormField) UnmarshalJSON(data []byte) error { return readWhole(data, f) }
+
+func (f *FormField) readFrom(r *jsonReader) error { return r.formField(f) }
 
 func (r *jsonReader) formField(out *FormField) error {
 	return r.object(func(key []byte) error {
@@ -314,18 +285,9 @@ func (v FieldValues) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON keeps data as Raw and fills the string fields that fit. It
 // fails only on malformed JSON.
-func (v *FieldValues) UnmarshalJSON(data []byte) error {
-	r := jsonReader{data: data}
-	var out FieldValues
-	if err := r.fieldValues(&out); err != nil {
-		return err
-	}
-	if err := r.end(); err != nil {
-		return err
-	}
-	*v = out
-	return nil
-}
+func (v *FieldValues) UnmarshalJSON(data []byte) error { return readWhole(data, v) }
+
+func (v *FieldValues) readFrom(r *jsonReader) error { return r.fieldValues(v) }
 
 func (r *jsonReader) fieldValues(out *FieldValues) error {
 	*out = FieldValues{}

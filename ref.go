@@ -73,18 +73,9 @@ func (r Ref[T]) MarshalJSON() ([]byte, error) {
 }
 
 // UnmarshalJSON accepts an integer id, null, or the expanded object.
-func (r *Ref[T]) UnmarshalJSON(data []byte) error {
-	rd := jsonReader{data: data}
-	var out Ref[T]
-	if err := refInto(&rd, &out); err != nil {
-		return err
-	}
-	if err := rd.end(); err != nil {
-		return err
-	}
-	*r = out
-	return nil
-}
+func (r *Ref[T]) UnmarshalJSON(data []byte) error { return readWhole(data, r) }
+
+func (r *Ref[T]) readFrom(rd *jsonReader) error { return refInto(rd, r) }
 
 // Nullable is a field that is either an object or JSON null, and that some
 // responses leave out altogether (an item's attributes: an object for an
@@ -115,18 +106,9 @@ func (n Nullable[T]) MarshalJSON() ([]byte, error) {
 }
 
 // UnmarshalJSON accepts the object or null.
-func (n *Nullable[T]) UnmarshalJSON(data []byte) error {
-	rd := jsonReader{data: data}
-	var out Nullable[T]
-	if err := nullableInto(&rd, &out); err != nil {
-		return err
-	}
-	if err := rd.end(); err != nil {
-		return err
-	}
-	*n = out
-	return nil
-}
+func (n *Nullable[T]) UnmarshalJSON(data []byte) error { return readWhole(data, n) }
+
+func (n *Nullable[T]) readFrom(r *jsonReader) error { return nullableInto(r, n) }
 
 // identified is implemented by every resource that can be the target of a Ref.
 type identified interface{ refID() int64 }
