@@ -100,26 +100,32 @@ func exitCode(ctx context.Context, err error, started bool) (code int, message s
 	}
 }
 
-// describe writes an API or network error as one line: for an API error, its
-// status and the server's message; for a network error, the URL once.
+// describe writes an API or network error as one line, keeping what the
+// command said around it ("after 40 orders: …"): an API error as its status
+// and the server's message, a network error with its URL once.
 func describe(err error) string {
+	msg := err.Error()
 	var apiErr *ordermsg.APIError
-	if errors.As(err, &apiErr) {
-		s := fmt.Sprintf("%d %s", apiErr.StatusCode, http.StatusText(apiErr.StatusCode))
-		if apiErr.Message != "" && apiErr.Message != http.StatusText(apiErr.StatusCode) {
-			s += ": " + apiErr.Message
-		}
-		return s
-	}
 	var urlErr *url.Error
-	if errors.As(err, &urlErr) {
-		// The SDK's "GET URL: " already names the URL; net/http's error
-		// repeats it ("Get \"URL\": dial tcp …"): keep only its cause.
-		msg := err.Error()
-		if i := strings.LastIndex(msg, urlErr.Error()); i >= 0 {
-			msg = msg[:i] + urlErr.Err.Error()
+	switch {
+	case errors.As(err, &apiErr):
+		short := fmt.Sprintf("%d %s", apiErr.StatusCode, http.StatusText(apiErr.StatusCode))
+		if apiErr.Message != "" && apiErr.Message != http.StatusText(apiErr.StatusCode) {
+			short += ": " + apiErr.Message
 		}
-		err = errors.New(msg)
+		msg = replaceLast(msg, apiErr.Error(), short)
+	case errors.As(err, &urlErr):
+		// The SDK's "GET URL: " names the URL already; net/http's error
+		// repeats it ("Get \"URL\": dial tcp …"): keep only its cause.
+		msg = replaceLast(msg, urlErr.Error(), urlErr.Err.Error())
 	}
-	return strings.TrimPrefix(err.Error(), "ordermsg: ")
+	return strings.ReplaceAll(msg, "ordermsg: ", "")
+}
+
+// replaceLast replaces the last old in s with new.
+func replaceLast(s, old, new string) string {
+	if i := strings.LastIndex(s, old); i >= 0 {
+		return s[:i] + new + s[i+len(old):]
+	}
+	return s
 }
