@@ -117,9 +117,10 @@ func (a *app) markStart(c *cobra.Command) {
 // its help; with an argument that is not one of them, it is a usage error.
 func groupCommand(use, short, example string) *cobra.Command {
 	return &cobra.Command{
-		Use:     use,
-		Short:   short,
-		Example: example,
+		Use:                        use,
+		Short:                      short,
+		Example:                    example,
+		SuggestionsMinimumDistance: 2,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return nil

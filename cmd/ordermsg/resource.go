@@ -105,7 +105,7 @@ func (k *kind[T]) getCommand(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "get ID",
 		Short: "Print one " + k.singular + " as JSON",
-		Example: fmt.Sprintf("  ordermsg %[1]s get %[2]s --demo\n  ordermsg %[1]s get %[2]s --include %[3]s --demo\n  ordermsg %[1]s get ID          # needs ORDERMSG_BASE_URL, ORDERMSG_API_KEY, ORDERMSG_WEBSITE_ID",
+		Example: fmt.Sprintf("  ordermsg %[1]s get %[2]s --demo\n  ordermsg %[1]s get %[2]s --include %[3]s --demo",
 			k.plural, k.demoID, strings.Join(k.includes[:2], ",")),
 		Args: exactlyOneID,
 		RunE: func(cmd *cobra.Command, args []string) error {
