@@ -48,3 +48,21 @@ func TestOutputDeviceIsWrittenThrough(t *testing.T) {
 		t.Errorf("left behind: %v", got)
 	}
 }
+
+// Standard output on a full disk (`> /dev/full`) is a local I/O error.
+func TestStdoutWriteErrorExits3(t *testing.T) {
+	full := mknodChar(t, t.TempDir(), "full", 1, 7)
+	for _, args := range [][]string{exportArgs, {"orders", "list", "--demo"}} {
+		f, err := os.OpenFile(full, os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd := command(t, "", nil, args...)
+		cmd.Stdout = f
+		r := runCommand(t, cmd)
+		f.Close()
+		if r.code != exitLocal || !strings.HasPrefix(r.stderr, "error: writing standard output: ") || !strings.Contains(r.stderr, "no space left on device") {
+			t.Errorf("%v: %v", args, r)
+		}
+	}
+}

@@ -59,6 +59,7 @@ func TestExitCodesMatchTheREADME(t *testing.T) {
 		stderr string // a prefix
 	}{
 		{nil, []string{"version"}, exitOK, ""},
+		{nil, []string{"orders"}, exitOK, ""}, // its help
 		{env, []string{"orders", "get", "1"}, exitFailure, "error: 404 Not Found: order 1 not found\n"},
 		{badKey, []string{"orders", "list"}, exitFailure, "error: 401 Unauthorized: "},
 		{nil, []string{"orders", "bogus"}, exitUsage, "error: unknown command \"bogus\" for \"ordermsg orders\"\nRun 'ordermsg orders --help' for usage.\n"},

@@ -24,7 +24,8 @@ func (a *app) serveCommand() *cobra.Command {
 		Short: "Run the fake service on loopback, for curl or any other client",
 		Long: `Run the SDK's in-process fake of the service (package ordermsgtest) on a
 loopback address, with a generated dataset. It prints its URL, and the API key
-and id of each website, then serves until interrupted.`,
+and id of each website, then serves until interrupted (Ctrl-C or SIGTERM),
+which is its normal end: it exits 0.`,
 		Example: `  ordermsg serve
   ordermsg serve --websites 1 --orders 2000 --fault-rate 0.1 --latency 20ms`,
 		Args: cobra.NoArgs,
