@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -179,6 +180,9 @@ func (a *app) connect() (c *ordermsg.Client, websiteID int64, close func(), err 
 	}
 	if len(missing) > 0 {
 		return nil, 0, nil, usagef("missing %s; or use --demo to try the built-in fake", strings.Join(missing, ", "))
+	}
+	if u, err := url.Parse(a.baseURL); err == nil && u.User != nil {
+		return nil, 0, nil, usagef("--base-url must not carry credentials: give the key with --api-key or %s", envAPIKey)
 	}
 	if a.allowHTTP {
 		opts = append(opts, ordermsg.WithAllowHTTP())

@@ -72,6 +72,9 @@ func TestExitCodesMatchTheREADME(t *testing.T) {
 		{nil, []string{"orders", "list", "--demo", "--website", "-4"}, exitUsage, "error: --website -4: want a positive website id\n"},
 		{map[string]string{envWebsiteID: "abc"}, []string{"orders", "list", "--base-url", "https://x", "--api-key", "k"}, exitUsage, `error: ORDERMSG_WEBSITE_ID="abc" is not a website id`},
 		{nil, []string{"orders", "list", "--base-url", "ftp://x", "--api-key", "k", "--website", "1"}, exitUsage, `error: --base-url: base URL "ftp://x": scheme must be http or https`},
+		{nil, []string{"orders", "list", "--base-url", "https://user:pw@x", "--api-key", "k", "--website", "1"}, exitUsage, "error: --base-url must not carry credentials: give the key with --api-key or ORDERMSG_API_KEY\n"},
+		{nil, []string{"orders", "get", "5", "--demo", "--include", "message,,user"}, exitUsage, `error: --include "message,,user": want names separated by commas`},
+		{nil, []string{"messages", "export", "--demo", "--include", "a b"}, exitUsage, `error: --include "a b": want names separated by commas`},
 		{nil, []string{"orders", "list"}, exitUsage, "error: missing ORDERMSG_BASE_URL (or --base-url), ORDERMSG_API_KEY (or --api-key), ORDERMSG_WEBSITE_ID (or --website); or use --demo to try the built-in fake\n"},
 		{nil, []string{"orders", "export", "--demo", "-o", "."}, exitLocal, "error: cannot write .: is a directory\n"},
 	} {

@@ -46,8 +46,22 @@ func (f *filters) check() error {
 	if f.count < 0 {
 		return usagef("--count %d: must not be negative", f.count)
 	}
+	if err := checkIncludes(f.includes); err != nil {
+		return err
+	}
 	_, _, err := f.dates()
 	return err
+}
+
+// checkIncludes finds an empty or spaced name in --include ("a,,b"). Other
+// names pass through: the spec does not close the set.
+func checkIncludes(names []string) error {
+	for _, n := range names {
+		if n = strings.TrimSpace(n); n == "" || strings.ContainsAny(n, " \t") {
+			return usagef("--include %q: want names separated by commas, such as %s", strings.Join(names, ","), "message,user")
+		}
+	}
+	return nil
 }
 
 // kind is what the commands need to know of a resource: orders or messages.
@@ -110,6 +124,9 @@ func (k *kind[T]) getCommand(a *app) *cobra.Command {
 		Args: exactlyOneID,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			id, _ := strconv.ParseInt(args[0], 10, 64)
+			if err := checkIncludes(includes); err != nil {
+				return err
+			}
 			c, site, closeFn, err := a.connect()
 			if err != nil {
 				return err
