@@ -180,17 +180,22 @@ func TestOutputFIFOIsWrittenThrough(t *testing.T) {
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Skipf("mkfifo: %v", err)
 	}
-	read := make(chan string, 1)
-	go func() {
-		f, err := os.Open(fifo) // blocks until the tool opens it to write
-		if err != nil {
-			read <- err.Error()
-			return
-		}
-		defer f.Close()
-		read <- <-readAll(f)
-	}()
+	// Holding a writer of our own (Linux opens a FIFO read-write at once)
+	// lets the reader open without waiting, and see the end of the data only
+	// when we close it: a tool that replaced the FIFO fails the test instead
+	// of hanging it.
+	writer, err := os.OpenFile(fifo, os.O_RDWR, 0)
+	if err != nil {
+		t.Skipf("open the FIFO read-write: %v", err)
+	}
+	reader, err := os.Open(fifo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer reader.Close()
+	read := readAll(reader)
 	r := exportTo(t, fifo, 0o022)
+	writer.Close()
 	if r.code != 0 {
 		t.Fatal(r)
 	}
@@ -273,7 +278,7 @@ func TestOutputPermissionDenied(t *testing.T) {
 	var cred *syscall.Credential
 	if os.Geteuid() == 0 {
 		cred = &syscall.Credential{Uid: 65534, Gid: 65534} // nobody
-		if err := os.Chmod(built.dir, 0o755); err != nil {
+		if err := os.Chmod(filepath.Dir(binary(t)), 0o755); err != nil { // nobody may run it
 			t.Fatal(err)
 		}
 	}
