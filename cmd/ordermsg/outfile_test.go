@@ -277,7 +277,7 @@ func TestOutputErrorsExit3AndLeaveTheFile(t *testing.T) {
 func TestOutputPermissionDenied(t *testing.T) {
 	var cred *syscall.Credential
 	if os.Geteuid() == 0 {
-		cred = &syscall.Credential{Uid: 65534, Gid: 65534} // nobody
+		cred = &syscall.Credential{Uid: 65534, Gid: 65534}               // nobody
 		if err := os.Chmod(filepath.Dir(binary(t)), 0o755); err != nil { // nobody may run it
 			t.Fatal(err)
 		}
