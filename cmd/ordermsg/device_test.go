@@ -3,6 +3,7 @@
 package main
 
 import (
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // mknodChar makes a character device in dir, like /dev/null (1, 3) or
@@ -64,5 +66,48 @@ func TestStdoutWriteErrorExits3(t *testing.T) {
 		if r.code != exitLocal || !strings.HasPrefix(r.stderr, "error: writing standard output: ") || !strings.Contains(r.stderr, "no space left on device") {
 			t.Errorf("%v: %v", args, r)
 		}
+	}
+}
+
+// waitingForFIFO tells whether a thread of process pid waits in the open of
+// a FIFO for the other end (the kernel's wait_for_partner, once fifo_open).
+func waitingForFIFO(pid int) bool {
+	tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/wchan", pid))
+	for _, task := range tasks {
+		if b, err := os.ReadFile(task); err == nil && (string(b) == "wait_for_partner" || string(b) == "fifo_open") {
+			return true
+		}
+	}
+	return false
+}
+
+// -o a FIFO that nobody reads waits, as a shell redirect does; Ctrl-C ends
+// the wait with exit 130 and leaves the FIFO.
+func TestInterruptWhileWaitingForAFIFOReader(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "pipe")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	cmd := command(t, dir, nil, append(exportArgs, "-o", fifo)...)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(30 * time.Second); !waitingForFIFO(cmd.Process.Pid); {
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			cmd.Wait()
+			t.Skip("cannot see the tool wait for the FIFO in /proc")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	cmd.Process.Signal(syscall.SIGINT)
+	if code := exitCodeOf(t, cmd.Wait()); code != 130 || stderr.String() != "interrupted\n" {
+		t.Errorf("exit %d, stderr %q", code, stderr.String())
+	}
+	if mode(t, fifo)&fs.ModeNamedPipe == 0 || !slices.Equal(entries(t, dir), []string{"pipe"}) {
+		t.Errorf("the FIFO was replaced: %v", entries(t, dir))
 	}
 }
