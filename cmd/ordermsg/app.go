@@ -5,20 +5,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
+	"log/slog"
+	"net/url"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/ordermsg/ordermsg-go"
 	"github.com/ordermsg/ordermsg-go/ordermsgtest"
 	"github.com/spf13/cobra"
-)
-
-// Exit codes.
-const (
-	exitOK          = 0
-	exitAPI         = 1 // an API or network error
-	exitUsage       = 2 // a bad flag or argument, or missing configuration
-	exitInterrupted = 130
 )
 
 // Environment variables that give the connection flags their defaults.
@@ -38,54 +33,30 @@ type app struct {
 	baseURL, apiKey string
 	websiteID       int64
 	demo            bool
+	allowHTTP       bool
+	timeout         time.Duration
+	verbose         bool
+
+	// started is set when a command's RunE is entered: an error before that
+	// is about the command line.
+	started bool
 }
 
-// apiFailure marks an error of the service or the network (exit 1), as
-// opposed to a usage error (exit 2).
-type apiFailure struct{ err error }
-
-func (e *apiFailure) Error() string { return e.err.Error() }
-func (e *apiFailure) Unwrap() error { return e.err }
-
-// interrupted is the error of a run stopped by Ctrl-C; the command has said
-// how far it got.
-var errInterrupted = errors.New("interrupted")
-
+// run runs the command line args and returns the exit code (see exitCode).
 func (a *app) run(ctx context.Context, args []string) int {
 	root := a.rootCommand()
 	root.SetArgs(args)
 	root.SetOut(a.stdout)
 	root.SetErr(a.stderr)
 	cmd, err := root.ExecuteContextC(ctx)
-	switch {
-	case err == nil:
-		return exitOK
-	case errors.Is(err, errInterrupted):
-		return exitInterrupted
-	case ctx.Err() != nil:
-		fmt.Fprintln(a.stderr, "interrupted")
-		return exitInterrupted
-	case errors.As(err, new(*apiFailure)):
-		fmt.Fprintln(a.stderr, "error:", describe(err))
-		return exitAPI
-	default:
-		fmt.Fprintf(a.stderr, "error: %v\nRun '%s --help' for usage.\n", err, cmd.CommandPath())
-		return exitUsage
+	code, message := exitCode(ctx, err, a.started)
+	if message != "" {
+		fmt.Fprintln(a.stderr, message)
 	}
-}
-
-// describe writes an error as one line: for an API error, its status and the
-// server's message.
-func describe(err error) string {
-	var apiErr *ordermsg.APIError
-	if errors.As(err, &apiErr) {
-		s := fmt.Sprintf("%d %s", apiErr.StatusCode, http.StatusText(apiErr.StatusCode))
-		if apiErr.Message != "" && apiErr.Message != http.StatusText(apiErr.StatusCode) {
-			s += ": " + apiErr.Message
-		}
-		return s
+	if code == exitUsage {
+		fmt.Fprintf(a.stderr, "Run '%s --help' for usage.\n", cmd.CommandPath())
 	}
-	return strings.TrimPrefix(err.Error(), "ordermsg: ")
+	return code
 }
 
 func (a *app) rootCommand() *cobra.Command {
@@ -101,11 +72,11 @@ The connection comes from flags or, by default, from the environment:
   ORDERMSG_WEBSITE_ID  --website    the website to read
 --demo runs any command against a built-in fake of the service instead.
 
-Exit codes: 0 success, 1 API or network error, 2 usage error, 130 interrupted.`,
-		Example: `  ordermsg orders list --demo
-  ordermsg orders export --since 2024-01-01 --format csv -o orders.csv
-  ordermsg messages get 3001 --include form_submission,user
-  ordermsg serve`,
+` + exitCodesHelp,
+		Example: `  ordermsg orders list --demo --count 5
+  ordermsg orders export --demo --since 2024-01-01 --format csv -o orders.csv
+  ordermsg messages get ` + demoMessageID + ` --include form_submission,user --demo
+  ordermsg orders list --count 5        # needs ORDERMSG_BASE_URL, ORDERMSG_API_KEY, ORDERMSG_WEBSITE_ID`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
@@ -114,31 +85,86 @@ Exit codes: 0 success, 1 API or network error, 2 usage error, 130 interrupted.`,
 	pf.StringVar(&a.apiKey, "api-key", a.getenv(envAPIKey), "API key (env "+envAPIKey+")")
 	pf.Int64Var(&a.websiteID, "website", 0, "website id (env "+envWebsiteID+")")
 	pf.BoolVar(&a.demo, "demo", false, "use a built-in fake of the service, with generated data")
+	pf.BoolVar(&a.allowHTTP, "allow-http", false, "allow a plain http:// base URL for a host that is not loopback (sends the API key in the clear)")
+	pf.DurationVar(&a.timeout, "timeout", 30*time.Second, "time limit of each attempt of a request; a timed-out attempt is retried (0: none)")
+	pf.BoolVarP(&a.verbose, "verbose", "v", false, "log retries on stderr")
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err} })
+
+	// Every command of the tool, in the order of the help.
 	root.AddCommand(
 		newResourceCommand(a, ordersKind),
 		newResourceCommand(a, messagesKind),
 		a.serveCommand(),
 		a.versionCommand(),
 	)
+	a.markStart(root)
 	return root
+}
+
+// markStart makes every RunE under c set a.started when it is entered.
+func (a *app) markStart(c *cobra.Command) {
+	if run := c.RunE; run != nil {
+		c.RunE = func(cmd *cobra.Command, args []string) error {
+			a.started = true
+			return run(cmd, args)
+		}
+	}
+	for _, sub := range c.Commands() {
+		a.markStart(sub)
+	}
+}
+
+// groupCommand is a command that only holds subcommands: alone it prints
+// its help; with an argument that is not one of them, it is a usage error.
+func groupCommand(use, short, example string) *cobra.Command {
+	return &cobra.Command{
+		Use:                        use,
+		Short:                      short,
+		Example:                    example,
+		SuggestionsMinimumDistance: 2,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return nil
+			}
+			msg := fmt.Sprintf("unknown command %q for %q", args[0], cmd.CommandPath())
+			if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+				msg += "; did you mean " + strings.Join(s, " or ") + "?"
+			}
+			return errors.New(msg)
+		},
+		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
+	}
 }
 
 // connect returns a client and the website to read, from --demo, the flags
 // or the environment. close releases a demo server.
-func (a *app) connect(cmd *cobra.Command) (c *ordermsg.Client, websiteID int64, close func(), err error) {
+func (a *app) connect() (c *ordermsg.Client, websiteID int64, close func(), err error) {
+	if a.timeout < 0 {
+		return nil, 0, nil, usagef("--timeout %v: must not be negative", a.timeout)
+	}
+	if a.websiteID < 0 {
+		return nil, 0, nil, usagef("--website %d: want a positive website id", a.websiteID)
+	}
+	opts := []ordermsg.Option{ordermsg.WithUserAgent("ordermsg-cli/" + ordermsg.Version), ordermsg.WithAttemptTimeout(a.timeout)}
+	if a.verbose {
+		opts = append(opts, ordermsg.WithLogger(slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))))
+	}
 	websiteID = a.websiteID
 	if a.demo {
 		srv := ordermsgtest.NewServer(nil)
-		c, err = srv.Client()
+		if c, err = srv.Client(opts...); err != nil {
+			srv.Close()
+			return nil, 0, nil, err
+		}
 		if websiteID == 0 {
 			websiteID = srv.WebsiteID
 		}
-		return c, websiteID, srv.Close, err
+		return c, websiteID, srv.Close, nil
 	}
 	if websiteID == 0 {
 		if v := a.getenv(envWebsiteID); v != "" {
-			if _, err := fmt.Sscan(v, &websiteID); err != nil || websiteID <= 0 {
-				return nil, 0, nil, fmt.Errorf("%s=%q is not a website id", envWebsiteID, v)
+			if websiteID, err = strconv.ParseInt(v, 10, 64); err != nil || websiteID <= 0 {
+				return nil, 0, nil, usagef("%s=%q is not a website id: want a positive integer", envWebsiteID, v)
 			}
 		}
 	}
@@ -153,11 +179,19 @@ func (a *app) connect(cmd *cobra.Command) (c *ordermsg.Client, websiteID int64, 
 		missing = append(missing, envWebsiteID+" (or --website)")
 	}
 	if len(missing) > 0 {
-		return nil, 0, nil, fmt.Errorf("missing %s; or use --demo to try the built-in fake", strings.Join(missing, ", "))
+		return nil, 0, nil, usagef("missing %s; or use --demo to try the built-in fake", strings.Join(missing, ", "))
 	}
-	c, err = ordermsg.NewClient(a.baseURL, a.apiKey, ordermsg.WithUserAgent("ordermsg-cli/"+ordermsg.Version))
-	if err != nil {
-		return nil, 0, nil, err
+	if u, err := url.Parse(a.baseURL); err == nil && u.User != nil {
+		return nil, 0, nil, usagef("--base-url must not carry credentials: give the key with --api-key or %s", envAPIKey)
+	}
+	if a.allowHTTP {
+		opts = append(opts, ordermsg.WithAllowHTTP())
+	}
+	if c, err = ordermsg.NewClient(a.baseURL, a.apiKey, opts...); err != nil {
+		if _, allowed := ordermsg.NewClient(a.baseURL, a.apiKey, append(opts, ordermsg.WithAllowHTTP())...); allowed == nil {
+			return nil, 0, nil, usagef("--base-url %s: plain http to a host that is not loopback would send the API key in the clear; use https, or add --allow-http", a.baseURL)
+		}
+		return nil, 0, nil, usagef("--base-url: %s", strings.TrimPrefix(err.Error(), "ordermsg: "))
 	}
 	return c, websiteID, c.CloseIdleConnections, nil
 }

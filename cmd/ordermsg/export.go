@@ -7,8 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -31,25 +29,28 @@ func (k *kind[T]) exportCommand(a *app) *cobra.Command {
 		Long: fmt.Sprintf(`Walk every page of the website's %[1]s and write each one, as JSON Lines
 (one object per line, the default) or as CSV (--format csv).
 
-With -o FILE the output goes to a temporary file beside FILE, renamed to FILE
+-o FILE writes FILE as a shell redirect (> FILE) would, except that a
+regular file is written under a temporary name beside it and renamed onto it
 only when the export is complete: an export that fails or is interrupted
-leaves no file that looks finished. On a terminal, a progress bar shows on
-stderr.`, k.plural),
-		Example: fmt.Sprintf("  ordermsg %[1]s export -o %[1]s.jsonl\n  ordermsg %[1]s export --format csv --since 2024-01-01 -o %[1]s.csv --demo",
+leaves the file as it was. A new file gets mode 0666 minus the umask; an
+existing one keeps its mode; a symlink is followed. A device, a FIFO or
+/dev/stdout is written in place, never replaced. On a terminal, a progress
+bar shows on stderr.`, k.plural),
+		Example: fmt.Sprintf("  ordermsg %[1]s export --demo -o %[1]s.jsonl\n  ordermsg %[1]s export --format csv --since 2024-01-01 -o %[1]s.csv --demo\n  ordermsg %[1]s export -o %[1]s.jsonl        # needs ORDERMSG_BASE_URL, ORDERMSG_API_KEY, ORDERMSG_WEBSITE_ID",
 			k.plural),
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if format != "jsonl" && format != "csv" {
-				return fmt.Errorf("--format %q: want jsonl or csv", format)
+				return usagef("--format %q: want jsonl or csv", format)
 			}
-			if items && (k.itemTable == nil || format != "csv") {
-				return fmt.Errorf("--items goes with orders export --format csv")
+			if items && format != "csv" {
+				return usagef("--items goes with --format csv")
 			}
-			if _, _, err := f.dates(); err != nil {
+			if err := f.check(); err != nil {
 				return err
 			}
 			if concurrency < 1 {
-				return fmt.Errorf("--concurrency %d: want 1 or more", concurrency)
+				return usagef("--concurrency %d: want 1 or more", concurrency)
 			}
 			table := k.table
 			if items {
@@ -58,12 +59,19 @@ stderr.`, k.plural),
 			if format == "csv" && len(k.csvIncludes) > 0 && !hasItemsInclude(f.includes) {
 				f.includes = append(f.includes, k.csvIncludes...)
 			}
-			c, site, closeFn, err := a.connect(cmd)
+			c, site, closeFn, err := a.connect()
 			if err != nil {
 				return err
 			}
 			defer closeFn()
-			return k.export(cmd.Context(), a, c, site, &f, exportTarget[T]{format: format, output: output, table: table, concurrency: concurrency})
+			var file *outputFile // opened before any request, as a shell would
+			if output != "" {
+				if file, err = openOutput(cmd.Context(), output); err != nil {
+					return err
+				}
+				defer file.Discard() // a no-op once committed
+			}
+			return k.export(cmd.Context(), a, c, site, &f, exportTarget[T]{format: format, file: file, table: table, concurrency: concurrency})
 		},
 	}
 	k.filterFlags(cmd, &f)
@@ -88,21 +96,16 @@ func hasItemsInclude(includes []string) bool {
 }
 
 type exportTarget[T any] struct {
-	format, output string
-	table          *csvTable[T]
-	concurrency    int
+	format      string
+	file        *outputFile // nil for standard output
+	table       *csvTable[T]
+	concurrency int
 }
 
 func (k *kind[T]) export(ctx context.Context, a *app, c *ordermsg.Client, site int64, f *filters, t exportTarget[T]) error {
-	var dst io.Writer = a.stdout
-	var file *atomicFile
-	if t.output != "" {
-		var err error
-		if file, err = createAtomic(t.output); err != nil {
-			return err
-		}
-		defer file.discard() // a no-op once committed
-		dst = file
+	dst := io.Writer(stdoutWriter{a.stdout})
+	if t.file != nil {
+		dst = t.file
 	}
 	w := newRecordWriter(t.format, dst, t.table)
 	bar := k.progress(ctx, a, c, site, f)
@@ -111,11 +114,11 @@ func (k *kind[T]) export(ctx context.Context, a *app, c *ordermsg.Client, site i
 	for v, err := range k.all(ctx, c, site, f, ordermsg.WithConcurrency(t.concurrency)) {
 		if err != nil {
 			bar.stop()
+			progress := fmt.Sprintf("after %d %s%s", n, k.plural, noFileNote(t.file))
 			if ctx.Err() != nil {
-				fmt.Fprintf(a.stderr, "interrupted after %d %s%s\n", n, k.plural, noFileNote(t.output))
-				return errInterrupted
+				return &stopped{progress}
 			}
-			return &apiFailure{fmt.Errorf("after %d %s%s: %w", n, k.plural, noFileNote(t.output), err)}
+			return &apiFailure{fmt.Errorf("%s: %w", progress, err)}
 		}
 		if err := w.write(v); err != nil {
 			bar.stop()
@@ -128,20 +131,33 @@ func (k *kind[T]) export(ctx context.Context, a *app, c *ordermsg.Client, site i
 	if err := w.flush(); err != nil {
 		return err
 	}
-	if file != nil {
-		if err := file.commit(); err != nil {
+	if t.file != nil {
+		if err := t.file.Commit(); err != nil {
 			return err
 		}
-		fmt.Fprintf(a.stderr, "wrote %d %s to %s\n", n, k.plural, t.output)
+		fmt.Fprintf(a.stderr, "wrote %d %s to %s\n", n, k.plural, t.file.path)
 	}
 	return nil
 }
 
-func noFileNote(output string) string {
-	if output == "" {
+// noFileNote says that a failed export left its file as it was (a device or
+// FIFO has had what was written before the failure).
+func noFileNote(file *outputFile) string {
+	if file == nil || file.target == "" {
 		return ""
 	}
-	return "; " + output + " was not written"
+	return "; " + file.path + " was not written"
+}
+
+// stdoutWriter makes the errors of writing standard output local failures.
+type stdoutWriter struct{ w io.Writer }
+
+func (s stdoutWriter) Write(p []byte) (int, error) {
+	n, err := s.w.Write(p)
+	if err != nil {
+		err = stdoutFailure(err)
+	}
+	return n, err
 }
 
 // recordWriter writes records in one format.
@@ -184,45 +200,6 @@ func (w *recordWriter[T]) flush() error {
 		}
 	}
 	return w.buf.Flush()
-}
-
-// atomicFile is an output file written under a temporary name in the same
-// directory and renamed to its own only when complete.
-type atomicFile struct {
-	*os.File
-	path string
-	done bool
-}
-
-func createAtomic(path string) (*atomicFile, error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".partial-*")
-	if err != nil {
-		return nil, err
-	}
-	return &atomicFile{File: f, path: path}, nil
-}
-
-func (f *atomicFile) commit() error {
-	if err := f.Sync(); err != nil {
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(f.Name(), f.path); err != nil {
-		return err
-	}
-	f.done = true
-	return nil
-}
-
-// discard removes the temporary file unless commit has renamed it.
-func (f *atomicFile) discard() {
-	if f.done {
-		return
-	}
-	f.Close()
-	os.Remove(f.Name())
 }
 
 // progress is a progress bar on stderr when stderr is a terminal, else

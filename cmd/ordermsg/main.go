@@ -3,7 +3,9 @@
 // CSV. `ordermsg serve` runs the SDK's fake of the service on loopback.
 //
 // Exit codes: 0 success; 1 an API or network error; 2 a usage error (a bad
-// flag or argument, or missing configuration); 130 interrupted (Ctrl-C).
+// flag, argument or configuration); 3 a local I/O error (an output file or
+// standard output could not be written); 130 interrupted (SIGINT); 143
+// terminated (SIGTERM). See exitcode.go.
 package main
 
 import (
@@ -16,8 +18,16 @@ import (
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	ctx, cancel := context.WithCancelCause(context.Background())
+	signals := make(chan os.Signal, 1)
+	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		sig := <-signals
+		// The first signal stops the command, which says how far it got; a
+		// second one kills the process, as the signal's default does.
+		signal.Stop(signals)
+		cancel(signalCause{sig.(syscall.Signal)})
+	}()
 	a := &app{
 		stdout: os.Stdout,
 		stderr: os.Stderr,
@@ -27,7 +37,5 @@ func main() {
 			return ok && term.IsTerminal(int(file.Fd()))
 		},
 	}
-	code := a.run(ctx, os.Args[1:])
-	stop()
-	os.Exit(code)
+	os.Exit(a.run(ctx, os.Args[1:]))
 }

@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 
 	"github.com/ordermsg/ordermsg-go/ordermsgtest"
@@ -154,7 +155,7 @@ func TestInterruptedExportLeavesNoFile(t *testing.T) {
 	out := filepath.Join(dir, "orders.jsonl")
 	env := map[string]string{envBaseURL: frontSrv, envAPIKey: srv.APIKey, envWebsiteID: fmt.Sprint(srv.WebsiteID)}
 	_, stderr, code := cli{env: env}.run(ctx, "orders", "export", "--count", "20", "--concurrency", "1", "-o", out)
-	if code != exitInterrupted || !strings.HasPrefix(stderr, "interrupted after ") || !strings.Contains(stderr, "was not written") {
+	if code != exitSignalBase+int(syscall.SIGINT) || !strings.HasPrefix(stderr, "interrupted after ") || !strings.Contains(stderr, "was not written") {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
@@ -175,7 +176,7 @@ func TestUsageErrorsExit2WithHelp(t *testing.T) {
 		{env, []string{"orders", "get", "12x"}, `"12x" is not an id`},
 		{env, []string{"orders", "list", "--since", "yesterday"}, `--since "yesterday": want a date YYYY-MM-DD`},
 		{env, []string{"orders", "export", "--format", "xml"}, `--format "xml": want jsonl or csv`},
-		{env, []string{"orders", "export", "--items"}, "--items goes with orders export --format csv"},
+		{env, []string{"orders", "export", "--items"}, "--items goes with --format csv"},
 		{env, []string{"orders", "list", "--bogus"}, "unknown flag: --bogus"},
 		{env, []string{"messages", "list", "--status", "new"}, "unknown flag: --status"},
 		{env, []string{"invoices"}, `unknown command "invoices"`},
@@ -191,12 +192,12 @@ func TestUsageErrorsExit2WithHelp(t *testing.T) {
 func TestAPIErrorsExit1InOneLine(t *testing.T) {
 	_, env := smallService(t)
 	_, stderr, code := cli{env: env}.run(context.Background(), "orders", "get", "1")
-	if code != exitAPI || stderr != "error: 404 Not Found: order 1 not found\n" {
+	if code != exitFailure || stderr != "error: 404 Not Found: order 1 not found\n" {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
 	env[envAPIKey] = "wrong"
 	_, stderr, code = cli{env: env}.run(context.Background(), "orders", "list")
-	if code != exitAPI || !strings.HasPrefix(stderr, "error: 401 Unauthorized: ") || strings.Count(stderr, "\n") != 1 {
+	if code != exitFailure || !strings.HasPrefix(stderr, "error: 401 Unauthorized: ") || strings.Count(stderr, "\n") != 1 {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
 }
@@ -288,7 +289,7 @@ func TestInterruptedGetExits130(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	_, stderr, code := cli{env: env}.run(ctx, "orders", "list")
-	if code != exitInterrupted || stderr != "interrupted\n" {
+	if code != exitSignalBase+int(syscall.SIGINT) || stderr != "interrupted\n" {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
 }

@@ -32,15 +32,42 @@ func (f *filters) dates() (since, until ordermsg.Date, err error) {
 			continue
 		}
 		if *d.dst, err = ordermsg.ParseDate(d.value); err != nil {
-			return since, until, fmt.Errorf("%s %q: want a date YYYY-MM-DD", d.flag, d.value)
+			return since, until, usagef("%s %q: want a date YYYY-MM-DD", d.flag, d.value)
 		}
 	}
 	return since, until, nil
 }
 
+// check finds the mistakes in the flags before any request.
+func (f *filters) check() error {
+	if f.page < 0 {
+		return usagef("--page %d: must not be negative", f.page)
+	}
+	if f.count < 0 {
+		return usagef("--count %d: must not be negative", f.count)
+	}
+	if err := checkIncludes(f.includes); err != nil {
+		return err
+	}
+	_, _, err := f.dates()
+	return err
+}
+
+// checkIncludes finds an empty or spaced name in --include ("a,,b"). Other
+// names pass through: the spec does not close the set.
+func checkIncludes(names []string) error {
+	for _, n := range names {
+		if n = strings.TrimSpace(n); n == "" || strings.ContainsAny(n, " \t") {
+			return usagef("--include %q: want names separated by commas, such as %s", strings.Join(names, ","), "message,user")
+		}
+	}
+	return nil
+}
+
 // kind is what the commands need to know of a resource: orders or messages.
 type kind[T any] struct {
 	plural, singular string
+	demoID           string // an id of the demo's data, for the help's examples
 	onlyFlag         string // the kind's own filter flag: "status" or "type"
 	onlyHelp         string
 	includes         []string
@@ -55,13 +82,17 @@ type kind[T any] struct {
 	csvIncludes []string
 }
 
+// The first order of the demo's website and its message: the ids of the
+// examples in the help, which run against --demo.
+const (
+	demoOrderID   = "1001000020"
+	demoMessageID = "1001000019"
+)
+
 func newResourceCommand[T any](a *app, k *kind[T]) *cobra.Command {
-	cmd := &cobra.Command{
-		Use:   k.plural,
-		Short: "Get, list and export " + k.plural,
-		Example: fmt.Sprintf("  ordermsg %[1]s get ID\n  ordermsg %[1]s list --count 50\n  ordermsg %[1]s export --format csv -o %[1]s.csv",
-			k.plural),
-	}
+	cmd := groupCommand(k.plural, "Get, list and export "+k.plural,
+		fmt.Sprintf("  ordermsg %[1]s get %[2]s --demo\n  ordermsg %[1]s list --count 50 --demo\n  ordermsg %[1]s export --format csv -o %[1]s.csv --demo",
+			k.plural, k.demoID))
 	cmd.AddCommand(k.getCommand(a), k.listCommand(a), k.exportCommand(a))
 	return cmd
 }
@@ -88,12 +119,15 @@ func (k *kind[T]) getCommand(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "get ID",
 		Short: "Print one " + k.singular + " as JSON",
-		Example: fmt.Sprintf("  ordermsg %s get 5001\n  ordermsg %s get 5001 --include %s --demo",
-			k.plural, k.plural, strings.Join(k.includes[:2], ",")),
+		Example: fmt.Sprintf("  ordermsg %[1]s get %[2]s --demo\n  ordermsg %[1]s get %[2]s --include %[3]s --demo",
+			k.plural, k.demoID, strings.Join(k.includes[:2], ",")),
 		Args: exactlyOneID,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			id, _ := strconv.ParseInt(args[0], 10, 64)
-			c, site, closeFn, err := a.connect(cmd)
+			if err := checkIncludes(includes); err != nil {
+				return err
+			}
+			c, site, closeFn, err := a.connect()
 			if err != nil {
 				return err
 			}
@@ -114,14 +148,14 @@ func (k *kind[T]) listCommand(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "list",
 		Short: "Print one page of " + k.plural + " as JSON, with its pagination",
-		Example: fmt.Sprintf("  ordermsg %s list --count 50 --page 2\n  ordermsg %s list --since 2024-01-01 --direction asc --demo",
-			k.plural, k.plural),
+		Example: fmt.Sprintf("  ordermsg %[1]s list --count 50 --page 2 --demo\n  ordermsg %[1]s list --since 2024-01-01 --direction asc --demo",
+			k.plural),
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if _, _, err := f.dates(); err != nil {
+			if err := f.check(); err != nil {
 				return err
 			}
-			c, site, closeFn, err := a.connect(cmd)
+			c, site, closeFn, err := a.connect()
 			if err != nil {
 				return err
 			}
@@ -151,17 +185,24 @@ func (a *app) printJSON(v any) error {
 	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(a.stdout, "%s\n", out)
-	return err
+	if _, err = fmt.Fprintf(a.stdout, "%s\n", out); err != nil {
+		return stdoutFailure(err)
+	}
+	return nil
+}
+
+// stdoutFailure is a failed write to standard output.
+func stdoutFailure(err error) error {
+	return &localFailure{fmt.Errorf("writing standard output: %w", err)}
 }
 
 // exactlyOneID accepts one positive integer argument.
 func exactlyOneID(_ *cobra.Command, args []string) error {
 	if len(args) != 1 {
-		return fmt.Errorf("want one id, got %d arguments", len(args))
+		return usagef("want one id, got %d arguments", len(args))
 	}
 	if id, err := strconv.ParseInt(args[0], 10, 64); err != nil || id <= 0 {
-		return fmt.Errorf("%q is not an id: want a positive integer", args[0])
+		return usagef("%q is not an id: want a positive integer", args[0])
 	}
 	return nil
 }
@@ -183,7 +224,7 @@ func names[I ~string](all []I) []string {
 }
 
 var ordersKind = &kind[ordermsg.Order]{
-	plural: "orders", singular: "order",
+	plural: "orders", singular: "order", demoID: demoOrderID,
 	onlyFlag: "status", onlyHelp: "only orders with this status (observed: new)",
 	includes: names(ordermsg.AllOrderIncludes),
 	get: func(ctx context.Context, c *ordermsg.Client, site, id int64, inc []string) (*ordermsg.Order, error) {
@@ -210,7 +251,7 @@ func orderOptions(f *filters) *ordermsg.ListOrdersOptions {
 }
 
 var messagesKind = &kind[ordermsg.Message]{
-	plural: "messages", singular: "message",
+	plural: "messages", singular: "message", demoID: demoMessageID,
 	onlyFlag: "type", onlyHelp: "only messages of this type (observed: online_order, event_management, general_contact)",
 	includes: names(ordermsg.AllMessageIncludes),
 	get: func(ctx context.Context, c *ordermsg.Client, site, id int64, inc []string) (*ordermsg.Message, error) {

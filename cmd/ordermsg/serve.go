@@ -24,20 +24,21 @@ func (a *app) serveCommand() *cobra.Command {
 		Short: "Run the fake service on loopback, for curl or any other client",
 		Long: `Run the SDK's in-process fake of the service (package ordermsgtest) on a
 loopback address, with a generated dataset. It prints its URL, and the API key
-and id of each website, then serves until interrupted.`,
+and id of each website, then serves until interrupted (Ctrl-C or SIGTERM),
+which is its normal end: it exits 0.`,
 		Example: `  ordermsg serve
-  ordermsg serve --addr 127.0.0.1:8080 --orders 2000 --fault-rate 0.1`,
+  ordermsg serve --websites 1 --orders 2000 --fault-rate 0.1 --latency 20ms`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			host, _, err := net.SplitHostPort(addr)
 			if err != nil {
-				return fmt.Errorf("--addr %q: %v", addr, err)
+				return usagef("--addr %q: %v", addr, err)
 			}
 			if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
-				return fmt.Errorf("--addr %q: the fake serves on loopback only", addr)
+				return usagef("--addr %q: the fake serves on loopback only", addr)
 			}
 			if rate < 0 || rate > 1 {
-				return fmt.Errorf("--fault-rate %v: want a share from 0 to 1", rate)
+				return usagef("--fault-rate %v: want a share from 0 to 1", rate)
 			}
 			ln, err := net.Listen("tcp", addr)
 			if err != nil {

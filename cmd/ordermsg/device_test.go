@@ -1,0 +1,113 @@
+//go:build linux
+
+package main
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// mknodChar makes a character device in dir, like /dev/null (1, 3) or
+// /dev/full (1, 7), or skips the test where that is not permitted.
+func mknodChar(t *testing.T, dir, name string, major, minor uint32) string {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	if err := syscall.Mknod(path, syscall.S_IFCHR|0o666, int(major<<8|minor)); err != nil {
+		t.Skipf("mknod: %v", err)
+	}
+	if err := os.Chmod(path, 0o620); err != nil { // a mode of its own, to see it kept
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestOutputDeviceIsWrittenThrough(t *testing.T) {
+	dir := t.TempDir()
+	null := mknodChar(t, dir, "null", 1, 3)
+	if r := exportTo(t, null, 0o022); r.code != 0 || r.stderr != "wrote 420 orders to "+null+"\n" {
+		t.Errorf("-o null: %v", r)
+	}
+
+	// A full disk: every write fails with ENOSPC.
+	full := mknodChar(t, dir, "full", 1, 7)
+	r := exportTo(t, full, 0o022)
+	if r.code != exitLocal || !strings.HasPrefix(r.stderr, "error: cannot write "+full+": no space left on device") {
+		t.Errorf("-o full: %v", r)
+	}
+	for _, dev := range []string{null, full} {
+		if m := mode(t, dev); m&fs.ModeCharDevice == 0 || m.Perm() != 0o620 {
+			t.Errorf("%s was replaced: %v", dev, m)
+		}
+	}
+	if got := entries(t, dir); !slices.Equal(got, []string{"full", "null"}) {
+		t.Errorf("left behind: %v", got)
+	}
+}
+
+// Standard output on a full disk (`> /dev/full`) is a local I/O error.
+func TestStdoutWriteErrorExits3(t *testing.T) {
+	full := mknodChar(t, t.TempDir(), "full", 1, 7)
+	for _, args := range [][]string{exportArgs, {"orders", "list", "--demo"}} {
+		f, err := os.OpenFile(full, os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd := command(t, "", nil, args...)
+		cmd.Stdout = f
+		r := runCommand(t, cmd)
+		f.Close()
+		if r.code != exitLocal || !strings.HasPrefix(r.stderr, "error: writing standard output: ") || !strings.Contains(r.stderr, "no space left on device") {
+			t.Errorf("%v: %v", args, r)
+		}
+	}
+}
+
+// waitingForFIFO tells whether a thread of process pid waits in the open of
+// a FIFO for the other end (the kernel's wait_for_partner, once fifo_open).
+func waitingForFIFO(pid int) bool {
+	tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/wchan", pid))
+	for _, task := range tasks {
+		if b, err := os.ReadFile(task); err == nil && (string(b) == "wait_for_partner" || string(b) == "fifo_open") {
+			return true
+		}
+	}
+	return false
+}
+
+// -o a FIFO that nobody reads waits, as a shell redirect does; Ctrl-C ends
+// the wait with exit 130 and leaves the FIFO.
+func TestInterruptWhileWaitingForAFIFOReader(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "pipe")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	cmd := command(t, dir, nil, append(exportArgs, "-o", fifo)...)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(30 * time.Second); !waitingForFIFO(cmd.Process.Pid); {
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			cmd.Wait()
+			t.Skip("cannot see the tool wait for the FIFO in /proc")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	cmd.Process.Signal(syscall.SIGINT)
+	if code := exitCodeOf(t, cmd.Wait()); code != 130 || stderr.String() != "interrupted\n" {
+		t.Errorf("exit %d, stderr %q", code, stderr.String())
+	}
+	if mode(t, fifo)&fs.ModeNamedPipe == 0 || !slices.Equal(entries(t, dir), []string{"pipe"}) {
+		t.Errorf("the FIFO was replaced: %v", entries(t, dir))
+	}
+}

@@ -1,0 +1,138 @@
+//go:build unix
+
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/ordermsg/ordermsg-go/ordermsgtest"
+	"github.com/spf13/cobra"
+)
+
+// documented is a command line shown to users: in the README's CLI section
+// or in an example of a command's --help.
+type documented struct {
+	where string
+	line  string
+	args  []string
+	// needsCredentials: the line says so in a comment ("# needs
+	// ORDERMSG_…"); it runs against a service named by the environment.
+	needsCredentials bool
+}
+
+// parseDocumented splits line, which starts with prefix, into arguments.
+func parseDocumented(t *testing.T, where, prefix, line string) documented {
+	t.Helper()
+	command, comment, _ := strings.Cut(line, "#")
+	d := documented{where: where, line: line, needsCredentials: strings.Contains(comment, "needs ORDERMSG_")}
+	if strings.ContainsAny(command, `"'$\|<>;&`) {
+		t.Errorf("%s: %q is not a plain command line", where, line)
+	}
+	d.args = strings.Fields(strings.TrimPrefix(command, prefix))
+	return d
+}
+
+// readmeCommands are the `go run ./cmd/ordermsg …` lines of the README's
+// CLI section.
+func readmeCommands(t *testing.T) []documented {
+	t.Helper()
+	const prefix = "go run ./cmd/ordermsg "
+	var out []documented
+	lines := bufio.NewScanner(strings.NewReader(readmeCLISection(t)))
+	for lines.Scan() {
+		if line := strings.TrimSpace(lines.Text()); strings.HasPrefix(line, prefix) {
+			out = append(out, parseDocumented(t, "README.md", prefix, line))
+		}
+	}
+	return out
+}
+
+// helpExamples are the example lines of every command's --help.
+func helpExamples(t *testing.T) []documented {
+	t.Helper()
+	var out []documented
+	var visit func(c *cobra.Command)
+	visit = func(c *cobra.Command) {
+		for _, line := range strings.Split(c.Example, "\n") {
+			if line = strings.TrimSpace(line); line != "" {
+				if !strings.HasPrefix(line, "ordermsg ") {
+					t.Errorf("%s --help: example %q does not start with ordermsg", c.CommandPath(), line)
+				}
+				out = append(out, parseDocumented(t, c.CommandPath()+" --help", "ordermsg ", line))
+			}
+		}
+		for _, sub := range c.Commands() {
+			visit(sub)
+		}
+	}
+	visit((&app{getenv: func(string) string { return "" }}).rootCommand())
+	return out
+}
+
+// Every command the README or a --help shows runs as written: against
+// --demo, or, where the line says it needs credentials, against a service
+// named by the environment (the demo's data, so the same ids answer), and
+// without them it says what is missing.
+func TestDocumentedCommandsRun(t *testing.T) {
+	readme, help := readmeCommands(t), helpExamples(t)
+	if len(readme) < 7 || len(help) < 20 {
+		t.Fatalf("found %d README commands and %d help examples", len(readme), len(help))
+	}
+	srv := ordermsgtest.NewServer(nil)
+	t.Cleanup(srv.Close)
+	credentials := map[string]string{envBaseURL: srv.URL, envAPIKey: srv.APIKey, envWebsiteID: fmt.Sprint(srv.WebsiteID)}
+
+	for _, d := range append(readme, help...) {
+		name := d.where + ": " + d.line
+		switch {
+		case len(d.args) > 0 && d.args[0] == "serve":
+			runServe(t, name, d.args)
+		case d.needsCredentials:
+			if r := runTool(t, nil, d.args...); r.code != exitUsage || !strings.HasPrefix(r.stderr, "error: missing ORDERMSG_BASE_URL") {
+				t.Errorf("%s, without credentials: %v", name, r)
+			}
+			if r := runTool(t, credentials, d.args...); r.code != exitOK {
+				t.Errorf("%s, with credentials: %v", name, r)
+			}
+		default:
+			if r := runTool(t, nil, d.args...); r.code != exitOK {
+				t.Errorf("%s: %v", name, r)
+			}
+		}
+	}
+}
+
+// runServe runs a serve command until it serves, then stops it with Ctrl-C:
+// it must exit 0.
+func runServe(t *testing.T, name string, args []string) {
+	t.Helper()
+	cmd := command(t, "", nil, args...)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	lines := bufio.NewScanner(stdout)
+	serving := false
+	for !serving && lines.Scan() {
+		serving = strings.HasPrefix(lines.Text(), "serving until interrupted")
+	}
+	if serving {
+		cmd.Process.Signal(syscall.SIGINT)
+	}
+	go func() {
+		for lines.Scan() {
+		}
+	}()
+	if code := exitCodeOf(t, cmd.Wait()); !serving || code != exitOK {
+		t.Errorf("%s: served %v, exit %d, stderr %q", name, serving, code, stderr.String())
+	}
+}
