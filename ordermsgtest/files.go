@@ -330,7 +330,9 @@ func (h *Handler) serveFile(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("ETag", fmt.Sprintf(`"%d-%d"`, id, fh.size(id)))
 	http.ServeContent(out, r, "", epoch, fh.content(id))
 	if cut >= 0 {
-		hangUp(w) // the connection of a cut response closes, whatever was sent
+		// The connection of a cut response closes after what was sent.
+		w.(http.Flusher).Flush()
+		hangUp(w)
 	}
 }
 
