@@ -117,6 +117,7 @@ Exit codes: 0 success, 1 API or network error, 2 usage error, 130 interrupted.`,
 	root.AddCommand(
 		newResourceCommand(a, ordersKind),
 		newResourceCommand(a, messagesKind),
+		a.filesCommand(),
 		a.serveCommand(),
 		a.versionCommand(),
 	)
