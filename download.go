@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -41,6 +42,12 @@ const DefaultMaxDownloadSize int64 = 4 << 30
 // downloadBufferSize is the one buffer a download copies through, whatever
 // the file's size.
 const downloadBufferSize = 64 << 10
+
+// downloadBuffers recycles the copy buffers of finished downloads.
+var downloadBuffers = sync.Pool{New: func() any {
+	b := make([]byte, downloadBufferSize)
+	return &b
+}}
 
 // DownloadOptions tune Download and DownloadFile. The zero value (or nil)
 // gives the defaults.
@@ -358,7 +365,9 @@ func parseContentRange(v string) (first, total int64, err error) {
 // dropped, every read feeds the watchdog, and the count is held to the cap
 // and to the announced length.
 func (d *download) copy(body io.Reader, skip int64, watchdog *time.Timer) error {
-	buf := make([]byte, downloadBufferSize)
+	bp := downloadBuffers.Get().(*[]byte)
+	defer downloadBuffers.Put(bp)
+	buf := *bp
 	for {
 		n, rerr := body.Read(buf)
 		if n > 0 && watchdog != nil {
