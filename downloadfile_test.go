@@ -83,4 +83,3 @@ func TestDownloadFileWritesThroughAFIFO(t *testing.T) {
 		t.Fatal("the FIFO was replaced")
 	}
 }
-
