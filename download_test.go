@@ -19,6 +19,7 @@ import (
 
 	"github.com/ordermsg/ordermsg-go"
 	"github.com/ordermsg/ordermsg-go/ordermsgtest"
+	"go.uber.org/goleak"
 )
 
 // fastRetry retries quickly, so that tests of cut downloads take no time.
@@ -438,5 +439,26 @@ func TestDownloadStalledAttemptIsResumed(t *testing.T) {
 	}
 	if buf.String() != "0123456789" || time.Since(start) > 5*time.Second {
 		t.Fatalf("got %q after %v", buf.String(), time.Since(start))
+	}
+}
+
+func TestDownloadLeavesNothingRunning(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	srv := ordermsgtest.NewServer(ordermsgtest.Generate(ordermsgtest.Config{Seed: 3, Websites: 1, OrdersPerWebsite: 40, MessagesPerWebsite: 60}),
+		ordermsgtest.WithFileLinks(ordermsgtest.FileLinks{SeparateOrigin: true, CutAfter: []int64{5000}}))
+	defer srv.Close()
+	c, err := srv.Client(fastRetry)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.CloseIdleConnections()
+	f := firstFile(t, srv, c)
+	if _, err := c.Download(context.Background(), f, io.Discard, nil); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := c.Download(ctx, f, io.Discard, nil); !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
 	}
 }

@@ -191,3 +191,51 @@ func TestFilesDownloadUsageErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestFilesDownloadInterruptedLeavesNoPartialFile(t *testing.T) {
+	// A bare handler: its links take the origin of the request, the front's.
+	h := ordermsgtest.NewHandler(ordermsgtest.Generate(ordermsgtest.Config{Seed: 42, Websites: 1, OrdersPerWebsite: 12, MessagesPerWebsite: 16}))
+	site := h.Dataset().Websites[0]
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	// A front that presses Ctrl-C while the third file is on its way.
+	var files atomic.Int32
+	front := http.NewServeMux()
+	front.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/files/") && files.Add(1) == 3 {
+			w.Header().Set("Content-Length", "100000")
+			w.Write(make([]byte, 5000))
+			w.(http.Flusher).Flush()
+			cancel()
+			<-r.Context().Done()
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+	env := map[string]string{envBaseURL: newLoopback(t, front), envAPIKey: site.APIKey, envWebsiteID: fmt.Sprint(site.ID)}
+	out := t.TempDir()
+	_, stderr, code := cli{env: env}.run(ctx, "files", "download", "-o", out, "--concurrency", "1")
+	if code != exitInterrupted || !strings.Contains(stderr, "files: 2 downloaded") {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	for _, p := range regularFiles(t, out) {
+		if strings.HasPrefix(filepath.Base(p), ".") {
+			t.Errorf("an interrupted download left %s", p)
+		}
+	}
+	if n := len(regularFiles(t, out)); n != 2 {
+		t.Errorf("%d files, want the 2 complete ones", n)
+	}
+}
+
+func TestFilesDownloadProgressOnlyOnATerminal(t *testing.T) {
+	_, env := smallService(t)
+	_, stderr, _ := cli{env: env}.run(context.Background(), "files", "download", "-o", t.TempDir())
+	if strings.Contains(stderr, "downloading") {
+		t.Errorf("not a terminal, yet a progress bar: %q", stderr)
+	}
+	_, stderr, code := cli{env: env, terminal: true}.run(context.Background(), "files", "download", "-o", t.TempDir())
+	if code != exitOK || !strings.Contains(stderr, "downloading") || !strings.Contains(stderr, "files: ") {
+		t.Errorf("terminal: exit %d, stderr %q", code, stderr)
+	}
+}
