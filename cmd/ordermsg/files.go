@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -142,13 +143,7 @@ func (a *app) downloadFiles(ctx context.Context, c *ordermsg.Client, site int64,
 	var t tally
 	bar := newByteBar(a)
 	jobs := make(chan fileJob)
-	var mu sync.Mutex // serializes stderr lines between workers
-	report := func(format string, args ...any) {
-		mu.Lock()
-		defer mu.Unlock()
-		bar.clear()
-		fmt.Fprintf(a.stderr, format+"\n", args...)
-	}
+	report := bar.printf
 	var wg sync.WaitGroup
 	for range fl.concurrency {
 		wg.Add(1)
@@ -163,7 +158,7 @@ func (a *app) downloadFiles(ctx context.Context, c *ordermsg.Client, site int64,
 	close(jobs)
 	wg.Wait()
 	bar.stop()
-	fmt.Fprintf(a.stderr, "files: %s\n", &t)
+	bar.printf("files: %s", &t)
 	switch {
 	case ctx.Err() != nil:
 		return errInterrupted
@@ -317,37 +312,66 @@ func refresh(ctx context.Context, c *ordermsg.Client, site int64, j fileJob) (*o
 	return nil, fmt.Errorf("refreshing the link: order %d item %d no longer has file %d", j.orderID, j.itemID, j.file.ID)
 }
 
-// byteBar is a progress bar in bytes on stderr when it is a terminal, else
-// nothing. The total is not known ahead (the API gives no sizes).
-type byteBar struct{ bar *progressbar.ProgressBar }
+// byteBar is a progress bar in bytes on stderr when it is a terminal (the
+// total is not known ahead: the API gives no sizes), and the one writer of
+// stderr lines while it runs. The workers share it. The bar renders from a
+// goroutine of its own as well, so every write to stderr goes through one
+// lock.
+type byteBar struct {
+	mu     sync.Mutex // held to add to, clear or write above the bar
+	bar    *progressbar.ProgressBar
+	stderr *lockedWriter
+}
+
+// lockedWriter serializes writes to w.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
 
 func newByteBar(a *app) *byteBar {
-	if !a.isTerminal(a.stderr) {
-		return &byteBar{}
+	b := &byteBar{stderr: &lockedWriter{w: a.stderr}}
+	if a.isTerminal(a.stderr) {
+		b.bar = progressbar.NewOptions64(-1,
+			progressbar.OptionSetWriter(b.stderr),
+			progressbar.OptionSetDescription("downloading"),
+			progressbar.OptionShowBytes(true),
+			progressbar.OptionThrottle(100*time.Millisecond),
+			progressbar.OptionClearOnFinish(),
+		)
 	}
-	return &byteBar{bar: progressbar.NewOptions64(-1,
-		progressbar.OptionSetWriter(a.stderr),
-		progressbar.OptionSetDescription("downloading"),
-		progressbar.OptionShowBytes(true),
-		progressbar.OptionThrottle(100*time.Millisecond),
-		progressbar.OptionClearOnFinish(),
-	)}
+	return b
 }
 
 func (b *byteBar) add(n int) {
 	if b.bar != nil {
+		b.mu.Lock() // Clear reads the bar's state without its own lock
 		_ = b.bar.Add(n)
+		b.mu.Unlock()
 	}
 }
 
-func (b *byteBar) clear() {
+// printf writes a line to stderr above the bar.
+func (b *byteBar) printf(format string, args ...any) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
 	if b.bar != nil {
 		_ = b.bar.Clear()
 	}
+	fmt.Fprintf(b.stderr, format+"\n", args...)
 }
 
+// stop finishes the bar, which also ends its rendering goroutine.
 func (b *byteBar) stop() {
 	if b.bar != nil {
-		_ = b.bar.Exit()
+		b.mu.Lock()
+		_ = b.bar.Finish()
+		b.mu.Unlock()
 	}
 }
