@@ -27,7 +27,13 @@ import (
 // from its id, served at its url. The url is minted each time a record is
 // served, with an expiry of TTL from then: an expired link answers 403, as
 // does a link whose signature does not match. Requests for files draw from
-// the same fault injection as the API's (WithFaults).
+// the same fault injection as the API's (WithFaults); FaultCutBody cuts a
+// file halfway.
+//
+// Files are served by the Handler's ServeHTTP (so by Server, or any server
+// that mounts the Handler), under /files/; Register's httpmock responder
+// serves the API only. A bare Handler mints links on the origin of the
+// request that reads the record.
 type FileLinks struct {
 	// TTL is the lifetime of a link from the moment its record is served;
 	// 0 means one hour.
@@ -318,9 +324,9 @@ func (h *Handler) serveFile(w http.ResponseWriter, r *http.Request) {
 		r.Header.Del("Range")
 		r.Header.Del("If-Range")
 	}
-	cut := fh.nextCut()
-	if fault == FaultCutBody {
-		cut = fh.size(id) / 2
+	cut := fh.size(id) / 2
+	if fault != FaultCutBody {
+		cut = fh.nextCut()
 	}
 	out := w
 	if cut >= 0 {
