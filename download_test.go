@@ -462,3 +462,36 @@ func TestDownloadLeavesNothingRunning(t *testing.T) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}
 }
+
+func TestDownloadThroughInjectedFaultsEndsByteIdentical(t *testing.T) {
+	srv := ordermsgtest.NewServer(ordermsgtest.Generate(ordermsgtest.Config{Seed: 3, Websites: 1, OrdersPerWebsite: 40, MessagesPerWebsite: 60}),
+		ordermsgtest.WithFileLinks(ordermsgtest.FileLinks{SeparateOrigin: true, Size: 200_000}),
+		ordermsgtest.WithFaults(ordermsgtest.Faults{Seed: 9, Rate: 0.4, SlowDelay: time.Millisecond}))
+	defer srv.Close()
+	c, err := srv.Client(ordermsg.WithRetry(ordermsg.RetryPolicy{MaxRetries: 10, MinWait: time.Millisecond, MaxWait: 2 * time.Millisecond}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := &ordermsg.ListMessagesOptions{Includes: []ordermsg.MessageInclude{ordermsg.MessageIncludeFile}}
+	n := 0
+	for m, err := range c.Messages.All(context.Background(), srv.WebsiteID, opts) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.File.Expanded == nil {
+			continue
+		}
+		var buf bytes.Buffer
+		if _, err := c.Download(context.Background(), m.File.Expanded, &buf, nil); err != nil {
+			t.Fatalf("file %d: %v", m.File.Expanded.ID, err)
+		}
+		if !bytes.Equal(buf.Bytes(), srv.Handler.FileContent(m.File.Expanded.ID)) {
+			t.Fatalf("file %d differs", m.File.Expanded.ID)
+		}
+		n++
+	}
+	st := srv.Handler.Stats()
+	if n == 0 || st.Faults[ordermsgtest.FaultCutBody] == 0 || st.Faults[ordermsgtest.FaultDrop] == 0 {
+		t.Fatalf("%d files, faults %v: want cuts and drops among them", n, st.Faults)
+	}
+}
