@@ -143,7 +143,7 @@ func (c *Client) newDownload(ctx context.Context, f *File, w io.Writer, opts *Do
 		}
 		d.progress = opts.Progress
 	}
-	d.k = call{c: c, url: redactQuery(f.URL)}
+	d.k = call{c: c, url: redactURL(u)}
 	d.hc = c.downloadHTTPClient()
 	return d, nil
 }
@@ -418,4 +418,14 @@ func redactQuery(raw string) string {
 		return raw[:i] + "?…"
 	}
 	return raw
+}
+
+// redactURL is u as errors and logs show it: without user info, query or
+// fragment.
+func redactURL(u *url.URL) string {
+	shown := url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path, RawPath: u.RawPath}
+	if u.RawQuery != "" || u.Fragment != "" {
+		return shown.String() + "?…"
+	}
+	return shown.String()
 }

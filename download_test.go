@@ -495,3 +495,19 @@ func TestDownloadThroughInjectedFaultsEndsByteIdentical(t *testing.T) {
 		t.Fatalf("%d files, faults %v: want cuts and drops among them", n, st.Faults)
 	}
 }
+
+func TestDownloadErrorsShowNoSecretsOfTheLink(t *testing.T) {
+	srv := httptest.NewServer(http.NotFoundHandler())
+	defer srv.Close()
+	c, _ := ordermsg.NewClient(srv.URL, "k")
+	u := strings.Replace(srv.URL, "http://", "http://user:hunter2@", 1) + "/f?sig=s3cr3t#frag"
+	_, err := c.Download(context.Background(), &ordermsg.File{ID: 1, URL: u}, io.Discard, nil)
+	if !errors.Is(err, ordermsg.ErrNotFound) {
+		t.Fatalf("err = %v, want ErrNotFound", err)
+	}
+	for _, secret := range []string{"hunter2", "s3cr3t", "frag"} {
+		if strings.Contains(err.Error(), secret) {
+			t.Errorf("the error shows %q: %v", secret, err)
+		}
+	}
+}
