@@ -18,6 +18,7 @@ type Handler struct {
 	ds      *Dataset
 	latency time.Duration
 	faults  *faultInjector
+	files   *fileHost
 }
 
 // Option configures a Handler (and so a Server).
@@ -35,7 +36,7 @@ func NewHandler(ds *Dataset, opts ...Option) *Handler {
 	if ds == nil {
 		ds = Generate(DefaultConfig())
 	}
-	h := &Handler{ds: ds, faults: newFaultInjector(Faults{})}
+	h := &Handler{ds: ds, faults: newFaultInjector(Faults{}), files: newFileHost(FileLinks{})}
 	for _, opt := range opts {
 		opt(h)
 	}
@@ -123,12 +124,12 @@ func (h *Handler) answer(r *http.Request) reply {
 		}
 		if orders {
 			if o := w.Order(id); o != nil {
-				return jsonReply(w.renderOrder(o, inc, retrieved, false))
+				return jsonReply(h.withLinks(r, w.renderOrder(o, inc, retrieved, false)))
 			}
 			return errorReply(http.StatusNotFound, "order %d not found", id)
 		}
 		if m := w.Message(id); m != nil {
-			return jsonReply(w.renderMessage(m, inc, retrieved))
+			return jsonReply(h.withLinks(r, w.renderMessage(m, inc, retrieved)))
 		}
 		return errorReply(http.StatusNotFound, "message %d not found", id)
 	}
@@ -137,13 +138,13 @@ func (h *Handler) answer(r *http.Request) reply {
 		return errorReply(http.StatusBadRequest, "%v", err)
 	}
 	if orders {
-		return jsonReply(listPage(w.Orders, lq, q.Get("status"), orderOps, func(o *ordermsg.Order) *ordermsg.Order {
+		return jsonReply(h.withLinks(r, listPage(w.Orders, lq, q.Get("status"), orderOps, func(o *ordermsg.Order) *ordermsg.Order {
 			return w.renderOrder(o, inc, listed, false)
-		}))
+		})))
 	}
-	return jsonReply(listPage(w.Messages, lq, q.Get("message_type"), messageOps, func(m *ordermsg.Message) *ordermsg.Message {
+	return jsonReply(h.withLinks(r, listPage(w.Messages, lq, q.Get("message_type"), messageOps, func(m *ordermsg.Message) *ordermsg.Message {
 		return w.renderMessage(m, inc, listed)
-	}))
+	})))
 }
 
 func (h *Handler) knownKey(key string) bool {

@@ -64,15 +64,17 @@ func sleep(ctx context.Context, d time.Duration) bool {
 
 // ServeHTTP answers r as the API would, or with an injected fault.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if isFileRequest(r) {
+		h.serveFile(w, r)
+		return
+	}
 	rep, ok := h.decide(r)
 	if !ok {
 		return
 	}
 	switch rep.fault {
 	case FaultDrop:
-		if conn, _, err := w.(http.Hijacker).Hijack(); err == nil {
-			conn.Close()
-		}
+		hangUp(w)
 		return
 	case FaultCutBody:
 		if conn, buf, err := w.(http.Hijacker).Hijack(); err == nil {
@@ -83,6 +85,11 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		return
 	}
+	writeReply(w, rep)
+}
+
+// writeReply writes rep as the response.
+func writeReply(w http.ResponseWriter, rep reply) {
 	for k, v := range rep.header {
 		w.Header()[k] = v
 	}
@@ -154,8 +161,11 @@ type Server struct {
 	WebsiteID int64
 	// Handler serves the requests; its Dataset holds the records.
 	Handler *Handler
+	// FilesURL is the origin of the file links: URL, or a second server's
+	// with FileLinks.SeparateOrigin.
+	FilesURL string
 
-	srv *httptest.Server
+	srv, files *httptest.Server
 }
 
 // NewServer starts a fake service for ds (nil: Generate(DefaultConfig()))
@@ -163,14 +173,19 @@ type Server struct {
 func NewServer(ds *Dataset, opts ...Option) *Server {
 	h := NewHandler(ds, opts...)
 	srv := httptest.NewServer(h)
+	files := h.startFileHost(srv.URL)
 	first := h.ds.Websites[0]
-	return &Server{URL: srv.URL, APIKey: first.APIKey, WebsiteID: first.ID, Handler: h, srv: srv}
+	return &Server{URL: srv.URL, APIKey: first.APIKey, WebsiteID: first.ID, Handler: h, FilesURL: h.files.base, srv: srv, files: files}
 }
 
 // Close shuts the server down and waits for its requests to finish.
 func (s *Server) Close() {
 	s.srv.CloseClientConnections()
 	s.srv.Close()
+	if s.files != nil {
+		s.files.CloseClientConnections()
+		s.files.Close()
+	}
 }
 
 // Client returns an SDK client for the server, authenticated as the first

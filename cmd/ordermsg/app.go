@@ -94,6 +94,7 @@ The connection comes from flags or, by default, from the environment:
 	root.AddCommand(
 		newResourceCommand(a, ordersKind),
 		newResourceCommand(a, messagesKind),
+		a.filesCommand(),
 		a.serveCommand(),
 		a.versionCommand(),
 	)

@@ -1,0 +1,241 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io/fs"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/ordermsg/ordermsg-go"
+	"github.com/ordermsg/ordermsg-go/ordermsgtest"
+)
+
+// datasetFiles lists every file of a website's dataset.
+func datasetFiles(w *ordermsgtest.Website) []*ordermsg.File {
+	var out []*ordermsg.File
+	for _, o := range w.Orders {
+		for _, it := range o.Items {
+			for _, p := range it.PrintReadyFiles {
+				if p.File != nil {
+					out = append(out, p.File)
+				}
+			}
+		}
+	}
+	for _, m := range w.Messages {
+		if m.File.Expanded != nil {
+			out = append(out, m.File.Expanded)
+		}
+	}
+	return out
+}
+
+// regularFiles lists the regular files under root, relative to it.
+func regularFiles(t *testing.T, root string) []string {
+	t.Helper()
+	var out []string
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			rel, _ := filepath.Rel(root, p)
+			out = append(out, rel)
+		}
+		return err
+	})
+	return out
+}
+
+func TestFilesDownloadHostileNamesStayInsideDir(t *testing.T) {
+	srv, env := smallService(t)
+	files := datasetFiles(srv.Handler.Dataset().Website(srv.WebsiteID))
+	for i, f := range files {
+		f.Filename = hostileNames[i%len(hostileNames)]
+	}
+	root := t.TempDir()
+	out := filepath.Join(root, "deep", "out")
+	_, stderr, code := cli{env: env}.run(context.Background(), "files", "download", "-o", out, "--concurrency", "3")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	got := regularFiles(t, root)
+	if len(got) != len(files) {
+		t.Fatalf("%d files written for %d in the dataset:\n%s", len(got), len(files), strings.Join(got, "\n"))
+	}
+	for _, p := range got {
+		if !strings.HasPrefix(p, filepath.Join("deep", "out", "orders")+string(filepath.Separator)) &&
+			!strings.HasPrefix(p, filepath.Join("deep", "out", "messages")+string(filepath.Separator)) {
+			t.Errorf("%s is outside DIR/orders and DIR/messages", p)
+		}
+	}
+	if !strings.Contains(stderr, fmt.Sprintf("files: %d downloaded, 0 skipped, 0 failed", len(files))) {
+		t.Errorf("summary: %s", stderr)
+	}
+}
+
+func TestFilesDownloadLayoutContentAndSkip(t *testing.T) {
+	srv, env := smallService(t)
+	w := srv.Handler.Dataset().Website(srv.WebsiteID)
+	out := t.TempDir()
+	if _, stderr, code := (cli{env: env}).run(context.Background(), "files", "download", "-o", out); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	checked := 0
+	for _, o := range w.Orders {
+		for _, it := range o.Items {
+			for _, p := range it.PrintReadyFiles {
+				if p.File == nil {
+					continue
+				}
+				got, err := os.ReadFile(filepath.Join(out, "orders", fmt.Sprint(o.ID), fmt.Sprint(it.ID), p.File.Filename))
+				if err != nil || !bytes.Equal(got, srv.Handler.FileContent(p.File.ID)) {
+					t.Fatalf("order %d item %d %s: %v", o.ID, it.ID, p.File.Filename, err)
+				}
+				checked++
+			}
+		}
+	}
+	for _, m := range w.Messages {
+		if m.File.Expanded != nil {
+			if _, err := os.Stat(filepath.Join(out, "messages", fmt.Sprint(m.ID), m.File.Expanded.Filename)); err != nil {
+				t.Fatal(err)
+			}
+			checked++
+		}
+	}
+	if checked == 0 {
+		t.Fatal("the dataset has no files")
+	}
+	before := srv.Handler.FileStats().Requests
+	_, stderr, code := cli{env: env}.run(context.Background(), "files", "download", "-o", out)
+	if code != exitOK || !strings.Contains(stderr, fmt.Sprintf("files: 0 downloaded, %d skipped, 0 failed", checked)) {
+		t.Fatalf("exit %d, second run: %s", code, stderr)
+	}
+	if srv.Handler.FileStats().Requests != before {
+		t.Fatal("the second run fetched files that were complete")
+	}
+}
+
+func TestFilesDownloadRefreshesExpiredLinks(t *testing.T) {
+	// Links handed out by the lists have expired already; re-reading a
+	// record (a retrieve) gives a live one.
+	var fresh atomic.Bool
+	now := func() time.Time {
+		if fresh.Load() {
+			return time.Now()
+		}
+		return time.Now().Add(-3 * time.Hour)
+	}
+	h := ordermsgtest.NewHandler(ordermsgtest.Generate(ordermsgtest.Config{Seed: 42, Websites: 1, OrdersPerWebsite: 12, MessagesPerWebsite: 16}),
+		ordermsgtest.WithFileLinks(ordermsgtest.FileLinks{TTL: time.Hour, Now: now}))
+	var gets atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.Count(strings.Trim(r.URL.Path, "/"), "/") == 3 && strings.HasPrefix(r.URL.Path, "/websites/") {
+			fresh.Store(true)
+			gets.Add(1)
+		}
+		h.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	site := h.Dataset().Websites[0]
+	env := map[string]string{envBaseURL: srv.URL, envAPIKey: site.APIKey, envWebsiteID: fmt.Sprint(site.ID)}
+	files := len(datasetFiles(site))
+	_, stderr, code := cli{env: env}.run(context.Background(), "files", "download", "-o", t.TempDir(), "--concurrency", "1")
+	if code != exitOK || !strings.Contains(stderr, fmt.Sprintf("files: %d downloaded", files)) {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if gets.Load() == 0 || h.FileStats().Expired != 0 {
+		t.Fatalf("%d re-reads, file stats %+v: want expired links refreshed before use", gets.Load(), h.FileStats())
+	}
+}
+
+func TestFilesDownloadSendsNoKeyToAnotherOrigin(t *testing.T) {
+	srv := ordermsgtest.NewServer(ordermsgtest.Generate(ordermsgtest.Config{Seed: 42, Websites: 1, OrdersPerWebsite: 12, MessagesPerWebsite: 16}),
+		ordermsgtest.WithFileLinks(ordermsgtest.FileLinks{SeparateOrigin: true}))
+	defer srv.Close()
+	env := map[string]string{envBaseURL: srv.URL, envAPIKey: srv.APIKey, envWebsiteID: fmt.Sprint(srv.WebsiteID)}
+	if _, stderr, code := (cli{env: env}).run(context.Background(), "files", "download", "-o", t.TempDir()); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if st := srv.Handler.FileStats(); st.Requests == 0 || st.Authorized != 0 {
+		t.Fatalf("file host stats %+v", st)
+	}
+}
+
+func TestFilesDownloadDemo(t *testing.T) {
+	out := t.TempDir()
+	_, stderr, code := cli{}.run(context.Background(), "files", "download", "--demo", "-o", out, "--from", "messages", "--since", "2024-03-01")
+	if code != exitOK || !strings.Contains(stderr, "files: ") || strings.Contains(stderr, " 0 downloaded") {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(out, "orders")); err == nil {
+		t.Error("--from messages wrote order files")
+	}
+}
+
+func TestFilesDownloadUsageErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{"files", "download", "--demo"},
+		{"files", "download", "--demo", "-o", "x", "--from", "both"},
+		{"files", "download", "--demo", "-o", "x", "--concurrency", "0"},
+		{"files", "download", "--demo", "-o", "x", "--since", "yesterday"},
+	} {
+		if _, _, code := (cli{}).run(context.Background(), args...); code != exitUsage {
+			t.Errorf("%v: exit %d, want %d", args, code, exitUsage)
+		}
+	}
+}
+
+func TestFilesDownloadInterruptedLeavesNoPartialFile(t *testing.T) {
+	// A bare handler: its links take the origin of the request, the front's.
+	h := ordermsgtest.NewHandler(ordermsgtest.Generate(ordermsgtest.Config{Seed: 42, Websites: 1, OrdersPerWebsite: 12, MessagesPerWebsite: 16}))
+	site := h.Dataset().Websites[0]
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	// A front that presses Ctrl-C while the third file is on its way.
+	var files atomic.Int32
+	front := http.NewServeMux()
+	front.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/files/") && files.Add(1) == 3 {
+			w.Header().Set("Content-Length", "100000")
+			w.Write(make([]byte, 5000))
+			w.(http.Flusher).Flush()
+			cancel()
+			<-r.Context().Done()
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+	env := map[string]string{envBaseURL: newLoopback(t, front), envAPIKey: site.APIKey, envWebsiteID: fmt.Sprint(site.ID)}
+	out := t.TempDir()
+	_, stderr, code := cli{env: env}.run(ctx, "files", "download", "-o", out, "--concurrency", "1")
+	if code != exitInterrupted || !strings.Contains(stderr, "files: 2 downloaded") {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	for _, p := range regularFiles(t, out) {
+		if strings.HasPrefix(filepath.Base(p), ".") {
+			t.Errorf("an interrupted download left %s", p)
+		}
+	}
+	if n := len(regularFiles(t, out)); n != 2 {
+		t.Errorf("%d files, want the 2 complete ones", n)
+	}
+}
+
+func TestFilesDownloadProgressOnlyOnATerminal(t *testing.T) {
+	_, env := smallService(t)
+	_, stderr, _ := cli{env: env}.run(context.Background(), "files", "download", "-o", t.TempDir())
+	if strings.Contains(stderr, "downloading") {
+		t.Errorf("not a terminal, yet a progress bar: %q", stderr)
+	}
+	_, stderr, code := cli{env: env, terminal: true}.run(context.Background(), "files", "download", "-o", t.TempDir())
+	if code != exitOK || !strings.Contains(stderr, "downloading") || !strings.Contains(stderr, "files: ") {
+		t.Errorf("terminal: exit %d, stderr %q", code, stderr)
+	}
+}

@@ -1,0 +1,120 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// maxNameBytes bounds a file name written under the output directory, well
+// inside the 255 bytes file systems allow, leaving room for a disambiguating
+// suffix and for the download's temporary name.
+const maxNameBytes = 180
+
+// safeName turns a filename sent by the server into one path component that
+// is safe on Linux, macOS and Windows. The rule (documented in files
+// download --help):
+//
+//  1. Invalid UTF-8, NUL, control, format (such as bidi overrides) and
+//     other unprintable characters but the ASCII space, / and \, the
+//     characters Windows refuses (< > : " | ? *), and ~ (kept for
+//     uniqueNames) become _.
+//  2. Leading and trailing spaces and dots are removed, so ".", "..", and
+//     hidden names are impossible.
+//  3. An empty result becomes "file"; a Windows device name (CON, PRN, AUX,
+//     NUL, COM1–9, LPT1–9, with any extension, in any case) gets a leading _.
+//  4. A name longer than 180 bytes is cut, keeping its extension when short.
+func safeName(name string) string {
+	name = strings.ToValidUTF8(name, "_")
+	name = strings.Map(func(r rune) rune {
+		if !unicode.IsPrint(r) || strings.ContainsRune(`/\<>:"|?*~`, r) || r == utf8.RuneError {
+			return '_'
+		}
+		return r
+	}, name)
+	name = strings.Trim(name, " .")
+	if name == "" {
+		return "file"
+	}
+	if reservedName(name) {
+		name = "_" + name
+	}
+	return truncateKeepingExt(name, maxNameBytes)
+}
+
+// reservedName reports whether name is a Windows device name, which cannot
+// be a file's name there whatever its extension.
+func reservedName(name string) bool {
+	stem, _, _ := strings.Cut(name, ".")
+	stem = strings.ToUpper(strings.TrimRight(stem, " "))
+	switch stem {
+	case "CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$":
+		return true
+	}
+	if len(stem) == 4 && (strings.HasPrefix(stem, "COM") || strings.HasPrefix(stem, "LPT")) {
+		return stem[3] >= '0' && stem[3] <= '9'
+	}
+	return false
+}
+
+// truncateKeepingExt cuts name to at most n bytes at a rune boundary, keeping
+// an extension of up to 16 bytes.
+func truncateKeepingExt(name string, n int) string {
+	if len(name) <= n {
+		return name
+	}
+	ext := filepath.Ext(name)
+	if len(ext) > 16 {
+		ext = ""
+	}
+	return strings.TrimRight(cutAtRune(name[:len(name)-len(ext)], n-len(ext)), " .") + ext
+}
+
+// uniqueNames gives each file of one directory its safe name. When the
+// directory gets more than one file, a name that could land on another's
+// carries "~<file id>" before its extension: one equal to another but for
+// ASCII case, and any name outside ASCII (file systems disagree on the case
+// and the Unicode normalization of those). Safe names never hold "~", and
+// file ids differ, so no two results can name the same file, whatever the
+// file system and whatever order the files are fetched in.
+func uniqueNames(names []string, ids []int64) []string {
+	out := make([]string, len(names))
+	count := map[string]int{}
+	for i, n := range names {
+		out[i] = safeName(n)
+		count[strings.ToLower(out[i])]++
+	}
+	if len(out) < 2 {
+		return out
+	}
+	for i, n := range out {
+		if count[strings.ToLower(n)] > 1 || !isASCII(n) {
+			ext := filepath.Ext(n)
+			suffix := fmt.Sprintf("~%d", ids[i])
+			out[i] = cutAtRune(strings.TrimSuffix(n, ext), maxNameBytes-len(suffix)-len(ext)) + suffix + ext
+		}
+	}
+	return out
+}
+
+func isASCII(s string) bool {
+	for i := range len(s) {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// cutAtRune keeps at most n bytes of s, cut at a rune boundary.
+func cutAtRune(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}

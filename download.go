@@ -1,0 +1,431 @@
+package ordermsg
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// ErrLinkExpired is returned (wrapped) by Download and DownloadFile when a
+// file's Expires has passed: before the first request, before a retry, or
+// when the file host refuses the link with 403 after it expired. No request
+// is sent with an expired link.
+//
+// A link is refreshed by reading its record again: the order with
+// OrderIncludeItemsPrintReadyFiles (Orders.Get), or the message with
+// MessageIncludeFile (Messages.Get); the file keeps its ID and gets a new URL
+// and Expires.
+var ErrLinkExpired = errors.New("ordermsg: file link expired")
+
+// ErrNoFile is returned (wrapped) by PrintReadyFile.Downloadable for an
+// entry that has no file, as one whose Status is failure.
+var ErrNoFile = errors.New("ordermsg: no file to download")
+
+// errFileChanged stops a download whose file changed between attempts, since
+// the bytes already written would not belong with the rest.
+var errFileChanged = fmt.Errorf("ordermsg: the file changed on the server during the download: %w", errNotRetryable)
+
+// errStalled cuts an attempt that received nothing for the attempt timeout.
+var errStalled = errors.New("ordermsg: download stalled")
+
+// DefaultMaxDownloadSize is the largest file Download accepts unless
+// DownloadOptions.MaxBytes says otherwise: 4 GiB, room for large print PDFs.
+const DefaultMaxDownloadSize int64 = 4 << 30
+
+// downloadBufferSize is the one buffer a download copies through, whatever
+// the file's size.
+const downloadBufferSize = 64 << 10
+
+// downloadBuffers recycles the copy buffers of finished downloads.
+var downloadBuffers = sync.Pool{New: func() any {
+	b := make([]byte, downloadBufferSize)
+	return &b
+}}
+
+// DownloadOptions tune Download and DownloadFile. The zero value (or nil)
+// gives the defaults.
+type DownloadOptions struct {
+	// MaxBytes caps the file's size: a larger file (by its announced length
+	// or by the bytes that arrive) fails with ErrBodyTooLarge. 0 means
+	// DefaultMaxDownloadSize.
+	MaxBytes int64
+	// Now is the clock that a link's Expires is compared with; nil means
+	// time.Now.
+	Now func() time.Time
+	// Progress, when set, is called with the number of bytes of each write
+	// to the destination, from the goroutine of the call.
+	Progress func(n int)
+}
+
+// Downloadable returns the entry's file, or an error matching ErrNoFile that
+// names the entry and its status when it has none (status failure and file
+// null, in the spec's sample). Such an entry is to be reported, not fetched.
+func (p *PrintReadyFile) Downloadable() (*File, error) {
+	if p.File == nil {
+		return nil, fmt.Errorf("%w: print-ready file %d (tag %q) has status %q", ErrNoFile, p.ID, p.Tag, p.Status)
+	}
+	return p.File, nil
+}
+
+// Download streams the file f to w and returns the number of bytes written.
+//
+// It retries as every call does (see RetryPolicy): a download cut midway is
+// resumed with a Range request from the bytes already written, or, when the
+// server ignores Range, restarted with those bytes skipped, so that w
+// receives every byte once. The length received is checked against the one
+// announced (Content-Length or Content-Range); the size is capped by
+// DownloadOptions.MaxBytes; memory stays the same whatever the size. An
+// attempt that receives nothing for the attempt timeout (WithAttemptTimeout)
+// is cut and resumed.
+//
+// The API key is sent only when f.URL is on the client's own origin (scheme,
+// host and port), and never on a redirect to another origin. A link whose
+// Expires has passed is not requested: the error matches ErrLinkExpired,
+// which says how to get a fresh one.
+func (c *Client) Download(ctx context.Context, f *File, w io.Writer, opts *DownloadOptions) (int64, error) {
+	if w == nil {
+		return 0, errors.New("ordermsg: Download: nil writer")
+	}
+	d, err := c.newDownload(ctx, f, w, opts)
+	if err != nil {
+		return 0, err
+	}
+	err = d.run(ctx)
+	return d.written, err
+}
+
+// download is the state of one Download across its attempts.
+type download struct {
+	c        *Client
+	hc       *http.Client
+	f        *File
+	u        *url.URL
+	w        io.Writer
+	maxBytes int64
+	now      func() time.Time
+	progress func(int)
+	k        call // the retry state, shared with the API calls' policy
+
+	written   int64  // bytes given to w
+	total     int64  // the file's announced length; -1 when not known
+	validator string // the first response's strong ETag or Last-Modified
+}
+
+// newDownload checks the caller's input before any request.
+func (c *Client) newDownload(ctx context.Context, f *File, w io.Writer, opts *DownloadOptions) (*download, error) {
+	if ctx == nil {
+		return nil, errors.New("ordermsg: nil context")
+	}
+	if f == nil {
+		return nil, errors.New("ordermsg: Download: nil file")
+	}
+	u, err := url.Parse(f.URL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("ordermsg: Download: file %d: url %q is not an absolute http(s) URL", f.ID, redactQuery(f.URL))
+	}
+	d := &download{c: c, f: f, u: u, w: w, maxBytes: DefaultMaxDownloadSize, now: time.Now, total: -1}
+	if opts != nil {
+		if opts.MaxBytes < 0 {
+			return nil, errors.New("ordermsg: DownloadOptions.MaxBytes must not be negative")
+		}
+		if opts.MaxBytes > 0 {
+			d.maxBytes = opts.MaxBytes
+		}
+		if opts.Now != nil {
+			d.now = opts.Now
+		}
+		d.progress = opts.Progress
+	}
+	d.k = call{c: c, url: redactURL(u)}
+	d.hc = c.downloadHTTPClient()
+	return d, nil
+}
+
+// downloadHTTPClient is the client's HTTP client for files: no overall
+// timeout (a large file takes the time it takes; stalls are caught instead),
+// and a redirect to another origin than the API's loses the Authorization
+// header before the client's own redirect policy runs.
+func (c *Client) downloadHTTPClient() *http.Client {
+	hc := *c.httpClient
+	hc.Timeout = 0
+	policy := c.httpClient.CheckRedirect
+	hc.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if !sameOrigin(req.URL, c.baseURL) {
+			req.Header.Del("Authorization")
+		}
+		return policy(req, via)
+	}
+	return &hc
+}
+
+// checkExpiry refuses a link whose Expires has passed.
+func (d *download) checkExpiry() error {
+	if exp := d.f.Expires.Time; !exp.IsZero() && !d.now().Before(exp) {
+		return fmt.Errorf("%w: file %d expired at %s; read its record again for a fresh link",
+			ErrLinkExpired, d.f.ID, exp.Format(time.RFC3339))
+	}
+	return nil
+}
+
+// run makes attempts until the file is complete or an error is final.
+func (d *download) run(ctx context.Context) error {
+	for {
+		if err := d.checkExpiry(); err != nil {
+			return err
+		}
+		before := d.written
+		resp, err := d.attempt(ctx)
+		if err == nil && resp == nil {
+			return nil
+		}
+		if d.written > before {
+			d.k.retries = 0 // progress: a fresh series of retries from here
+		}
+		var hr *http.Response
+		if resp != nil {
+			hr = &http.Response{StatusCode: resp.status, Header: resp.header}
+		}
+		retry, ctxErr := d.k.decideRetry(ctx, hr, err)
+		switch {
+		case ctxErr != nil:
+			return fmt.Errorf("ordermsg: GET %s: %w", d.k.url, ctxErr)
+		case !retry && err != nil:
+			return fmt.Errorf("ordermsg: GET %s: %w", d.k.url, err)
+		case !retry:
+			return d.statusError(resp)
+		}
+		if !waitOrDone(ctx, d.k.wait) {
+			return fmt.Errorf("ordermsg: GET %s: %w", d.k.url, ctx.Err())
+		}
+	}
+}
+
+// statusError is the error of a final non-2xx response: an *APIError, which
+// also matches ErrLinkExpired when the host refused a link that has expired
+// since it was checked.
+func (d *download) statusError(resp *response) error {
+	apiErr := newAPIError(http.MethodGet, d.k.url, resp)
+	if resp.status == http.StatusForbidden {
+		if err := d.checkExpiry(); err != nil {
+			return fmt.Errorf("%w (%w)", err, apiErr)
+		}
+	}
+	return apiErr
+}
+
+// waitOrDone waits d, or less when ctx ends first; it reports whether d passed.
+func waitOrDone(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// attempt makes one request. It returns (nil, nil) when the file is complete,
+// the response with its (capped) body for a non-2xx status, or an error.
+func (d *download) attempt(ctx context.Context) (*response, error) {
+	actx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	var watchdog *time.Timer
+	if t := d.c.attemptTimeout; t > 0 {
+		watchdog = time.AfterFunc(t, func() { cancel(errStalled) })
+		defer watchdog.Stop()
+	}
+	resp, err := d.hc.Do(d.request(actx))
+	if err != nil {
+		return nil, stalledOr(actx, err)
+	}
+	defer resp.Body.Close()
+	switch {
+	case resp.StatusCode == http.StatusRequestedRangeNotSatisfiable && d.total >= 0 && d.written == d.total:
+		return nil, nil // the cut came after the last byte
+	case resp.StatusCode < 200 || resp.StatusCode > 299:
+		body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+		return &response{status: resp.StatusCode, header: resp.Header, body: body}, nil
+	}
+	skip, err := d.accept(resp)
+	if err != nil {
+		return nil, err
+	}
+	if err := d.copy(resp.Body, skip, watchdog); err != nil {
+		return nil, stalledOr(actx, err)
+	}
+	return nil, nil
+}
+
+// stalledOr is errStalled when the watchdog cut the attempt, else err.
+func stalledOr(ctx context.Context, err error) error {
+	if cause := context.Cause(ctx); errors.Is(cause, errStalled) {
+		return &bodyReadError{err: cause}
+	}
+	return err
+}
+
+// request builds the next attempt's request: the API's headers only on the
+// API's origin, and a Range from the bytes already written.
+func (d *download) request(ctx context.Context) *http.Request {
+	u := *d.u
+	req := (&http.Request{Method: http.MethodGet, URL: &u, Host: u.Host, Header: http.Header{}}).WithContext(ctx)
+	req.Header.Set("User-Agent", d.c.userAgent)
+	// identity: a transparently decompressed body has no length to check
+	// and no byte ranges to resume from.
+	req.Header.Set("Accept-Encoding", "identity")
+	if sameOrigin(d.u, d.c.baseURL) {
+		req.Header.Set("Authorization", d.c.credentials.authorization)
+		req.Header.Set(d.c.versionHeader, d.c.versionValue)
+	}
+	if d.written > 0 {
+		req.Header.Set("Range", "bytes="+strconv.FormatInt(d.written, 10)+"-")
+		if d.validator != "" {
+			req.Header.Set("If-Range", d.validator)
+		}
+	}
+	return req
+}
+
+// accept checks a 2xx response against what is already written, and returns
+// how many bytes of its body to skip (a restart from byte 0 when the server
+// ignored Range).
+func (d *download) accept(resp *http.Response) (skip int64, err error) {
+	v := validatorOf(resp.Header)
+	if d.written > 0 && d.validator != "" && v != d.validator {
+		return 0, errFileChanged
+	}
+	if d.written == 0 {
+		d.validator = v
+	}
+	var start, total int64
+	if resp.StatusCode == http.StatusPartialContent {
+		start, total, err = parseContentRange(resp.Header.Get("Content-Range"))
+		if err != nil || start != d.written || d.written == 0 {
+			return 0, fmt.Errorf("ordermsg: GET %s: a 206 response for bytes from %d has Content-Range %q: %w",
+				d.k.url, d.written, resp.Header.Get("Content-Range"), errNotRetryable)
+		}
+	} else {
+		start, total, skip = 0, resp.ContentLength, d.written
+	}
+	if total >= 0 {
+		if d.total >= 0 && total != d.total {
+			return 0, errFileChanged
+		}
+		if total > d.maxBytes {
+			return 0, fmt.Errorf("%w: the file is %d bytes, over the limit of %d", ErrBodyTooLarge, total, d.maxBytes)
+		}
+		if total < start+skip {
+			return 0, fmt.Errorf("ordermsg: GET %s: the file is %d bytes, fewer than the %d already written: %w",
+				d.k.url, total, d.written, errNotRetryable)
+		}
+		d.total = total
+	}
+	return skip, nil
+}
+
+// validatorOf is what tells one version of a file from another: a strong
+// ETag, else Last-Modified, else "".
+func validatorOf(h http.Header) string {
+	if etag := h.Get("ETag"); etag != "" && !strings.HasPrefix(etag, "W/") {
+		return etag
+	}
+	return h.Get("Last-Modified")
+}
+
+// parseContentRange reads "bytes first-last/total" (total may be "*").
+func parseContentRange(v string) (first, total int64, err error) {
+	spec, ok := strings.CutPrefix(v, "bytes ")
+	rng, size, ok2 := strings.Cut(spec, "/")
+	firstS, lastS, ok3 := strings.Cut(rng, "-")
+	if !ok || !ok2 || !ok3 {
+		return 0, 0, fmt.Errorf("malformed Content-Range %q", v)
+	}
+	first, err1 := strconv.ParseInt(firstS, 10, 64)
+	last, err2 := strconv.ParseInt(lastS, 10, 64)
+	total = -1
+	var err3 error
+	if size != "*" {
+		total, err3 = strconv.ParseInt(size, 10, 64)
+	}
+	if err1 != nil || err2 != nil || err3 != nil || first < 0 || last < first || (total >= 0 && last >= total) {
+		return 0, 0, fmt.Errorf("malformed Content-Range %q", v)
+	}
+	return first, total, nil
+}
+
+// copy streams body to the writer through one buffer: skip bytes are read and
+// dropped, every read feeds the watchdog, and the count is held to the cap
+// and to the announced length.
+func (d *download) copy(body io.Reader, skip int64, watchdog *time.Timer) error {
+	bp := downloadBuffers.Get().(*[]byte)
+	defer downloadBuffers.Put(bp)
+	buf := *bp
+	for {
+		n, rerr := body.Read(buf)
+		if n > 0 && watchdog != nil {
+			watchdog.Reset(d.c.attemptTimeout)
+		}
+		chunk := buf[:n]
+		if skip > 0 {
+			drop := min(skip, int64(len(chunk)))
+			skip -= drop
+			chunk = chunk[drop:]
+		}
+		if len(chunk) > 0 {
+			if d.written+int64(len(chunk)) > d.maxBytes {
+				return fmt.Errorf("%w: more than %d bytes", ErrBodyTooLarge, d.maxBytes)
+			}
+			if d.total >= 0 && d.written+int64(len(chunk)) > d.total {
+				return fmt.Errorf("ordermsg: GET %s: more bytes than the %d announced: %w", d.k.url, d.total, errNotRetryable)
+			}
+			w, werr := d.w.Write(chunk)
+			d.written += int64(w)
+			if d.progress != nil && w > 0 {
+				d.progress(w)
+			}
+			if werr != nil {
+				return fmt.Errorf("ordermsg: writing file %d: %w: %w", d.f.ID, werr, errNotRetryable)
+			}
+			if w < len(chunk) {
+				return fmt.Errorf("ordermsg: writing file %d: %w: %w", d.f.ID, io.ErrShortWrite, errNotRetryable)
+			}
+		}
+		switch {
+		case rerr == io.EOF && skip > 0:
+			return &bodyReadError{err: io.ErrUnexpectedEOF}
+		case rerr == io.EOF && d.total >= 0 && d.written < d.total:
+			return &bodyReadError{err: fmt.Errorf("%d of %d bytes: %w", d.written, d.total, io.ErrUnexpectedEOF)}
+		case rerr == io.EOF:
+			return nil
+		case rerr != nil:
+			return &bodyReadError{err: rerr}
+		}
+	}
+}
+
+// redactQuery drops a URL's query and fragment, which on a file link often
+// hold a signature, from what errors and logs show.
+func redactQuery(raw string) string {
+	if i := strings.IndexAny(raw, "?#"); i >= 0 {
+		return raw[:i] + "?…"
+	}
+	return raw
+}
+
+// redactURL is u as errors and logs show it: without user info, query or
+// fragment.
+func redactURL(u *url.URL) string {
+	shown := url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path, RawPath: u.RawPath}
+	if u.RawQuery != "" || u.Fragment != "" {
+		return shown.String() + "?…"
+	}
+	return shown.String()
+}

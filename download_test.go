@@ -1,0 +1,513 @@
+package ordermsg_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/ordermsg/ordermsg-go"
+	"github.com/ordermsg/ordermsg-go/ordermsgtest"
+	"go.uber.org/goleak"
+)
+
+// fastRetry retries quickly, so that tests of cut downloads take no time.
+var fastRetry = ordermsg.WithRetry(ordermsg.RetryPolicy{MaxRetries: 3, MinWait: time.Millisecond, MaxWait: 2 * time.Millisecond})
+
+// fakeClock is a clock that tests move by hand.
+type fakeClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func newFakeClock() *fakeClock { return &fakeClock{now: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)} }
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *fakeClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	c.now = c.now.Add(d)
+	c.mu.Unlock()
+}
+
+// fileServer starts the fake with fl and returns it with a client.
+func fileServer(t *testing.T, fl ordermsgtest.FileLinks, opts ...ordermsg.Option) (*ordermsgtest.Server, *ordermsg.Client) {
+	t.Helper()
+	srv := ordermsgtest.NewServer(ordermsgtest.Generate(ordermsgtest.Config{Seed: 3, Websites: 1, OrdersPerWebsite: 40, MessagesPerWebsite: 60}),
+		ordermsgtest.WithFileLinks(fl))
+	t.Cleanup(srv.Close)
+	c, err := srv.Client(append([]ordermsg.Option{fastRetry}, opts...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return srv, c
+}
+
+// versadocOrder reads an order with print-ready files: the first whose
+// second entry is a success when ok, or a failure when not.
+func versadocOrder(t *testing.T, srv *ordermsgtest.Server, c *ordermsg.Client, ok bool) *ordermsg.Order {
+	t.Helper()
+	for _, o := range srv.Handler.Dataset().Websites[0].Orders {
+		if len(o.Items) > 0 && o.Items[0].IsVersadoc() && (o.Items[0].PrintReadyFiles[1].File != nil) == ok {
+			got, err := c.Orders.Get(context.Background(), srv.WebsiteID, o.ID,
+				&ordermsg.GetOrderOptions{Includes: []ordermsg.OrderInclude{ordermsg.OrderIncludeItemsPrintReadyFiles}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return got
+		}
+	}
+	t.Fatal("no such versadoc order in the dataset")
+	return nil
+}
+
+func firstFile(t *testing.T, srv *ordermsgtest.Server, c *ordermsg.Client) *ordermsg.File {
+	t.Helper()
+	f, err := versadocOrder(t, srv, c, true).Items[0].PrintReadyFiles[0].Downloadable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+func TestDownloadFromSecondOriginSendsNoKey(t *testing.T) {
+	srv, c := fileServer(t, ordermsgtest.FileLinks{SeparateOrigin: true})
+	f := firstFile(t, srv, c)
+	if !strings.HasPrefix(f.URL, srv.FilesURL) || srv.FilesURL == srv.URL {
+		t.Fatalf("link %s is not on the second origin %s", f.URL, srv.FilesURL)
+	}
+	var buf bytes.Buffer
+	n, err := c.Download(context.Background(), f, &buf, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := srv.Handler.FileContent(f.ID); n != int64(len(want)) || !bytes.Equal(buf.Bytes(), want) {
+		t.Fatalf("got %d bytes, want the file's %d", n, len(want))
+	}
+	if st := srv.Handler.FileStats(); st.Requests != 1 || st.Authorized != 0 {
+		t.Fatalf("file host stats %+v: want 1 request and no Authorization", st)
+	}
+}
+
+func TestDownloadFromTheAPIOriginSendsTheKey(t *testing.T) {
+	srv, c := fileServer(t, ordermsgtest.FileLinks{})
+	if _, err := c.Download(context.Background(), firstFile(t, srv, c), io.Discard, nil); err != nil {
+		t.Fatal(err)
+	}
+	if st := srv.Handler.FileStats(); st.Authorized != 1 {
+		t.Fatalf("file host stats %+v: the API's own origin should get the key", st)
+	}
+}
+
+func TestDownloadRedirectToAnotherOriginDropsTheKey(t *testing.T) {
+	// Both servers are on 127.0.0.1, on two ports: net/http alone would
+	// forward Authorization, since it compares host names only.
+	var gotAuth atomic.Value
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		gotAuth.Store(r.Header.Get("Authorization"))
+		io.WriteString(w, "payload")
+	}))
+	defer other.Close()
+	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") == "" {
+			t.Error("the API's own origin got no key")
+		}
+		http.Redirect(w, r, other.URL+"/elsewhere", http.StatusFound)
+	}))
+	defer api.Close()
+	c, err := ordermsg.NewClient(api.URL, "secret-key")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if _, err := c.Download(context.Background(), &ordermsg.File{ID: 1, URL: api.URL + "/file"}, &buf, nil); err != nil {
+		t.Fatal(err)
+	}
+	if buf.String() != "payload" {
+		t.Fatalf("got %q", buf.String())
+	}
+	if a, _ := gotAuth.Load().(string); a != "" {
+		t.Fatalf("the other origin got Authorization %q", a)
+	}
+}
+
+func TestDownloadExpiredLinkIsNotRequested(t *testing.T) {
+	clock := newFakeClock()
+	srv, c := fileServer(t, ordermsgtest.FileLinks{Now: clock.Now, TTL: time.Hour})
+	f := firstFile(t, srv, c)
+	clock.Advance(time.Hour)
+	_, err := c.Download(context.Background(), f, io.Discard, &ordermsg.DownloadOptions{Now: clock.Now})
+	if !errors.Is(err, ordermsg.ErrLinkExpired) {
+		t.Fatalf("err = %v, want ErrLinkExpired", err)
+	}
+	if st := srv.Handler.FileStats(); st.Requests != 0 {
+		t.Fatalf("an expired link was requested: %+v", st)
+	}
+
+	// The documented way out: read the record again for a fresh link.
+	o := versadocOrder(t, srv, c, true)
+	fresh, _ := o.Items[0].PrintReadyFiles[0].Downloadable()
+	if fresh.ID != f.ID || fresh.URL == f.URL {
+		t.Fatalf("re-read gave %+v; want the same file with a new link", fresh)
+	}
+	var buf bytes.Buffer
+	if _, err := c.Download(context.Background(), fresh, &buf, &ordermsg.DownloadOptions{Now: clock.Now}); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(buf.Bytes(), srv.Handler.FileContent(f.ID)) {
+		t.Fatal("the refreshed download differs from the file")
+	}
+}
+
+func TestDownloadLinkExpiringDuringRetriesStops(t *testing.T) {
+	clock := newFakeClock()
+	srv, c := fileServer(t, ordermsgtest.FileLinks{Now: clock.Now, TTL: time.Hour, CutAfter: []int64{1000}})
+	f := firstFile(t, srv, c)
+	// The caller's clock is valid for the first attempt, then past expiry.
+	var calls atomic.Int32
+	now := func() time.Time {
+		if calls.Add(1) == 1 {
+			return clock.Now()
+		}
+		return clock.Now().Add(2 * time.Hour)
+	}
+	var buf bytes.Buffer
+	n, err := c.Download(context.Background(), f, &buf, &ordermsg.DownloadOptions{Now: now})
+	if !errors.Is(err, ordermsg.ErrLinkExpired) {
+		t.Fatalf("err = %v, want ErrLinkExpired", err)
+	}
+	if st := srv.Handler.FileStats(); st.Requests != 1 || n != 1000 {
+		t.Fatalf("%d bytes, stats %+v: want the one cut attempt and no retry", n, st)
+	}
+}
+
+func TestDownloadForbiddenAfterExpiryIsLinkExpired(t *testing.T) {
+	clock := newFakeClock()
+	srv, c := fileServer(t, ordermsgtest.FileLinks{Now: clock.Now, TTL: time.Hour})
+	f := firstFile(t, srv, c)
+	clock.Advance(2 * time.Hour) // the host's clock runs ahead of the caller's
+	before := func() time.Time { return f.Expires.Add(-time.Minute) }
+	_, err := c.Download(context.Background(), f, io.Discard, &ordermsg.DownloadOptions{Now: before})
+	if !errors.Is(err, ordermsg.ErrForbidden) || errors.Is(err, ordermsg.ErrLinkExpired) {
+		t.Fatalf("err = %v: a 403 before expiry (by the caller's clock) is ErrForbidden only", err)
+	}
+	// By the time the 403 arrives the caller's clock has passed expiry too.
+	var calls atomic.Int32
+	now := func() time.Time {
+		if calls.Add(1) == 1 {
+			return f.Expires.Add(-time.Minute)
+		}
+		return f.Expires.Add(time.Minute)
+	}
+	_, err = c.Download(context.Background(), f, io.Discard, &ordermsg.DownloadOptions{Now: now})
+	if !errors.Is(err, ordermsg.ErrLinkExpired) || !errors.Is(err, ordermsg.ErrForbidden) {
+		t.Fatalf("err = %v, want ErrLinkExpired and ErrForbidden", err)
+	}
+	if strings.Contains(err.Error(), "sig=") {
+		t.Fatalf("the error shows the link's signature: %v", err)
+	}
+}
+
+func TestDownloadCutAtSeveralPointsEndsByteIdentical(t *testing.T) {
+	const size = 100_000
+	cuts := []int64{1, 4095, 4096, 50_000, size - 1}
+	for _, noRange := range []bool{false, true} {
+		t.Run(fmt.Sprintf("noRange=%v", noRange), func(t *testing.T) {
+			// Each response is cut at the next point counted from the start
+			// of the file, so every attempt brings some bytes.
+			var bodyCuts []int64
+			prev := int64(0)
+			for _, at := range cuts {
+				if noRange {
+					bodyCuts = append(bodyCuts, at)
+				} else {
+					bodyCuts = append(bodyCuts, at-prev)
+				}
+				prev = at
+			}
+			srv, c := fileServer(t, ordermsgtest.FileLinks{Size: size, NoRange: noRange, CutAfter: bodyCuts})
+			f := firstFile(t, srv, c)
+			var buf bytes.Buffer
+			n, err := c.Download(context.Background(), f, &buf, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n != size || !bytes.Equal(buf.Bytes(), srv.Handler.FileContent(f.ID)) {
+				t.Fatalf("got %d bytes, not byte-identical to the file", n)
+			}
+			st := srv.Handler.FileStats()
+			if st.Requests != int64(len(cuts))+1 || st.Ranged != int64(len(cuts)) {
+				t.Fatalf("stats %+v: want %d requests, all but the first with Range", st, len(cuts)+1)
+			}
+		})
+	}
+}
+
+func TestDownloadFileOverTheCapLeavesNothing(t *testing.T) {
+	srv, c := fileServer(t, ordermsgtest.FileLinks{Size: 10_000})
+	f := firstFile(t, srv, c)
+	dir := t.TempDir()
+	_, err := c.DownloadFile(context.Background(), f, filepath.Join(dir, "out.pdf"), &ordermsg.DownloadOptions{MaxBytes: 9_999})
+	if !errors.Is(err, ordermsg.ErrBodyTooLarge) {
+		t.Fatalf("err = %v, want ErrBodyTooLarge", err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Fatalf("left behind: %v", entries)
+	}
+	if st := srv.Handler.FileStats(); st.Requests != 1 {
+		t.Fatalf("an oversized file was retried: %+v", st)
+	}
+}
+
+func TestDownloadEndlessBodyStopsAtTheCap(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		chunk := bytes.Repeat([]byte("x"), 4096)
+		for r.Context().Err() == nil { // chunked, no length announced
+			if _, err := w.Write(chunk); err != nil {
+				return
+			}
+		}
+	}))
+	defer srv.Close()
+	c, _ := ordermsg.NewClient(srv.URL, "k")
+	path := filepath.Join(t.TempDir(), "endless")
+	n, err := c.DownloadFile(context.Background(), &ordermsg.File{ID: 1, URL: srv.URL + "/f"}, path, &ordermsg.DownloadOptions{MaxBytes: 1 << 20})
+	if !errors.Is(err, ordermsg.ErrBodyTooLarge) || n > 1<<20 {
+		t.Fatalf("n = %d, err = %v: want ErrBodyTooLarge within the cap", n, err)
+	}
+	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("a partial file was left at %s", path)
+	}
+}
+
+// rawServer answers every connection on a loopback listener with resp.
+func rawServer(t *testing.T, resp string) (string, *atomic.Int32) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	var conns atomic.Int32
+	go func() {
+		for {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			conns.Add(1)
+			go func() {
+				defer conn.Close()
+				buf := make([]byte, 4096)
+				conn.Read(buf) // the request
+				io.WriteString(conn, resp)
+			}()
+		}
+	}()
+	return "http://" + ln.Addr().String(), &conns
+}
+
+func TestDownloadShortBodyIsRetriedThenFails(t *testing.T) {
+	url, conns := rawServer(t, "HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nonly forty bytes of the hundred promised.")
+	c, _ := ordermsg.NewClient(url, "k", fastRetry)
+	var buf bytes.Buffer
+	_, err := c.Download(context.Background(), &ordermsg.File{ID: 1, URL: url + "/f"}, &buf, nil)
+	if !errors.Is(err, io.ErrUnexpectedEOF) {
+		t.Fatalf("err = %v, want a cut body", err)
+	}
+	if conns.Load() != 4 {
+		t.Fatalf("%d attempts, want 1 + 3 retries", conns.Load())
+	}
+}
+
+func TestDownloadSwitchingProtocolsIsAnError(t *testing.T) {
+	url, _ := rawServer(t, "HTTP/1.1 101 Switching Protocols\r\nUpgrade: evil\r\nConnection: Upgrade\r\n\r\n")
+	c, _ := ordermsg.NewClient(url, "k", fastRetry)
+	_, err := c.Download(context.Background(), &ordermsg.File{ID: 1, URL: url + "/f"}, io.Discard, nil)
+	var apiErr *ordermsg.APIError
+	if !errors.As(err, &apiErr) || apiErr.StatusCode != http.StatusSwitchingProtocols {
+		t.Fatalf("err = %v, want an APIError for 101", err)
+	}
+}
+
+func TestDownloadWrongContentRangeIsAnError(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Range") == "" {
+			w.Header().Set("Content-Length", "10")
+			w.WriteHeader(http.StatusOK)
+			io.WriteString(w, "01234")
+			return
+		}
+		w.Header().Set("Content-Range", "bytes 0-9/10") // not what was asked
+		w.WriteHeader(http.StatusPartialContent)
+		io.WriteString(w, "0123456789")
+	}))
+	defer srv.Close()
+	c, _ := ordermsg.NewClient(srv.URL, "k", fastRetry)
+	var buf bytes.Buffer
+	_, err := c.Download(context.Background(), &ordermsg.File{ID: 1, URL: srv.URL + "/f"}, &buf, nil)
+	if err == nil || !strings.Contains(err.Error(), "Content-Range") || buf.String() != "01234" {
+		t.Fatalf("err = %v, wrote %q: want a Content-Range error after the first 5 bytes", err, buf.String())
+	}
+}
+
+func TestDownloadFileChangedBetweenAttemptsFails(t *testing.T) {
+	var n atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("ETag", fmt.Sprintf(`"v%d"`, n.Add(1)))
+		w.Header().Set("Content-Length", "10")
+		io.WriteString(w, "01234") // cut
+	}))
+	defer srv.Close()
+	c, _ := ordermsg.NewClient(srv.URL, "k", fastRetry)
+	_, err := c.Download(context.Background(), &ordermsg.File{ID: 1, URL: srv.URL + "/f"}, io.Discard, nil)
+	if err == nil || !strings.Contains(err.Error(), "changed") || n.Load() != 2 {
+		t.Fatalf("err = %v after %d requests: want the change found on the second", err, n.Load())
+	}
+}
+
+func TestDownloadRefusesBadInputBeforeAnyRequest(t *testing.T) {
+	srv, c := fileServer(t, ordermsgtest.FileLinks{})
+	for name, f := range map[string]*ordermsg.File{
+		"nil file": nil,
+		"file URL": {ID: 1, URL: "file:///etc/passwd"},
+		"relative": {ID: 1, URL: "/files/1/x"},
+		"empty":    {ID: 1},
+	} {
+		if _, err := c.Download(context.Background(), f, io.Discard, nil); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+	if _, err := c.Download(context.Background(), firstFile(t, srv, c), nil, nil); err == nil {
+		t.Error("nil writer: no error")
+	}
+	if _, err := c.DownloadFile(context.Background(), firstFile(t, srv, c), "", nil); err == nil {
+		t.Error("empty path: no error")
+	}
+	if st := srv.Handler.FileStats(); st.Requests != 0 {
+		t.Fatalf("bad input reached the file host: %+v", st)
+	}
+}
+
+func TestFailedPrintReadyFileIsReportedNotDownloaded(t *testing.T) {
+	srv, c := fileServer(t, ordermsgtest.FileLinks{})
+	prf := versadocOrder(t, srv, c, false).Items[0].PrintReadyFiles[1]
+	f, err := prf.Downloadable()
+	if f != nil || !errors.Is(err, ordermsg.ErrNoFile) || !strings.Contains(err.Error(), string(prf.Status)) {
+		t.Fatalf("Downloadable() = %v, %v; want ErrNoFile naming status %q", f, err, prf.Status)
+	}
+}
+
+func TestDownloadStalledAttemptIsResumed(t *testing.T) {
+	var attempts atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if attempts.Add(1) == 1 {
+			w.Header().Set("Content-Length", "10")
+			io.WriteString(w, "01234")
+			w.(http.Flusher).Flush()
+			<-r.Context().Done() // then nothing, until the client gives up
+			return
+		}
+		if r.Header.Get("Range") != "bytes=5-" {
+			t.Errorf("Range = %q", r.Header.Get("Range"))
+		}
+		w.Header().Set("Content-Range", "bytes 5-9/10")
+		w.WriteHeader(http.StatusPartialContent)
+		io.WriteString(w, "56789")
+	}))
+	defer srv.Close()
+	c, _ := ordermsg.NewClient(srv.URL, "k", fastRetry, ordermsg.WithAttemptTimeout(100*time.Millisecond))
+	var buf bytes.Buffer
+	start := time.Now()
+	if _, err := c.Download(context.Background(), &ordermsg.File{ID: 1, URL: srv.URL + "/f"}, &buf, nil); err != nil {
+		t.Fatal(err)
+	}
+	if buf.String() != "0123456789" || time.Since(start) > 5*time.Second {
+		t.Fatalf("got %q after %v", buf.String(), time.Since(start))
+	}
+}
+
+func TestDownloadLeavesNothingRunning(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	srv := ordermsgtest.NewServer(ordermsgtest.Generate(ordermsgtest.Config{Seed: 3, Websites: 1, OrdersPerWebsite: 40, MessagesPerWebsite: 60}),
+		ordermsgtest.WithFileLinks(ordermsgtest.FileLinks{SeparateOrigin: true, CutAfter: []int64{5000}}))
+	defer srv.Close()
+	c, err := srv.Client(fastRetry)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.CloseIdleConnections()
+	f := firstFile(t, srv, c)
+	if _, err := c.Download(context.Background(), f, io.Discard, nil); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := c.Download(ctx, f, io.Discard, nil); !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+}
+
+func TestDownloadThroughInjectedFaultsEndsByteIdentical(t *testing.T) {
+	srv := ordermsgtest.NewServer(ordermsgtest.Generate(ordermsgtest.Config{Seed: 3, Websites: 1, OrdersPerWebsite: 40, MessagesPerWebsite: 60}),
+		ordermsgtest.WithFileLinks(ordermsgtest.FileLinks{SeparateOrigin: true, Size: 200_000}),
+		ordermsgtest.WithFaults(ordermsgtest.Faults{Seed: 9, Rate: 0.4, SlowDelay: time.Millisecond}))
+	defer srv.Close()
+	c, err := srv.Client(ordermsg.WithRetry(ordermsg.RetryPolicy{MaxRetries: 10, MinWait: time.Millisecond, MaxWait: 2 * time.Millisecond}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := &ordermsg.ListMessagesOptions{Includes: []ordermsg.MessageInclude{ordermsg.MessageIncludeFile}}
+	n := 0
+	for m, err := range c.Messages.All(context.Background(), srv.WebsiteID, opts) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.File.Expanded == nil {
+			continue
+		}
+		var buf bytes.Buffer
+		if _, err := c.Download(context.Background(), m.File.Expanded, &buf, nil); err != nil {
+			t.Fatalf("file %d: %v", m.File.Expanded.ID, err)
+		}
+		if !bytes.Equal(buf.Bytes(), srv.Handler.FileContent(m.File.Expanded.ID)) {
+			t.Fatalf("file %d differs", m.File.Expanded.ID)
+		}
+		n++
+	}
+	st := srv.Handler.Stats()
+	if n == 0 || st.Faults[ordermsgtest.FaultCutBody] == 0 || st.Faults[ordermsgtest.FaultDrop] == 0 {
+		t.Fatalf("%d files, faults %v: want cuts and drops among them", n, st.Faults)
+	}
+}
+
+func TestDownloadErrorsShowNoSecretsOfTheLink(t *testing.T) {
+	srv := httptest.NewServer(http.NotFoundHandler())
+	defer srv.Close()
+	c, _ := ordermsg.NewClient(srv.URL, "k")
+	u := strings.Replace(srv.URL, "http://", "http://user:hunter2@", 1) + "/f?sig=s3cr3t#frag"
+	_, err := c.Download(context.Background(), &ordermsg.File{ID: 1, URL: u}, io.Discard, nil)
+	if !errors.Is(err, ordermsg.ErrNotFound) {
+		t.Fatalf("err = %v, want ErrNotFound", err)
+	}
+	for _, secret := range []string{"hunter2", "s3cr3t", "frag"} {
+		if strings.Contains(err.Error(), secret) {
+			t.Errorf("the error shows %q: %v", secret, err)
+		}
+	}
+}

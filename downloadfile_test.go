@@ -1,0 +1,85 @@
+//go:build unix
+
+package ordermsg_test
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+
+	"github.com/ordermsg/ordermsg-go/ordermsgtest"
+)
+
+func TestDownloadFileIsAtomicWithTheUmaskMode(t *testing.T) {
+	srv, c := fileServer(t, ordermsgtest.FileLinks{})
+	f := firstFile(t, srv, c)
+	old := syscall.Umask(0o027)
+	defer syscall.Umask(old)
+	path := filepath.Join(t.TempDir(), "front.pdf")
+	if err := os.WriteFile(path, []byte("old"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.DownloadFile(context.Background(), f, path, nil); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(path)
+	fi, _ := os.Stat(path)
+	if !bytes.Equal(got, srv.Handler.FileContent(f.ID)) || fi.Mode().Perm() != 0o640 {
+		t.Fatalf("mode %v, %d bytes: want the file's bytes with mode 0640 (0666 &^ 027)", fi.Mode().Perm(), len(got))
+	}
+	if entries, _ := os.ReadDir(filepath.Dir(path)); len(entries) != 1 {
+		t.Fatalf("temporary files left: %v", entries)
+	}
+}
+
+func TestDownloadFileFollowsASymlink(t *testing.T) {
+	srv, c := fileServer(t, ordermsgtest.FileLinks{})
+	f := firstFile(t, srv, c)
+	dir := t.TempDir()
+	target, link := filepath.Join(dir, "target.pdf"), filepath.Join(dir, "link.pdf")
+	if err := os.Symlink("target.pdf", link); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.DownloadFile(context.Background(), f, link, nil); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatal("the symlink was replaced")
+	}
+	if got, _ := os.ReadFile(target); !bytes.Equal(got, srv.Handler.FileContent(f.ID)) {
+		t.Fatal("the symlink's target does not hold the file")
+	}
+}
+
+func TestDownloadFileWritesThroughAFIFO(t *testing.T) {
+	srv, c := fileServer(t, ordermsgtest.FileLinks{})
+	f := firstFile(t, srv, c)
+	fifo := filepath.Join(t.TempDir(), "pipe")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	got := make(chan []byte)
+	go func() {
+		r, err := os.Open(fifo)
+		if err != nil {
+			got <- nil
+			return
+		}
+		defer r.Close()
+		b, _ := io.ReadAll(r)
+		got <- b
+	}()
+	if _, err := c.DownloadFile(context.Background(), f, fifo, nil); err != nil {
+		t.Fatal(err)
+	}
+	if b := <-got; !bytes.Equal(b, srv.Handler.FileContent(f.ID)) {
+		t.Fatalf("the FIFO's reader got %d bytes, not the file", len(b))
+	}
+	if fi, _ := os.Lstat(fifo); fi.Mode()&os.ModeNamedPipe == 0 {
+		t.Fatal("the FIFO was replaced")
+	}
+}
