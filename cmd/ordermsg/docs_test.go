@@ -36,13 +36,13 @@ func parseDocumented(t *testing.T, where, prefix, line string) documented {
 	return d
 }
 
-// readmeCommands are the `go run ./cmd/ordermsg …` lines of the README's
-// CLI section.
+// readmeCommands are the `go run ./cmd/ordermsg …` lines of the whole
+// README (the CLI section and the downloads section).
 func readmeCommands(t *testing.T) []documented {
 	t.Helper()
 	const prefix = "go run ./cmd/ordermsg "
 	var out []documented
-	lines := bufio.NewScanner(strings.NewReader(readmeCLISection(t)))
+	lines := bufio.NewScanner(strings.NewReader(readmeText(t)))
 	for lines.Scan() {
 		if line := strings.TrimSpace(lines.Text()); strings.HasPrefix(line, prefix) {
 			out = append(out, parseDocumented(t, "README.md", prefix, line))

@@ -21,7 +21,7 @@ func (a *app) filesCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:     "files",
 		Short:   "Download the files of orders and messages",
-		Example: "  ordermsg files download -o hotfolder --since 2024-06-01",
+		Example: "  ordermsg files download -o hotfolder --since 2024-06-01 --demo",
 	}
 	cmd.AddCommand(a.filesDownloadCommand())
 	return cmd
@@ -70,34 +70,34 @@ orders, --type for messages). --state is not offered yet: it waits for the
 incremental sync.
 
 Exit codes: 0 all downloaded or skipped, 1 some file or request failed,
-2 usage error, 130 interrupted.`,
+2 usage error, 3 DIR could not be made, 130 interrupted, 143 terminated.`,
 		Example: "  ordermsg files download -o hotfolder --demo\n" +
-			"  ordermsg files download -o hotfolder --from orders --since 2024-06-01 --concurrency 8",
+			"  ordermsg files download -o hotfolder --from orders --since 2024-06-01 --concurrency 8 --demo",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if fl.dir == "" {
-				return errors.New("-o DIR is required")
+				return usagef("-o DIR is required")
 			}
 			if fl.from != "orders" && fl.from != "messages" && fl.from != "all" {
-				return fmt.Errorf("--from %q: want orders, messages or all", fl.from)
+				return usagef("--from %q: want orders, messages or all", fl.from)
 			}
 			if fl.concurrency < 1 {
-				return fmt.Errorf("--concurrency %d: want 1 or more", fl.concurrency)
+				return usagef("--concurrency %d: want 1 or more", fl.concurrency)
 			}
 			if fl.maxBytes < 0 {
-				return fmt.Errorf("--max-bytes %d: want 0 (the default cap) or more", fl.maxBytes)
+				return usagef("--max-bytes %d: want 0 (the default cap) or more", fl.maxBytes)
 			}
 			if _, _, err := fl.orders.dates(); err != nil {
 				return err
 			}
-			if err := os.MkdirAll(fl.dir, 0o777); err != nil {
-				return err
-			}
-			c, site, closeFn, err := a.connect(cmd)
+			c, site, closeFn, err := a.connect()
 			if err != nil {
 				return err
 			}
 			defer closeFn()
+			if err := os.MkdirAll(fl.dir, 0o777); err != nil {
+				return &localFailure{err}
+			}
 			return a.downloadFiles(cmd.Context(), c, site, &fl)
 		},
 	}
@@ -161,7 +161,7 @@ func (a *app) downloadFiles(ctx context.Context, c *ordermsg.Client, site int64,
 	bar.printf("files: %s", &t)
 	switch {
 	case ctx.Err() != nil:
-		return errInterrupted
+		return &stopped{"after " + t.String()}
 	case walkErr != nil:
 		return &apiFailure{walkErr}
 	case t.failed.Load() > 0:

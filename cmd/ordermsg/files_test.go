@@ -215,7 +215,7 @@ func TestFilesDownloadInterruptedLeavesNoPartialFile(t *testing.T) {
 	env := map[string]string{envBaseURL: newLoopback(t, front), envAPIKey: site.APIKey, envWebsiteID: fmt.Sprint(site.ID)}
 	out := t.TempDir()
 	_, stderr, code := cli{env: env}.run(ctx, "files", "download", "-o", out, "--concurrency", "1")
-	if code != exitInterrupted || !strings.Contains(stderr, "files: 2 downloaded") {
+	if code != exitSignalBase+2 || !strings.Contains(stderr, "files: 2 downloaded") {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
 	for _, p := range regularFiles(t, out) {

@@ -243,14 +243,20 @@ func TestAllowHTTP(t *testing.T) {
 	}
 }
 
-// readmeCLISection is the README's "Command-line tool" section.
-func readmeCLISection(t *testing.T) string {
+// readmeText is the whole README.
+func readmeText(t *testing.T) string {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := bufio.NewScanner(strings.NewReader(string(b)))
+	return string(b)
+}
+
+// readmeCLISection is the README's "Command-line tool" section.
+func readmeCLISection(t *testing.T) string {
+	t.Helper()
+	s := bufio.NewScanner(strings.NewReader(readmeText(t)))
 	var section strings.Builder
 	in := false
 	for s.Scan() {
