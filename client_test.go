@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/jarcoal/httpmock"
+
+	"go.uber.org/goleak"
 )
 
 func TestNewClientRefusesBadInput(t *testing.T) {
@@ -324,6 +326,7 @@ func TestAttemptTimeoutOption(t *testing.T) {
 }
 
 func TestIncludesAreSentWithLiteralCommas(t *testing.T) {
+	t.Cleanup(func() { goleak.VerifyNone(t) }) // after the servers' own cleanups
 	var raw atomic.Value
 	c, _ := newLoopbackClient(t, func(w http.ResponseWriter, r *http.Request) {
 		raw.Store(r.URL.RawQuery)

@@ -57,9 +57,11 @@ type APIError struct {
 	Body []byte
 	// Header is the response's header.
 	Header http.Header
-	// RetryAfter is the wait the server asked for in a Retry-After header,
-	// or 0. It is set on a 429 or 503 whose wait exceeded the retry policy's
-	// MaxWait, which the client returns rather than sleeping through.
+	// RetryAfter is the wait a 429 or 503 asked for in a Retry-After header
+	// (seconds or an HTTP date), or 0. A wait too long for a Duration,
+	// however long, is the largest Duration. The client returns a response
+	// whose wait exceeds the retry policy's MaxWait rather than sleeping
+	// through it, so the caller decides.
 	RetryAfter time.Duration
 }
 

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/jarcoal/httpmock"
+
+	"go.uber.org/goleak"
 )
 
 // sequence answers the n-th request with statuses[n] (the last one repeats);
@@ -96,6 +98,7 @@ func TestRetryAfterBeyondMaxWaitIsReturnedNotSlept(t *testing.T) {
 }
 
 func TestRetryAfterOfAnyLengthIsReturnedNotIgnored(t *testing.T) {
+	t.Cleanup(func() { goleak.VerifyNone(t) }) // after the servers' own cleanups
 	for value, want := range map[string]time.Duration{
 		"31536001":                31536001 * time.Second,
 		"99999999999":             math.MaxInt64,

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log"
 	"net"
 	"net/http"
 	"runtime"
@@ -245,6 +246,7 @@ func announceAndSendOne(_ *rawServer, conn net.Conn, _ *http.Request) {
 }
 
 func TestMemoryFollowsTheBytesNotTheAnnouncedLength(t *testing.T) {
+	t.Cleanup(func() { goleak.VerifyNone(t) }) // after the servers' own cleanups
 	s := newRawServer(t, announceAndSendOne)
 	c, err := NewClient(s.url(), testAPIKey, WithRetry(RetryPolicy{}))
 	if err != nil {
@@ -268,5 +270,47 @@ func TestMemoryFollowsTheBytesNotTheAnnouncedLength(t *testing.T) {
 	// Pre-growing from Content-Length allocated 8 × 64 MiB here.
 	if got := after.TotalAlloc - before.TotalAlloc; got > 16<<20 {
 		t.Errorf("8 calls that received one byte each allocated %d MiB", got>>20)
+	}
+}
+
+// logLines is a log output that hands each line to a channel.
+type logLines chan string
+
+func (l logLines) Write(p []byte) (int, error) {
+	select {
+	case l <- string(p):
+	default:
+	}
+	return len(p), nil
+}
+
+// TestNetHTTPLogsAnUnsolicitedResponse holds what RELIABILITY.md says of
+// net/http: bytes a server sends on an idle keep-alive connection make
+// net/http print a line through the standard logger, which the SDK cannot
+// silence; the call itself is not affected.
+func TestNetHTTPLogsAnUnsolicitedResponse(t *testing.T) {
+	t.Cleanup(func() { goleak.VerifyNone(t) }) // after the server's own cleanup
+	body := `{"object":"order","id":2}`
+	s := newRawServer(t, func(s *rawServer, conn net.Conn, _ *http.Request) {
+		fmt.Fprintf(conn, "HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n%sHTTP/1.1 200 OK\r\n\r\nunasked", len(body), body)
+	})
+	lines := make(logLines, 10)
+	defer log.SetOutput(log.Writer())
+	log.SetOutput(lines)
+	c, err := NewClient(s.url(), testAPIKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.CloseIdleConnections()
+	if o, err := c.Orders.Get(context.Background(), 1, 2, nil); err != nil || o.ID != 2 {
+		t.Fatalf("got %v, %v", o, err)
+	}
+	select {
+	case line := <-lines:
+		if !strings.Contains(line, "Unsolicited response received on idle HTTP channel") {
+			t.Errorf("logged %q", line)
+		}
+	case <-time.After(10 * time.Second): // a guard, not a timing claim
+		t.Error("net/http logged nothing: RELIABILITY.md should no longer warn of it")
 	}
 }

@@ -227,6 +227,7 @@ func TestWalkEmptyLastPageEndsQuietly(t *testing.T) {
 }
 
 func TestWalkRefusesARecordOfAnotherKind(t *testing.T) {
+	t.Cleanup(func() { goleak.VerifyNone(t) }) // after the servers' own cleanups
 	s := newPageServer(30, 10)
 	s.lie = func(page int, p *Page[Order]) {
 		if page == 2 {
@@ -245,6 +246,7 @@ func TestWalkRefusesARecordOfAnotherKind(t *testing.T) {
 }
 
 func TestWalkYieldsAnIDTwiceOnOnePageOnce(t *testing.T) {
+	t.Cleanup(func() { goleak.VerifyNone(t) }) // after the servers' own cleanups
 	s := newPageServer(30, 10)
 	s.lie = func(page int, p *Page[Order]) {
 		if page == 2 {
@@ -258,6 +260,7 @@ func TestWalkYieldsAnIDTwiceOnOnePageOnce(t *testing.T) {
 }
 
 func TestWalkYieldsRecordsWithoutIDs(t *testing.T) {
+	t.Cleanup(func() { goleak.VerifyNone(t) }) // after the servers' own cleanups
 	s := newPageServer(30, 10)
 	s.lie = func(_ int, p *Page[Order]) {
 		for _, o := range p.Data {
