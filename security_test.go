@@ -372,3 +372,24 @@ func TestRefusedRedirectsAreNotRetried(t *testing.T) {
 		t.Errorf("the downgrade reached the plain server %d times", n)
 	}
 }
+
+func TestRedirectLoopStopsAtTheTenthAndIsNotRetried(t *testing.T) {
+	t.Cleanup(func() { goleak.VerifyNone(t) }) // after the server's own cleanup
+	loop := newOriginServer(t, false)
+	loop.route = func(w http.ResponseWriter, r *http.Request) bool {
+		http.Redirect(w, r, r.URL.Path, http.StatusFound)
+		return true
+	}
+	c, err := NewClient(loop.URL, testAPIKey, WithRetry(RetryPolicy{MaxRetries: 3, MinWait: time.Millisecond, MaxWait: time.Millisecond}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.CloseIdleConnections()
+	_, err = c.Orders.Get(context.Background(), 1, 2, nil)
+	if err == nil || !strings.Contains(err.Error(), "stopped after 10 redirects") {
+		t.Errorf("got %v", err)
+	}
+	if n := len(loop.requests()); n != 10 {
+		t.Errorf("%d requests, want 10: the first and 9 redirects, once", n)
+	}
+}

@@ -239,6 +239,35 @@ func TestReadAtMostKeepsEveryByteAndStopsAtTheLimit(t *testing.T) {
 	}
 }
 
+func TestStalledBodyEndsWithTheAttemptOrTheContext(t *testing.T) {
+	t.Cleanup(func() { goleak.VerifyNone(t) }) // after the server's own cleanup
+	s := newRawServer(t, func(s *rawServer, conn net.Conn, _ *http.Request) {
+		io.WriteString(conn, "HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n{\"object\":")
+		select { // stall for 5s, which the 2s bound below catches
+		case <-s.done:
+		case <-time.After(5 * time.Second):
+		}
+		conn.Close()
+	})
+	for name, opt := range map[string]Option{"attempt timeout": WithAttemptTimeout(200 * time.Millisecond), "context": WithAttemptTimeout(0)} {
+		c, err := NewClient(s.url(), testAPIKey, opt, WithRetry(RetryPolicy{}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+		if name == "attempt timeout" {
+			ctx = context.Background()
+		}
+		start := time.Now()
+		o, err := c.Orders.Get(ctx, 1, 2, nil)
+		if took := time.Since(start); o != nil || err == nil || took > 2*time.Second {
+			t.Errorf("%s: got %v, %v after %v", name, o, err, took)
+		}
+		cancel()
+		c.CloseIdleConnections()
+	}
+}
+
 // announceAndSendOne announces a 64 MiB body, sends one byte, and closes.
 func announceAndSendOne(_ *rawServer, conn net.Conn, _ *http.Request) {
 	io.WriteString(conn, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 67108864\r\n\r\n{")
