@@ -226,14 +226,19 @@ func TestWalkEmptyLastPageEndsQuietly(t *testing.T) {
 	}
 }
 
+// onPage returns a lie that changes only the given page.
+func onPage(page int, lie func(p *Page[Order])) func(int, *Page[Order]) {
+	return func(asked int, p *Page[Order]) {
+		if asked == page {
+			lie(p)
+		}
+	}
+}
+
 func TestWalkRefusesARecordOfAnotherKind(t *testing.T) {
 	t.Cleanup(func() { goleak.VerifyNone(t) }) // after the servers' own cleanups
 	s := newPageServer(30, 10)
-	s.lie = func(page int, p *Page[Order]) {
-		if page == 2 {
-			p.Data[4].Object = "message"
-		}
-	}
+	s.lie = onPage(2, func(p *Page[Order]) { p.Data[4].Object = "message" })
 	c := loopbackWalkClient(t, s)
 	ids, errs := collect(c, nil)
 	var decodeErr *DecodeError
@@ -248,11 +253,7 @@ func TestWalkRefusesARecordOfAnotherKind(t *testing.T) {
 func TestWalkYieldsAnIDTwiceOnOnePageOnce(t *testing.T) {
 	t.Cleanup(func() { goleak.VerifyNone(t) }) // after the servers' own cleanups
 	s := newPageServer(30, 10)
-	s.lie = func(page int, p *Page[Order]) {
-		if page == 2 {
-			p.Data[5].ID = 12 // 11 12 13 14 15 12 17 …
-		}
-	}
+	s.lie = onPage(2, func(p *Page[Order]) { p.Data[5].ID = 12 }) // 11 12 13 14 15 12 17 …
 	want := append(seq(1, 15), seq(17, 30)...)
 	if ids, errs := collect(loopbackWalkClient(t, s), nil); !equalIDs(ids, want) || len(errs) != 0 {
 		t.Fatalf("ids %v errs %v", ids, errs)
