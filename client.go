@@ -176,7 +176,8 @@ func WithMaxBodySize(n int64) Option {
 // credentials, a query or a fragment, plain http to a host that is not
 // loopback unless WithAllowHTTP is given, and a key that HTTP Basic
 // authentication cannot carry as a user-id: empty, with a colon or a control
-// character, or with leading or trailing white space. Its errors match
+// character, with leading or trailing white space, or a URL (the arguments
+// swapped). Its errors match
 // ErrInvalidArgument and never show the key, nor the base URL's userinfo or
 // query.
 func NewClient(baseURL, apiKey string, opts ...Option) (*Client, error) {
@@ -210,7 +211,8 @@ func NewClient(baseURL, apiKey string, opts ...Option) (*Client, error) {
 
 // checkAPIKey refuses a key that Basic authentication cannot carry as a
 // user-id (RFC 7617: no colon, no control character) or that is most likely
-// a copying mistake (empty, surrounded by white space). It never shows the key.
+// a mistake (empty, surrounded by white space, an http(s) URL: the base URL
+// and the key swapped). It never shows the key.
 func checkAPIKey(key string) error {
 	if u, err := url.Parse(key); err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" {
 		return invalidArgument("the API key looks like a URL: are the base URL and the key swapped?")
@@ -298,8 +300,10 @@ func (c *Client) wrapHTTPClient(hc *http.Client) *http.Client {
 }
 
 // redirect is the client's redirect policy. It refuses a redirect to a scheme
-// other than http and https, from https to http, and beyond the tenth; the
-// refusal is not retried. It removes the Authorization header from a request
+// other than http and https, one that changes the scheme (https to http
+// would expose the request; http to https is another origin, where the key
+// would not go, so the answer could only be a puzzling 401), and one beyond
+// the tenth; the refusal is not retried. It removes the Authorization header from a request
 // that leaves the client's origin (scheme, host and port), and from every
 // later hop of the chain: net/http's own rule keeps it for the same host name
 // on another port or scheme, and for subdomains.
@@ -308,8 +312,8 @@ func (c *Client) redirect(req *http.Request, via []*http.Request) error {
 	switch {
 	case req.URL.Scheme != "http" && req.URL.Scheme != "https":
 		return fmt.Errorf("%w: to scheme %q", errRefusedRedirect, req.URL.Scheme)
-	case from.Scheme == "https" && req.URL.Scheme != "https":
-		return fmt.Errorf("%w: from https to http", errRefusedRedirect)
+	case req.URL.Scheme != from.Scheme:
+		return fmt.Errorf("%w: from %s to %s", errRefusedRedirect, from.Scheme, req.URL.Scheme)
 	case len(via) >= 10:
 		return fmt.Errorf("%w: stopped after 10 redirects", errRefusedRedirect)
 	}

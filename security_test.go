@@ -338,7 +338,7 @@ func TestRefusedRedirectsAreNotRetried(t *testing.T) {
 	t.Cleanup(func() { goleak.VerifyNone(t) }) // after the servers' own cleanups
 	plain := newOriginServer(t, false)
 	cases := []struct {
-		from   bool // from https
+		from   bool // from https, else from http
 		target string
 	}{
 		{false, "ws://127.0.0.1:1/socket"},
@@ -347,6 +347,7 @@ func TestRefusedRedirectsAreNotRetried(t *testing.T) {
 		{false, "javascript:alert(1)"},
 		{true, "wss://127.0.0.1:1/socket"},
 		{true, "http://127.0.0.1:" + portOf(plain.Server) + "/downgrade"},
+		{false, "https://127.0.0.1:" + portOf(plain.Server) + "/upgrade"},
 	}
 	for _, tc := range cases {
 		origin := newOriginServer(t, tc.from)
@@ -369,7 +370,7 @@ func TestRefusedRedirectsAreNotRetried(t *testing.T) {
 		c.CloseIdleConnections()
 	}
 	if n := len(plain.requests()); n != 0 {
-		t.Errorf("the downgrade reached the plain server %d times", n)
+		t.Errorf("a change of scheme reached the plain server %d times", n)
 	}
 }
 
