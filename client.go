@@ -21,7 +21,6 @@ package ordermsg
 import (
 	"context"
 	"encoding/base64"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -30,6 +29,9 @@ import (
 	"net/url"
 	"strings"
 	"time"
+	"unicode"
+
+	"golang.org/x/net/http/httpguts"
 )
 
 // Version is the version of this SDK, sent in the User-Agent header.
@@ -73,7 +75,7 @@ type Option func(*Client) error
 func WithHTTPClient(hc *http.Client) Option {
 	return func(c *Client) error {
 		if hc == nil {
-			return errors.New("ordermsg: WithHTTPClient: nil client")
+			return invalidArgument("WithHTTPClient: nil client")
 		}
 		c.httpClient = hc
 		return nil
@@ -91,11 +93,18 @@ func WithRetry(p RetryPolicy) Option {
 }
 
 // WithVersionHeader sets the name and value of the version header sent with
-// every request. The default is Service-Api-Version: 1.
+// every request. The default is Service-Api-Version: 1. The name must be an
+// HTTP token other than a header the client sets itself (Authorization,
+// Accept, User-Agent, Host), and the value a valid non-empty header value, so
+// that no request fails later for a header net/http would refuse.
 func WithVersionHeader(name, value string) Option {
 	return func(c *Client) error {
-		if name == "" || value == "" || strings.ContainsAny(name+value, "\r\n") {
-			return errors.New("ordermsg: WithVersionHeader: name and value must be non-empty single-line strings")
+		switch http.CanonicalHeaderKey(name) {
+		case "Authorization", "Accept", "User-Agent", "Host":
+			return invalidArgument("WithVersionHeader: %q is a header the client sets itself", name)
+		}
+		if !httpguts.ValidHeaderFieldName(name) || value == "" || !httpguts.ValidHeaderFieldValue(value) {
+			return invalidArgument("WithVersionHeader: the name must be an HTTP token and the value a non-empty header value without control characters")
 		}
 		c.versionHeader, c.versionValue = name, value
 		return nil
@@ -103,11 +112,11 @@ func WithVersionHeader(name, value string) Option {
 }
 
 // WithUserAgent puts product (such as "my-app/1.2") before the SDK's own
-// User-Agent.
+// User-Agent. It must be a valid header value: no control characters.
 func WithUserAgent(product string) Option {
 	return func(c *Client) error {
-		if strings.ContainsAny(product, "\r\n") {
-			return errors.New("ordermsg: WithUserAgent: must be one line")
+		if !httpguts.ValidHeaderFieldValue(product) {
+			return invalidArgument("WithUserAgent: the product must be a header value without control characters")
 		}
 		if product != "" {
 			c.userAgent = product + " " + defaultUserAgent
@@ -141,7 +150,7 @@ func WithAllowHTTP() Option {
 func WithAttemptTimeout(d time.Duration) Option {
 	return func(c *Client) error {
 		if d < 0 {
-			return errors.New("ordermsg: WithAttemptTimeout: negative duration")
+			return invalidArgument("WithAttemptTimeout: negative duration")
 		}
 		c.attemptTimeout, c.timeoutSet = d, true
 		return nil
@@ -153,7 +162,7 @@ func WithAttemptTimeout(d time.Duration) Option {
 func WithMaxBodySize(n int64) Option {
 	return func(c *Client) error {
 		if n <= 0 {
-			return errors.New("ordermsg: WithMaxBodySize: size must be positive")
+			return invalidArgument("WithMaxBodySize: size must be positive")
 		}
 		c.maxBodySize = n
 		return nil
@@ -163,12 +172,17 @@ func WithMaxBodySize(n int64) Option {
 // NewClient returns a client for the API at baseURL (which may carry a path
 // prefix, as in https://host/v1) that authenticates with apiKey.
 //
-// It refuses an empty key, a base URL that is not an absolute http(s) URL or
-// that carries credentials, a query or a fragment, and plain http to a host
-// that is not loopback unless WithAllowHTTP is given.
+// It refuses a base URL that is not an absolute http(s) URL or that carries
+// credentials, a query or a fragment, plain http to a host that is not
+// loopback unless WithAllowHTTP is given, and a key that HTTP Basic
+// authentication cannot carry as a user-id: empty, with a colon or a control
+// character, with leading or trailing white space, or a URL (the arguments
+// swapped). Its errors match
+// ErrInvalidArgument and never show the key, nor the base URL's userinfo or
+// query.
 func NewClient(baseURL, apiKey string, opts ...Option) (*Client, error) {
-	if strings.TrimSpace(apiKey) == "" {
-		return nil, errors.New("ordermsg: the API key is empty")
+	if err := checkAPIKey(apiKey); err != nil {
+		return nil, err
 	}
 	c := &Client{
 		credentials:    &credentials{authorization: "Basic " + base64.StdEncoding.EncodeToString([]byte(apiKey+":"))},
@@ -184,7 +198,7 @@ func NewClient(baseURL, apiKey string, opts ...Option) (*Client, error) {
 			return nil, err
 		}
 	}
-	u, err := parseBaseURL(baseURL, c.allowHTTP)
+	u, err := parseBaseURL(baseURL, apiKey, c.allowHTTP)
 	if err != nil {
 		return nil, err
 	}
@@ -195,22 +209,52 @@ func NewClient(baseURL, apiKey string, opts ...Option) (*Client, error) {
 	return c, nil
 }
 
-func parseBaseURL(raw string, allowHTTP bool) (*url.URL, error) {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return nil, fmt.Errorf("ordermsg: base URL: %w", err)
+// checkAPIKey refuses a key that Basic authentication cannot carry as a
+// user-id (RFC 7617: no colon, no control character) or that is most likely
+// a mistake (empty, surrounded by white space, an http(s) URL: the base URL
+// and the key swapped). It never shows the key.
+func checkAPIKey(key string) error {
+	if u, err := url.Parse(key); err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" {
+		return invalidArgument("the API key looks like a URL: are the base URL and the key swapped?")
 	}
 	switch {
+	case key == "":
+		return invalidArgument("the API key is empty")
+	case strings.TrimSpace(key) != key:
+		return invalidArgument("the API key has leading or trailing white space")
+	case strings.ContainsRune(key, ':'):
+		return invalidArgument("the API key contains a colon, which HTTP Basic authentication cannot carry in a user-id")
+	case strings.ContainsFunc(key, unicode.IsControl):
+		return invalidArgument("the API key contains a control character")
+	}
+	return nil
+}
+
+// parseBaseURL checks and parses the base URL. Its errors show the URL only
+// as scheme, host and path (never userinfo, query or fragment), and only once
+// it is known to be an http(s) URL with a host that does not hold the key: a
+// string that is not one may well be the key passed in the wrong place.
+func parseBaseURL(raw, apiKey string, allowHTTP bool) (*url.URL, error) {
+	u, err := url.Parse(raw)
+	switch {
+	case err != nil:
+		return nil, invalidArgument("the base URL does not parse as a URL")
 	case u.Scheme != "http" && u.Scheme != "https":
-		return nil, fmt.Errorf("ordermsg: base URL %q: scheme must be http or https", raw)
+		return nil, invalidArgument("the base URL must be an absolute http or https URL")
 	case u.Host == "":
-		return nil, fmt.Errorf("ordermsg: base URL %q has no host", raw)
+		return nil, invalidArgument("the base URL has no host")
+	}
+	shown := (&url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path}).String()
+	if strings.Contains(shown, apiKey) {
+		shown = u.Scheme + "://[hidden]"
+	}
+	switch {
 	case u.User != nil:
-		return nil, errors.New("ordermsg: base URL must not carry credentials; pass the API key to NewClient")
-	case u.RawQuery != "" || u.Fragment != "":
-		return nil, fmt.Errorf("ordermsg: base URL %q must not have a query or fragment", raw)
+		return nil, invalidArgument("base URL %s must not carry credentials; pass the API key to NewClient", shown)
+	case u.RawQuery != "" || u.ForceQuery || u.Fragment != "":
+		return nil, invalidArgument("base URL %s must not have a query or fragment", shown)
 	case u.Scheme == "http" && !allowHTTP && !isLoopback(u.Hostname()):
-		return nil, fmt.Errorf("ordermsg: base URL %q: plain http to a non-loopback host would send the API key in the clear; use https or WithAllowHTTP", raw)
+		return nil, invalidArgument("base URL %s: plain http to a non-loopback host would send the API key in the clear; use https or WithAllowHTTP", shown)
 	}
 	u.Path = strings.TrimRight(u.Path, "/")
 	u.RawPath = ""
@@ -225,13 +269,11 @@ func isLoopback(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// errInsecureRedirect refuses a redirect from https to http.
-var errInsecureRedirect = fmt.Errorf("ordermsg: refusing a redirect from https to http: %w", errNotRetryable)
+// errRefusedRedirect marks a redirect the client does not follow.
+var errRefusedRedirect = fmt.Errorf("ordermsg: refused redirect: %w", errNotRetryable)
 
 // wrapHTTPClient copies hc (or a pooled default) and gives the copy the
-// attempt timeout and a redirect policy that refuses https → http. The API
-// key is set on each request, never on a transport, so net/http drops it on
-// a redirect that leaves the host.
+// attempt timeout and the redirect policy of redirect.
 func (c *Client) wrapHTTPClient(hc *http.Client) *http.Client {
 	var cp http.Client
 	if hc != nil {
@@ -246,18 +288,43 @@ func (c *Client) wrapHTTPClient(hc *http.Client) *http.Client {
 	}
 	next := cp.CheckRedirect
 	cp.CheckRedirect = func(req *http.Request, via []*http.Request) error {
-		if via[len(via)-1].URL.Scheme == "https" && req.URL.Scheme != "https" {
-			return errInsecureRedirect
+		if err := c.redirect(req, via); err != nil {
+			return err
 		}
 		if next != nil {
 			return next(req, via)
 		}
-		if len(via) >= 10 {
-			return fmt.Errorf("ordermsg: stopped after 10 redirects: %w", errNotRetryable)
-		}
 		return nil
 	}
 	return &cp
+}
+
+// redirect is the client's redirect policy. It refuses a redirect to a scheme
+// other than http and https, one that changes the scheme (https to http
+// would expose the request; http to https is another origin, where the key
+// would not go, so the answer could only be a puzzling 401), and one beyond
+// the tenth; the refusal is not retried. It removes the Authorization header from a request
+// that leaves the client's origin (scheme, host and port), and from every
+// later hop of the chain: net/http's own rule keeps it for the same host name
+// on another port or scheme, and for subdomains.
+func (c *Client) redirect(req *http.Request, via []*http.Request) error {
+	from := via[len(via)-1].URL
+	switch {
+	case req.URL.Scheme != "http" && req.URL.Scheme != "https":
+		return fmt.Errorf("%w: to scheme %q", errRefusedRedirect, req.URL.Scheme)
+	case req.URL.Scheme != from.Scheme:
+		return fmt.Errorf("%w: from %s to %s", errRefusedRedirect, from.Scheme, req.URL.Scheme)
+	case len(via) >= 10:
+		return fmt.Errorf("%w: stopped after 10 redirects", errRefusedRedirect)
+	}
+	left := !sameOrigin(req.URL, c.baseURL)
+	for _, r := range via {
+		left = left || !sameOrigin(r.URL, c.baseURL)
+	}
+	if left {
+		req.Header.Del("Authorization")
+	}
+	return nil
 }
 
 // credentials holds the Authorization header value. It sits behind a pointer
@@ -289,7 +356,7 @@ func (c Client) Format(f fmt.State, _ rune) { _, _ = io.WriteString(f, c.String(
 // those of the typed methods.
 func (c *Client) Get(ctx context.Context, path string, query url.Values, v any) error {
 	if !strings.HasPrefix(path, "/") || strings.ContainsAny(path, "?#\\") || containsDotSegment(path) {
-		return fmt.Errorf("ordermsg: Get: path %q must start with / and have no query, fragment or dot segments", path)
+		return invalidArgument("Get: path %q must start with / and have no query, fragment or dot segments", path)
 	}
 	return c.do(ctx, path, query, func(u string, body []byte) error {
 		return decodeJSON(u, body, v)
@@ -309,14 +376,14 @@ func containsDotSegment(path string) bool {
 func (c *Client) endpoint(path string, query url.Values) string {
 	u := *c.baseURL
 	u.Path = c.baseURL.Path + path
-	u.RawQuery = query.Encode()
+	u.RawQuery = encodeQuery(query)
 	return u.String()
 }
 
 // do sends a GET for path and hands a 2xx body to decode.
 func (c *Client) do(ctx context.Context, path string, query url.Values, decode func(url string, body []byte) error) error {
 	if ctx == nil {
-		return errors.New("ordermsg: nil context")
+		return invalidArgument("nil context")
 	}
 	u := c.endpoint(path, query)
 	r, err := c.send(ctx, u)

@@ -4,15 +4,19 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/jarcoal/httpmock"
+
+	"go.uber.org/goleak"
 )
 
 func TestNewClientRefusesBadInput(t *testing.T) {
@@ -21,10 +25,11 @@ func TestNewClientRefusesBadInput(t *testing.T) {
 		opts            []Option
 		wantErr         string
 	}{
-		{"empty key", testBaseURL, "  ", nil, "API key is empty"},
+		{"empty key", testBaseURL, "", nil, "API key is empty"},
+		{"blank key", testBaseURL, "  ", nil, "white space"},
 		{"unparsable", "https://exa mple.com\x7f", testAPIKey, nil, "base URL"},
-		{"no scheme", "api.example.com", testAPIKey, nil, "scheme must be http or https"},
-		{"ftp", "ftp://api.example.com", testAPIKey, nil, "scheme must be http or https"},
+		{"no scheme", "api.example.com", testAPIKey, nil, "absolute http or https URL"},
+		{"ftp", "ftp://api.example.com", testAPIKey, nil, "absolute http or https URL"},
 		{"no host", "https://", testAPIKey, nil, "no host"},
 		{"credentials in URL", "https://user:pw@api.example.com", testAPIKey, nil, "must not carry credentials"},
 		{"query", "https://api.example.com?x=1", testAPIKey, nil, "query or fragment"},
@@ -32,13 +37,19 @@ func TestNewClientRefusesBadInput(t *testing.T) {
 		{"nil http client", testBaseURL, testAPIKey, []Option{WithHTTPClient(nil)}, "nil client"},
 		{"bad retry", testBaseURL, testAPIKey, []Option{WithRetry(RetryPolicy{MaxRetries: -1})}, "negative"},
 		{"bad version header", testBaseURL, testAPIKey, []Option{WithVersionHeader("X", "")}, "WithVersionHeader"},
+		{"space in version header name", testBaseURL, testAPIKey, []Option{WithVersionHeader("Service Api Version", "1")}, "WithVersionHeader"},
+		{"NUL in version header value", testBaseURL, testAPIKey, []Option{WithVersionHeader("Service-Api-Version", "1\x00")}, "WithVersionHeader"},
+		{"version header overwrites credentials", testBaseURL, testAPIKey, []Option{WithVersionHeader("authorization", "1")}, "sets itself"},
+		{"DEL in user agent", testBaseURL, testAPIKey, []Option{WithUserAgent("my-app\x7f/1")}, "WithUserAgent"},
+		{"newline in user agent", testBaseURL, testAPIKey, []Option{WithUserAgent("my-app\r\nX-Evil: 1")}, "WithUserAgent"},
+		{"negative attempt timeout", testBaseURL, testAPIKey, []Option{WithAttemptTimeout(-1)}, "WithAttemptTimeout"},
 		{"bad body size", testBaseURL, testAPIKey, []Option{WithMaxBodySize(0)}, "WithMaxBodySize"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			c, err := NewClient(tc.base, tc.key, tc.opts...)
-			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
-				t.Fatalf("NewClient = %v, %v; want error containing %q", c, err, tc.wantErr)
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) || !errors.Is(err, ErrInvalidArgument) {
+				t.Fatalf("NewClient = %v, %v; want an ErrInvalidArgument containing %q", c, err, tc.wantErr)
 			}
 			if strings.Contains(err.Error(), testAPIKey) {
 				t.Fatalf("error leaks the key: %v", err)
@@ -236,8 +247,8 @@ func TestCallerErrorsSendNoRequest(t *testing.T) {
 		},
 	}
 	for name, call := range calls {
-		if err := call(); err == nil {
-			t.Errorf("%s: no error", name)
+		if err := call(); !errors.Is(err, ErrInvalidArgument) {
+			t.Errorf("%s: got %v, want an error matching ErrInvalidArgument", name, err)
 		}
 	}
 	if n := mt.GetTotalCallCount(); n != 0 {
@@ -311,5 +322,29 @@ func TestAttemptTimeoutOption(t *testing.T) {
 	}
 	if _, err := NewClient(testBaseURL, testAPIKey, WithAttemptTimeout(-1)); err == nil {
 		t.Error("negative timeout accepted")
+	}
+}
+
+func TestIncludesAreSentWithLiteralCommas(t *testing.T) {
+	t.Cleanup(func() { goleak.VerifyNone(t) }) // after the servers' own cleanups
+	var raw atomic.Value
+	c, _ := newLoopbackClient(t, func(w http.ResponseWriter, r *http.Request) {
+		raw.Store(r.URL.RawQuery)
+		w.Write(fixture(t, "order_plain.json"))
+	})
+	_, err := c.Orders.Get(context.Background(), 1, 2, &GetOrderOptions{
+		Includes: []OrderInclude{OrderIncludeUser, OrderIncludeItemsPortal, "odd&name=x"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := raw.Load(), "includes=user,items.portal,odd%26name%3Dx"; got != want {
+		t.Errorf("query = %q, want %q", got, want)
+	}
+	if err := c.Get(context.Background(), "/websites/1/orders/2", url.Values{"search": {"a,b"}, "includes": {"notes,user"}}, &struct{}{}); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := raw.Load(), "includes=notes,user&search=a%2Cb"; got != want {
+		t.Errorf("raw Get query = %q, want %q (only includes keeps its commas)", got, want)
 	}
 }

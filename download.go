@@ -91,7 +91,7 @@ func (p *PrintReadyFile) Downloadable() (*File, error) {
 // which says how to get a fresh one.
 func (c *Client) Download(ctx context.Context, f *File, w io.Writer, opts *DownloadOptions) (int64, error) {
 	if w == nil {
-		return 0, errors.New("ordermsg: Download: nil writer")
+		return 0, invalidArgument("Download: nil writer")
 	}
 	d, err := c.newDownload(ctx, f, w, opts)
 	if err != nil {
@@ -121,19 +121,19 @@ type download struct {
 // newDownload checks the caller's input before any request.
 func (c *Client) newDownload(ctx context.Context, f *File, w io.Writer, opts *DownloadOptions) (*download, error) {
 	if ctx == nil {
-		return nil, errors.New("ordermsg: nil context")
+		return nil, invalidArgument("nil context")
 	}
 	if f == nil {
-		return nil, errors.New("ordermsg: Download: nil file")
+		return nil, invalidArgument("Download: nil file")
 	}
 	u, err := url.Parse(f.URL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("ordermsg: Download: file %d: url %q is not an absolute http(s) URL", f.ID, redactQuery(f.URL))
+		return nil, invalidArgument("Download: file %d: url %q is not an absolute http(s) URL", f.ID, redactQuery(f.URL))
 	}
 	d := &download{c: c, f: f, u: u, w: w, maxBytes: DefaultMaxDownloadSize, now: time.Now, total: -1}
 	if opts != nil {
 		if opts.MaxBytes < 0 {
-			return nil, errors.New("ordermsg: DownloadOptions.MaxBytes must not be negative")
+			return nil, invalidArgument("DownloadOptions.MaxBytes must not be negative")
 		}
 		if opts.MaxBytes > 0 {
 			d.maxBytes = opts.MaxBytes

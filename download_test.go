@@ -389,15 +389,15 @@ func TestDownloadRefusesBadInputBeforeAnyRequest(t *testing.T) {
 		"relative": {ID: 1, URL: "/files/1/x"},
 		"empty":    {ID: 1},
 	} {
-		if _, err := c.Download(context.Background(), f, io.Discard, nil); err == nil {
-			t.Errorf("%s: no error", name)
+		if _, err := c.Download(context.Background(), f, io.Discard, nil); !errors.Is(err, ordermsg.ErrInvalidArgument) {
+			t.Errorf("%s: %v, want ErrInvalidArgument", name, err)
 		}
 	}
-	if _, err := c.Download(context.Background(), firstFile(t, srv, c), nil, nil); err == nil {
-		t.Error("nil writer: no error")
+	if _, err := c.Download(context.Background(), firstFile(t, srv, c), nil, nil); !errors.Is(err, ordermsg.ErrInvalidArgument) {
+		t.Errorf("nil writer: %v, want ErrInvalidArgument", err)
 	}
-	if _, err := c.DownloadFile(context.Background(), firstFile(t, srv, c), "", nil); err == nil {
-		t.Error("empty path: no error")
+	if _, err := c.DownloadFile(context.Background(), firstFile(t, srv, c), "", nil); !errors.Is(err, ordermsg.ErrInvalidArgument) {
+		t.Errorf("empty path: %v, want ErrInvalidArgument", err)
 	}
 	if st := srv.Handler.FileStats(); st.Requests != 0 {
 		t.Fatalf("bad input reached the file host: %+v", st)

@@ -23,7 +23,7 @@ import (
 // through, in place.
 func (c *Client) DownloadFile(ctx context.Context, f *File, path string, opts *DownloadOptions) (int64, error) {
 	if path == "" {
-		return 0, errors.New("ordermsg: DownloadFile: empty path")
+		return 0, invalidArgument("DownloadFile: empty path")
 	}
 	target, err := resolveTarget(path)
 	if err != nil {

@@ -19,7 +19,25 @@ var (
 	ErrRateLimited  = errors.New("ordermsg: rate limited") // 429
 	ErrServer       = errors.New("ordermsg: server error") // 5xx
 	ErrBodyTooLarge = errors.New("ordermsg: response body too large")
+	// ErrInvalidArgument is matched by every error about the caller's own
+	// input, returned before any request is sent: an id that is not
+	// positive, a negative page or count, a malformed date or include, a bad
+	// option or base URL given to NewClient.
+	ErrInvalidArgument = errors.New("ordermsg: invalid argument")
 )
+
+// invalidArgument returns an error about the caller's input that matches
+// ErrInvalidArgument.
+func invalidArgument(format string, args ...any) error {
+	return &argumentError{msg: "ordermsg: " + fmt.Sprintf(format, args...)}
+}
+
+// argumentError is an error about the caller's input. Its text is the
+// message alone; errors.Is matches it with ErrInvalidArgument.
+type argumentError struct{ msg string }
+
+func (e *argumentError) Error() string        { return e.msg }
+func (e *argumentError) Is(target error) bool { return target == ErrInvalidArgument }
 
 // maxErrorBody caps how much of an error response is read and kept.
 const maxErrorBody = 64 << 10
@@ -39,9 +57,11 @@ type APIError struct {
 	Body []byte
 	// Header is the response's header.
 	Header http.Header
-	// RetryAfter is the wait the server asked for in a Retry-After header,
-	// or 0. It is set on a 429 or 503 whose wait exceeded the retry policy's
-	// MaxWait, which the client returns rather than sleeping through.
+	// RetryAfter is the wait a 429 or 503 asked for in a Retry-After header
+	// (seconds or an HTTP date), or 0. A wait too long for a Duration,
+	// however long, is the largest Duration. The client returns a response
+	// whose wait exceeds the retry policy's MaxWait rather than sleeping
+	// through it, so the caller decides.
 	RetryAfter time.Duration
 }
 

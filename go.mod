@@ -1,12 +1,16 @@
 module github.com/ordermsg/ordermsg-go
 
-go 1.24
+go 1.26.0
 
 require (
 	github.com/google/go-querystring v1.2.0
 	github.com/hashicorp/go-retryablehttp v0.7.8
 	github.com/jarcoal/httpmock v1.4.2
 	go.uber.org/goleak v1.3.0
+	golang.org/x/net v0.62.0
 )
 
-require github.com/hashicorp/go-cleanhttp v0.5.2 // indirect
+require (
+	github.com/hashicorp/go-cleanhttp v0.5.2 // indirect
+	golang.org/x/text v0.43.0 // indirect
+)

@@ -1,7 +1,9 @@
 package ordermsg
 
 import (
-	"fmt"
+	"maps"
+	"net/url"
+	"slices"
 	"strings"
 )
 
@@ -67,8 +69,32 @@ var AllMessageIncludes = []MessageInclude{
 func checkIncludes[I ~string](includes []I) error {
 	for _, inc := range includes {
 		if inc == "" || strings.ContainsAny(string(inc), ", \t\r\n") {
-			return fmt.Errorf("ordermsg: include %q must be non-empty, without commas or spaces", string(inc))
+			return invalidArgument("include %q must be non-empty, without commas or spaces", string(inc))
 		}
 	}
 	return nil
+}
+
+// encodeQuery encodes q as url.Values.Encode does (keys sorted), except that
+// the commas between includes are sent as commas, as the spec's "comma
+// separated list" reads, rather than as %2C. An include cannot hold a comma
+// of its own (checkIncludes), so every comma there is a separator.
+func encodeQuery(q url.Values) string {
+	var b strings.Builder
+	for _, k := range slices.Sorted(maps.Keys(q)) {
+		key := url.QueryEscape(k)
+		for _, v := range q[k] {
+			if b.Len() > 0 {
+				b.WriteByte('&')
+			}
+			v = url.QueryEscape(v)
+			if k == "includes" {
+				v = strings.ReplaceAll(v, "%2C", ",")
+			}
+			b.WriteString(key)
+			b.WriteByte('=')
+			b.WriteString(v)
+		}
+	}
+	return b.String()
 }

@@ -122,13 +122,16 @@ func (o *ListMessagesOptions) paging() (int, int) {
 
 func checkPaging(page, count int) error {
 	if page < 0 || count < 0 {
-		return fmt.Errorf("ordermsg: Page (%d) and Count (%d) must not be negative", page, count)
+		return invalidArgument("Page (%d) and Count (%d) must not be negative", page, count)
 	}
 	return nil
 }
 
 func checkDates(start, end Date) error {
-	return errors.Join(start.Validate(), end.Validate())
+	if err := errors.Join(start.Validate(), end.Validate()); err != nil {
+		return &argumentError{msg: err.Error()}
+	}
+	return nil
 }
 
 // encodeOptions checks opts and encodes them as a query.
@@ -146,7 +149,7 @@ func encodeOptions(opts queryOptions) (url.Values, error) {
 // checkID refuses an id that cannot name a record.
 func checkID(what string, id int64) error {
 	if id <= 0 {
-		return fmt.Errorf("ordermsg: %s id must be positive, got %d", what, id)
+		return invalidArgument("%s id must be positive, got %d", what, id)
 	}
 	return nil
 }

@@ -5,9 +5,11 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
+	"math"
 	"math/rand/v2"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -38,7 +40,7 @@ var DefaultRetryPolicy = RetryPolicy{MaxRetries: 3, MinWait: 250 * time.Millisec
 // normalized fills zero waits from DefaultRetryPolicy and rejects nonsense.
 func (p RetryPolicy) normalized() (RetryPolicy, error) {
 	if p.MaxRetries < 0 || p.MinWait < 0 || p.MaxWait < 0 {
-		return p, errors.New("ordermsg: RetryPolicy values must not be negative")
+		return p, invalidArgument("RetryPolicy values must not be negative")
 	}
 	if p.MinWait == 0 {
 		p.MinWait = DefaultRetryPolicy.MinWait
@@ -47,7 +49,7 @@ func (p RetryPolicy) normalized() (RetryPolicy, error) {
 		p.MaxWait = max(DefaultRetryPolicy.MaxWait, p.MinWait)
 	}
 	if p.MaxWait < p.MinWait {
-		return p, errors.New("ordermsg: RetryPolicy.MaxWait is below MinWait")
+		return p, invalidArgument("RetryPolicy.MaxWait is below MinWait")
 	}
 	return p, nil
 }
@@ -91,14 +93,18 @@ func retryableError(err error) bool {
 }
 
 // retryAfter reads a Retry-After header given in seconds or as an HTTP date.
+// A wait too long for a time.Duration (about 292 years), however many digits
+// it has, saturates at the largest Duration: it is still a wait beyond any
+// MaxWait, never "no header".
 func retryAfter(h http.Header, now time.Time) (time.Duration, bool) {
 	v := h.Get("Retry-After")
 	if v == "" {
 		return 0, false
 	}
-	if secs, err := strconv.ParseInt(v, 10, 64); err == nil {
-		if secs < 0 || secs > int64(365*24*time.Hour/time.Second) {
-			return 0, false
+	if strings.Trim(v, "0123456789") == "" {
+		secs, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || secs > math.MaxInt64/int64(time.Second) {
+			return math.MaxInt64, true // too many digits for an int64, or for a Duration
 		}
 		return time.Duration(secs) * time.Second, true
 	}

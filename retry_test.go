@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -13,6 +14,8 @@ import (
 	"time"
 
 	"github.com/jarcoal/httpmock"
+
+	"go.uber.org/goleak"
 )
 
 // sequence answers the n-th request with statuses[n] (the last one repeats);
@@ -91,6 +94,28 @@ func TestRetryAfterBeyondMaxWaitIsReturnedNotSlept(t *testing.T) {
 	var apiErr *APIError
 	if !errors.As(err, &apiErr) || !errors.Is(err, ErrRateLimited) || apiErr.RetryAfter != 120*time.Second || n.Load() != 1 {
 		t.Fatalf("got %v (RetryAfter %v) after %d calls", err, apiErr.RetryAfter, n.Load())
+	}
+}
+
+func TestRetryAfterOfAnyLengthIsReturnedNotIgnored(t *testing.T) {
+	t.Cleanup(func() { goleak.VerifyNone(t) }) // after the servers' own cleanups
+	for value, want := range map[string]time.Duration{
+		"31536001":                31536001 * time.Second,
+		"99999999999":             math.MaxInt64,
+		"9223372036854775807":     math.MaxInt64,
+		"92233720368547758070000": math.MaxInt64,
+	} {
+		var n atomic.Int32
+		c, _ := newLoopbackClient(t, func(w http.ResponseWriter, r *http.Request) {
+			n.Add(1)
+			w.Header().Set("Retry-After", value)
+			w.WriteHeader(http.StatusTooManyRequests)
+		}, WithRetry(RetryPolicy{MaxRetries: 3, MinWait: time.Millisecond, MaxWait: time.Hour}))
+		_, err := c.Orders.Get(context.Background(), 1, 2, nil)
+		apiErr := new(APIError) // left as is when err is not one
+		if !errors.As(err, &apiErr) || apiErr.RetryAfter != want || n.Load() != 1 {
+			t.Errorf("Retry-After %s: got %v (RetryAfter %v) after %d requests; want RetryAfter %v after 1", value, err, apiErr.RetryAfter, n.Load(), want)
+		}
 	}
 }
 
@@ -313,6 +338,12 @@ func TestRetryAfterParsing(t *testing.T) {
 		"":                              {0, false},
 		"30":                            {30 * time.Second, true},
 		"-1":                            {0, false},
+		"31536001":                      {31536001 * time.Second, true},
+		"9223372036":                    {9223372036 * time.Second, true},
+		"9223372037":                    {math.MaxInt64, true}, // beyond a Duration: saturates
+		"9223372036854775807":           {math.MaxInt64, true},
+		"99999999999999999999999":       {math.MaxInt64, true}, // beyond an int64
+		"1e9":                           {0, false},
 		"soon":                          {0, false},
 		"Mon, 01 Jan 2024 12:00:45 GMT": {45 * time.Second, true},
 		"Mon, 01 Jan 2024 11:00:00 GMT": {0, true},

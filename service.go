@@ -50,13 +50,23 @@ func (r resource[T]) checkList(websiteID int64, opts listOptions) (url.Values, e
 	return encodeOptions(opts)
 }
 
-// page fetches one page with an encoded, checked query.
+// page fetches one page with an encoded, checked query. A record whose
+// "object" is not the resource's kind (a message in a list of orders) makes
+// the page a *DecodeError: it would otherwise pass for what it is not.
 func (r resource[T]) page(ctx context.Context, websiteID int64, q url.Values) (*Page[T], error) {
 	var out *Page[T]
 	err := r.c.do(ctx, fmt.Sprintf("/websites/%d/%s", websiteID, r.collection), q,
 		func(u string, body []byte) (err error) {
-			out, err = decodePage[T](u, body)
-			return err
+			if out, err = decodePage[T](u, body); err != nil {
+				return err
+			}
+			for i, rec := range out.Data {
+				if k, ok := any(rec).(interface{ kind() string }); ok && k.kind() != r.kind {
+					out = nil
+					return &DecodeError{URL: u, Offset: -1, Err: fmt.Errorf("data[%d]: object is %q, want %q", i, k.kind(), r.kind)}
+				}
+			}
+			return nil
 		})
 	return out, err
 }

@@ -1,7 +1,6 @@
 package ordermsg
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -86,10 +85,22 @@ func (e *bodyReadError) Unwrap() error { return e.err }
 
 // readBody reads and closes resp's body: a 2xx body up to the client's
 // maximum (beyond it, ErrBodyTooLarge), any other up to maxErrorBody (the rest
-// is dropped).
+// is dropped). A 1xx final answer (101 Switching Protocols: net/http hands
+// over the raw connection as its body) is not read at all: the connection is
+// closed and the status comes back as an *APIError. Whatever the body, the
+// request's context (which carries the attempt timeout) bounds the read: when
+// it ends, the body is closed under the reader.
 func (k *call) readBody(resp *http.Response) error {
 	defer resp.Body.Close()
-	ok := resp.StatusCode >= 200 && resp.StatusCode <= 299
+	if resp.StatusCode < 200 {
+		k.resp = &response{status: resp.StatusCode, header: resp.Header}
+		return nil
+	}
+	if resp.Request != nil {
+		stop := context.AfterFunc(resp.Request.Context(), func() { resp.Body.Close() })
+		defer stop()
+	}
+	ok := resp.StatusCode <= 299
 	limit := int64(maxErrorBody)
 	if ok {
 		limit = k.c.maxBodySize
@@ -97,16 +108,11 @@ func (k *call) readBody(resp *http.Response) error {
 			return fmt.Errorf("%w: Content-Length %d exceeds the limit of %d bytes", ErrBodyTooLarge, resp.ContentLength, limit)
 		}
 	}
-	var buf bytes.Buffer
-	if resp.ContentLength > 0 && resp.ContentLength <= limit {
-		buf.Grow(int(resp.ContentLength))
-	}
-	n, err := buf.ReadFrom(io.LimitReader(resp.Body, limit+1))
+	body, err := readAtMost(resp.Body, limit+1)
 	if err != nil && ok {
 		return &bodyReadError{err: err}
 	}
-	body := buf.Bytes()
-	if n > limit {
+	if int64(len(body)) > limit {
 		if ok {
 			return fmt.Errorf("%w: more than %d bytes", ErrBodyTooLarge, limit)
 		}
@@ -114,4 +120,63 @@ func (k *call) readBody(resp *http.Response) error {
 	}
 	k.resp = &response{status: resp.StatusCode, header: resp.Header, body: body}
 	return nil
+}
+
+// Chunk sizes of readAtMost: chunks double from the first size up to the
+// largest, so a small body costs one small allocation and a large one wastes
+// at most one largest chunk.
+const (
+	firstChunk   = 4 << 10
+	largestChunk = 1 << 20
+)
+
+// readAtMost reads r to its end or to limit bytes, whichever comes first, and
+// returns what it read, with the error that ended the read (nil at EOF).
+// Memory grows with the bytes that arrive, never with what a Content-Length
+// announces: the bytes go into chunks, then into one slice of the exact size,
+// so a body of N bytes peaks at about 2N (chunks and result), where
+// bytes.Buffer's doubling could reach 3N.
+func readAtMost(r io.Reader, limit int64) ([]byte, error) {
+	r = io.LimitReader(r, limit)
+	var chunks [][]byte
+	size, total := firstChunk, 0
+	for {
+		chunk := make([]byte, 0, size)
+		n, err := readFull(r, chunk[:size])
+		chunk = chunk[:n]
+		total += n
+		if len(chunks) == 0 && err != nil {
+			return chunk, ignoreEOF(err)
+		}
+		chunks = append(chunks, chunk)
+		if err != nil {
+			out := make([]byte, 0, total)
+			for _, c := range chunks {
+				out = append(out, c...)
+			}
+			return out, ignoreEOF(err)
+		}
+		size = min(size*2, largestChunk)
+	}
+}
+
+// readFull is io.ReadFull without its ErrUnexpectedEOF: a short read at the
+// end of the body gives io.EOF.
+func readFull(r io.Reader, buf []byte) (int, error) {
+	n := 0
+	for n < len(buf) {
+		m, err := r.Read(buf[n:])
+		n += m
+		if err != nil {
+			return n, err
+		}
+	}
+	return n, nil
+}
+
+func ignoreEOF(err error) error {
+	if err == io.EOF {
+		return nil
+	}
+	return err
 }

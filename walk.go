@@ -21,6 +21,10 @@ var (
 	// ErrPageMismatch is returned when a page's current_page is not the
 	// page asked for, nor one already walked.
 	ErrPageMismatch = errors.New("ordermsg: the server returned another page than the one asked for")
+	// ErrEmptyPage is returned when a page holds no record while its own
+	// metadata says more pages follow (current_page < total_pages): ending
+	// the walk there would silently lose every record after it.
+	ErrEmptyPage = errors.New("ordermsg: an empty page says more pages follow")
 )
 
 // WalkOption configures a walk (Orders.All, Messages.All).
@@ -58,7 +62,7 @@ func (r resource[T]) all(ctx context.Context, websiteID int64, opts listOptions,
 		return r.page(ctx, websiteID, pq)
 	}
 	if ctx == nil {
-		err = errors.New("ordermsg: nil context")
+		err = invalidArgument("nil context")
 	}
 	return func(yield func(*T, error) bool) {
 		if err != nil {
@@ -71,8 +75,10 @@ func (r resource[T]) all(ctx context.Context, websiteID int64, opts listOptions,
 
 // walk yields the records of pages start, start+1, … in order. It keeps up to
 // concurrency page requests in flight ahead of the page being yielded, and
-// stops when a page is the last (current_page ≥ total_pages) or empty. When it
-// returns, for whatever reason, every request it started has ended.
+// stops after the last page (current_page ≥ total_pages). An empty page
+// before the last is ErrEmptyPage. Nothing is yielded once ctx is done but
+// ctx's error. When it returns, for whatever reason, every request it started
+// has ended.
 func walk[T any](ctx context.Context, fetch pageFetcher[T], start, concurrency int, yield func(*T, error) bool) {
 	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
@@ -124,7 +130,11 @@ func walk[T any](ctx context.Context, fetch pageFetcher[T], start, concurrency i
 			yield(nil, fmt.Errorf("%w: asked for page %d, got current_page %d", err, want, pg.CurrentPage))
 			return
 		}
-		last := len(res.page.Data) == 0 || pg.CurrentPage >= pg.TotalPages
+		last := pg.CurrentPage >= pg.TotalPages
+		if len(res.page.Data) == 0 && !last {
+			yield(nil, fmt.Errorf("%w: page %d of %d", ErrEmptyPage, want, pg.TotalPages))
+			return
+		}
 		if !last {
 			for len(window) < concurrency && next <= pg.TotalPages {
 				launch()
@@ -136,6 +146,10 @@ func walk[T any](ctx context.Context, fetch pageFetcher[T], start, concurrency i
 			return
 		}
 		for _, rec := range fresh {
+			if err := ctx.Err(); err != nil {
+				yield(nil, err)
+				return
+			}
 			if !yield(rec, nil) {
 				return
 			}
@@ -150,27 +164,42 @@ func walk[T any](ctx context.Context, fetch pageFetcher[T], start, concurrency i
 // shifted onto the next page (new records arriving at the head of a list
 // during a walk) are not yielded twice. Its size is one page, whatever the
 // length of the walk.
+//
+// An id seen twice on one page is yielded once, at its first place. A record
+// without a positive id cannot be matched with any other: it is always
+// yielded, and plays no part in telling that the server repeats itself.
 type pageMemory[T any] struct {
 	prev, cur map[int64]struct{}
 }
 
-// next returns the records of a page that were not on the page before. A
-// non-empty page with no such record means the server is repeating itself.
+// next returns the records of a page that were not on the page before nor
+// earlier on the same page. A page whose records all have ids, all of them on
+// the page before, means the server is repeating itself.
 func (m *pageMemory[T]) next(records []*T) ([]*T, error) {
 	if m.cur == nil {
 		m.prev, m.cur = map[int64]struct{}{}, map[int64]struct{}{}
 	}
 	clear(m.cur)
 	fresh := records[:0:0]
+	repeated := 0
 	for _, rec := range records {
 		id := idOf(rec)
+		if id <= 0 {
+			fresh = append(fresh, rec)
+			continue
+		}
+		_, onThisPage := m.cur[id]
+		_, onPrevPage := m.prev[id]
 		m.cur[id] = struct{}{}
-		if _, dup := m.prev[id]; !dup {
+		switch {
+		case onPrevPage:
+			repeated++
+		case !onThisPage:
 			fresh = append(fresh, rec)
 		}
 	}
 	m.prev, m.cur = m.cur, m.prev
-	if len(records) > 0 && len(fresh) == 0 {
+	if len(records) > 0 && repeated == len(records) {
 		return nil, ErrPaginationStuck
 	}
 	if len(fresh) == len(records) {

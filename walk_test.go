@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -189,15 +191,111 @@ func TestWalkErrorOnPage3Of5IsYieldedOnceAndEnds(t *testing.T) {
 	}
 }
 
-func TestWalkStopsAtAnEarlyEmptyPage(t *testing.T) {
+// loopbackWalkClient serves s from a loopback HTTP server.
+func loopbackWalkClient(t *testing.T, s *pageServer) *Client {
+	t.Helper()
+	c, _ := newLoopbackClient(t, func(w http.ResponseWriter, r *http.Request) {
+		resp, _ := s.respond(r)
+		w.WriteHeader(resp.StatusCode)
+		io.Copy(w, resp.Body)
+	})
+	return c
+}
+
+func TestWalkEmptyPageBeforeTheLastIsAnError(t *testing.T) {
+	t.Cleanup(func() { goleak.VerifyNone(t) }) // after the servers' own cleanups
 	s := newPageServer(25, 10)
 	s.lie = func(_ int, p *Page[Order]) { p.Meta.Pagination.TotalPages = 50 } // claims far more than it has
 	for _, n := range []int{1, 8} {
-		ids, errs := collect(walkClient(t, s), nil, WithConcurrency(n))
-		if len(errs) != 0 || !equalIDs(ids, seq(1, 25)) {
+		ids, errs := collect(loopbackWalkClient(t, s), nil, WithConcurrency(n))
+		if !equalIDs(ids, seq(1, 25)) || len(errs) != 1 || !errors.Is(errs[0], ErrEmptyPage) {
 			t.Fatalf("concurrency %d: ids %v errs %v", n, ids, errs)
 		}
 	}
+}
+
+func TestWalkEmptyLastPageEndsQuietly(t *testing.T) {
+	s := newPageServer(0, 10)
+	s.lie = func(_ int, p *Page[Order]) { p.Meta.Pagination.TotalPages = 0 }
+	if ids, errs := collect(walkClient(t, s), nil); len(ids) != 0 || len(errs) != 0 {
+		t.Fatalf("ids %v errs %v", ids, errs)
+	}
+	s.lie = func(_ int, p *Page[Order]) { p.Meta.Pagination.TotalPages = 1 }
+	if ids, errs := collect(walkClient(t, s), nil); len(ids) != 0 || len(errs) != 0 {
+		t.Fatalf("ids %v errs %v", ids, errs)
+	}
+}
+
+// onPage returns a lie that changes only the given page.
+func onPage(page int, lie func(p *Page[Order])) func(int, *Page[Order]) {
+	return func(asked int, p *Page[Order]) {
+		if asked == page {
+			lie(p)
+		}
+	}
+}
+
+func TestWalkRefusesARecordOfAnotherKind(t *testing.T) {
+	t.Cleanup(func() { goleak.VerifyNone(t) }) // after the servers' own cleanups
+	s := newPageServer(30, 10)
+	s.lie = onPage(2, func(p *Page[Order]) { p.Data[4].Object = "message" })
+	c := loopbackWalkClient(t, s)
+	ids, errs := collect(c, nil)
+	var decodeErr *DecodeError
+	if !equalIDs(ids, seq(1, 10)) || len(errs) != 1 || !errors.As(errs[0], &decodeErr) || !strings.Contains(errs[0].Error(), `data[4]: object is "message"`) {
+		t.Fatalf("ids %v errs %v", ids, errs)
+	}
+	if p, err := c.Orders.List(context.Background(), 1, &ListOrdersOptions{Page: 2}); p != nil || !errors.As(err, &decodeErr) {
+		t.Fatalf("List: %v, %v", p, err)
+	}
+}
+
+func TestWalkYieldsAnIDTwiceOnOnePageOnce(t *testing.T) {
+	t.Cleanup(func() { goleak.VerifyNone(t) }) // after the servers' own cleanups
+	s := newPageServer(30, 10)
+	s.lie = onPage(2, func(p *Page[Order]) { p.Data[5].ID = 12 }) // 11 12 13 14 15 12 17 …
+	want := append(seq(1, 15), seq(17, 30)...)
+	if ids, errs := collect(loopbackWalkClient(t, s), nil); !equalIDs(ids, want) || len(errs) != 0 {
+		t.Fatalf("ids %v errs %v", ids, errs)
+	}
+}
+
+func TestWalkYieldsRecordsWithoutIDs(t *testing.T) {
+	t.Cleanup(func() { goleak.VerifyNone(t) }) // after the servers' own cleanups
+	s := newPageServer(30, 10)
+	s.lie = func(_ int, p *Page[Order]) {
+		for _, o := range p.Data {
+			o.ID = 0 // marshalled as "id":0; the walk cannot tell these records apart
+		}
+	}
+	ids, errs := collect(loopbackWalkClient(t, s), nil)
+	if len(ids) != 30 || len(errs) != 0 {
+		t.Fatalf("%d records, errs %v; want all 30 and no error", len(ids), errs)
+	}
+}
+
+func TestWalkCancelInTheLoopYieldsNothingMore(t *testing.T) {
+	t.Cleanup(func() { goleak.VerifyNone(t) }) // after the servers' own cleanups
+	s := newPageServer(300, 100)
+	c := loopbackWalkClient(t, s)
+	for _, n := range []int{1, 4} {
+		ctx, cancel := context.WithCancel(context.Background())
+		var ids []int64
+		var errs []error
+		for o, err := range c.Orders.All(ctx, 1, nil, WithConcurrency(n)) {
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			ids = append(ids, o.ID)
+			cancel() // on the first of a page of 100
+		}
+		cancel()
+		if !equalIDs(ids, []int64{1}) || len(errs) != 1 || !errors.Is(errs[0], context.Canceled) {
+			t.Fatalf("concurrency %d: ids %v errs %v; want 1 then context.Canceled", n, ids, errs)
+		}
+	}
+	c.CloseIdleConnections()
 }
 
 func TestWalkServerThatIgnoresPage(t *testing.T) {

@@ -63,11 +63,32 @@ func (d *Dataset) Website(id int64) *Website {
 	return nil
 }
 
-// Order returns the canonical order with the given id, or nil.
-func (w *Website) Order(id int64) *ordermsg.Order { return w.orderByID[id] }
+// Order returns the canonical order with the given id, or nil. An order
+// appended to Orders after Generate, or in a Website built by hand, is found
+// as well.
+func (w *Website) Order(id int64) *ordermsg.Order {
+	return lookup(w.orderByID, w.Orders, id, func(o *ordermsg.Order) int64 { return o.ID })
+}
 
-// Message returns the canonical message with the given id, or nil.
-func (w *Website) Message(id int64) *ordermsg.Message { return w.messageByID[id] }
+// Message returns the canonical message with the given id, or nil; like
+// Order, it finds messages added by hand too.
+func (w *Website) Message(id int64) *ordermsg.Message {
+	return lookup(w.messageByID, w.Messages, id, func(m *ordermsg.Message) int64 { return m.ID })
+}
+
+// lookup finds the record with the given id: in the index Generate built,
+// else in the records themselves, which may have been added to since.
+func lookup[T any](index map[int64]*T, records []*T, id int64, idOf func(*T) int64) *T {
+	if r := index[id]; r != nil {
+		return r
+	}
+	for _, r := range records {
+		if r != nil && idOf(r) == id {
+			return r
+		}
+	}
+	return nil
+}
 
 // Generate builds a dataset from cfg. Sizes below 1 website or 0 records are
 // raised to the smallest that work.

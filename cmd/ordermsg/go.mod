@@ -1,12 +1,12 @@
 module github.com/ordermsg/ordermsg-go/cmd/ordermsg
 
-go 1.24.0
+go 1.26.0
 
 require (
 	github.com/ordermsg/ordermsg-go v0.0.0-00010101000000-000000000000
 	github.com/schollz/progressbar/v3 v3.18.0
 	github.com/spf13/cobra v1.10.2
-	golang.org/x/term v0.36.0
+	golang.org/x/term v0.47.0
 )
 
 require (
@@ -18,7 +18,9 @@ require (
 	github.com/mitchellh/colorstring v0.0.0-20190213212951-d06e56a500db // indirect
 	github.com/rivo/uniseg v0.4.7 // indirect
 	github.com/spf13/pflag v1.0.9 // indirect
-	golang.org/x/sys v0.37.0 // indirect
+	golang.org/x/net v0.62.0 // indirect
+	golang.org/x/sys v0.49.0 // indirect
+	golang.org/x/text v0.43.0 // indirect
 )
 
 // The SDK is developed in this repository (see ../../go.work); drop this
