@@ -120,6 +120,7 @@ Exit codes: 0 success, 1 API or network error, 2 usage error, 130 interrupted.`,
 		a.serveCommand(),
 		a.versionCommand(),
 	)
+	a.addSyncCommands(root) // sync --db, export --state (syncdb.go)
 	return root
 }
 
