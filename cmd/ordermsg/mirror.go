@@ -59,14 +59,10 @@ CREATE TABLE IF NOT EXISTS sync_state (
 // openMirror opens (or creates) the database at path, for one website. A
 // database that mirrors another website is refused.
 func openMirror(ctx context.Context, path string, websiteID int64) (*sql.DB, error) {
-	abs, err := filepath.Abs(path)
+	dsn, err := mirrorDSN(path)
 	if err != nil {
 		return nil, err
 	}
-	// A file: URI, so that no character of the name is taken for a
-	// parameter; WAL with synchronous=NORMAL survives a killed process.
-	dsn := (&url.URL{Scheme: "file", Path: abs}).String() +
-		"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)"
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, err
@@ -87,6 +83,18 @@ func openMirror(ctx context.Context, path string, websiteID int64) (*sql.DB, err
 		db.Close()
 		return nil, fmt.Errorf("%s mirrors website %d, not %d: use one database per website", path, other, websiteID)
 	}
+}
+
+// mirrorDSN is the driver's name of the database at path: a file: URI, so
+// that no character of the name is taken for a parameter, in WAL mode with
+// synchronous=NORMAL, which loses no commit when the process is killed.
+func mirrorDSN(path string) (string, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", err
+	}
+	return (&url.URL{Scheme: "file", Path: abs}).String() +
+		"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)", nil
 }
 
 // mirrorTable is what the mirror needs to know of a resource.
