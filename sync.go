@@ -52,36 +52,30 @@ type syncOptions interface {
 	forSync(start Date) (listOptions, error)
 }
 
-// checkSyncOptions refuses options that a Sync sets itself.
-func checkSyncOptions(page int, start, end Date, dir Direction, sort string) error {
-	if page != 0 || !start.IsZero() || !end.IsZero() || dir != "" || sort != "" {
+// setSyncFields checks that the caller left zero the fields that Sync
+// chooses, and sets them: from start on, ascending by creation.
+func setSyncFields(page *int, dateStart, dateEnd *Date, dir *Direction, sort *string, start Date) error {
+	if *page != 0 || !dateStart.IsZero() || !dateEnd.IsZero() || *dir != "" || *sort != "" {
 		return errors.New("ordermsg: Sync chooses Page, DateStart, DateEnd, Direction and Sort itself; leave them zero")
 	}
+	*dateStart, *dir, *sort = start, DirectionAsc, syncSort
 	return nil
 }
 
 func (o *ListOrdersOptions) forSync(start Date) (listOptions, error) {
-	var out ListOrdersOptions
+	out := ListOrdersOptions{}
 	if o != nil {
 		out = *o
 	}
-	if err := checkSyncOptions(out.Page, out.DateStart, out.DateEnd, out.Direction, out.Sort); err != nil {
-		return nil, err
-	}
-	out.DateStart, out.Direction, out.Sort = start, DirectionAsc, syncSort
-	return &out, nil
+	return &out, setSyncFields(&out.Page, &out.DateStart, &out.DateEnd, &out.Direction, &out.Sort, start)
 }
 
 func (o *ListMessagesOptions) forSync(start Date) (listOptions, error) {
-	var out ListMessagesOptions
+	out := ListMessagesOptions{}
 	if o != nil {
 		out = *o
 	}
-	if err := checkSyncOptions(out.Page, out.DateStart, out.DateEnd, out.Direction, out.Sort); err != nil {
-		return nil, err
-	}
-	out.DateStart, out.Direction, out.Sort = start, DirectionAsc, syncSort
-	return &out, nil
+	return &out, setSyncFields(&out.Page, &out.DateStart, &out.DateEnd, &out.Direction, &out.Sort, start)
 }
 
 // syncSort is the sort a Sync asks for. The spec does not list the sort
