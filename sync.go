@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"slices"
 	"time"
 )
 
@@ -101,6 +102,7 @@ func (r resource[T]) sync(ctx context.Context, websiteID int64, cp *Checkpoint, 
 	var list listOptions
 	err := errors.New("ordermsg: Sync needs a checkpoint (a pointer to a zero Checkpoint to start from the beginning)")
 	if cp != nil {
+		slices.Sort(cp.IDs) // a checkpoint edited by hand may not be
 		list, err = opts.forSync(cp.overlapStart())
 	}
 	return func(yield func(*T, error) bool) {

@@ -3,10 +3,13 @@ package main
 import (
 	"errors"
 	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -25,53 +28,70 @@ func buildCLI(t *testing.T) string {
 	return bin
 }
 
-// TestSyncDBSurvivesSIGKILL kills sync --db at random moments, several
-// times, with records added between the runs, then lets a run finish: the
-// database must hold every record of the server exactly once, with the
-// server's JSON.
+// TestSyncDBSurvivesSIGKILL kills sync --db with SIGKILL six times, each
+// time as the server receives a request drawn at random (while the command
+// is inserting the previous page, in or between transactions), with records
+// added between the runs; then it lets a run finish. The database must hold
+// every record of the server exactly once, with the server's JSON.
 func TestSyncDBSurvivesSIGKILL(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the command")
 	}
 	bin := buildCLI(t)
-	srv := ordermsgtest.NewServer(ordermsgtest.Generate(ordermsgtest.Config{Seed: 11, Websites: 1, OrdersPerWebsite: 2500, MessagesPerWebsite: 3000}),
-		ordermsgtest.WithLatency(5*time.Millisecond)) // a full run takes about two seconds
+	srv := ordermsgtest.NewServer(ordermsgtest.Generate(ordermsgtest.Config{Seed: 11, Websites: 1, OrdersPerWebsite: 2500, MessagesPerWebsite: 3000}))
 	defer srv.Close()
+	// The command talks to the same data through a server that counts its
+	// requests and says when the chosen one arrives.
+	var requests, killAt atomic.Int64
+	hit := make(chan struct{}, 1)
+	counting := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if requests.Add(1) == killAt.Load() {
+			hit <- struct{}{}
+		}
+		srv.Handler.ServeHTTP(w, r)
+	}))
+	defer counting.Close()
+
 	db := filepath.Join(t.TempDir(), "shop.db")
 	env := append(os.Environ(),
-		envBaseURL+"="+srv.URL, envAPIKey+"="+srv.APIKey, envWebsiteID+"="+strconv.FormatInt(srv.WebsiteID, 10))
-	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 12))
-	run := func() *exec.Cmd {
+		envBaseURL+"="+counting.URL, envAPIKey+"="+srv.APIKey, envWebsiteID+"="+strconv.FormatInt(srv.WebsiteID, 10))
+	seed := uint64(time.Now().UnixNano())
+	t.Logf("seed %d", seed)
+	rng := rand.New(rand.NewPCG(seed, 12))
+	run := func() (*exec.Cmd, chan error) {
 		cmd := exec.Command(bin, "sync", "--db", db, "--count", "25", "--concurrency", "1")
 		cmd.Env = env
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		return cmd
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		return cmd, done
 	}
-	killed := 0
+	// A full sync makes about 220 requests; six runs killed within their
+	// first 30 never finish it.
 	for i := range 6 {
-		cmd := run()
-		delay := time.Duration(30+rng.IntN(500)) * time.Millisecond
-		time.Sleep(delay) // where to kill it: any moment is right
-		cmd.Process.Signal(syscall.SIGKILL)
-		err := cmd.Wait()
-		var exit *exec.ExitError
-		if errors.As(err, &exit) && exit.Sys().(syscall.WaitStatus).Signal() == syscall.SIGKILL {
-			killed++
-		} else if err != nil {
-			t.Fatalf("run %d: %v", i, err)
+		requests.Store(0)
+		killAt.Store(int64(1 + rng.IntN(30)))
+		cmd, done := run()
+		select {
+		case <-hit:
+			cmd.Process.Kill() // SIGKILL
+		case err := <-done:
+			t.Fatalf("run %d ended (%v) before its request %d", i, err, killAt.Load())
 		}
-		t.Logf("run %d killed after %v", i, delay)
+		err := <-done
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) || exit.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
+			t.Fatalf("run %d: %v, want killed by SIGKILL", i, err)
+		}
+		t.Logf("run %d killed at request %d", i, killAt.Load())
 		srv.AddOrders(1 + i)
 		srv.AddMessages(2)
 	}
-	if killed < 3 {
-		t.Fatalf("only %d of 6 runs were killed before they ended", killed)
-	}
-	cmd := run()
-	if err := cmd.Wait(); err != nil {
-		t.Fatalf("the last run: %v", err)
+	killAt.Store(0)
+	if _, done := run(); <-done != nil {
+		t.Fatal("the last run failed")
 	}
 	sameRecords(t, srv, db)
 }
