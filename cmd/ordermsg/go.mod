@@ -7,6 +7,7 @@ require (
 	github.com/schollz/progressbar/v3 v3.18.0
 	github.com/spf13/cobra v1.10.2
 	golang.org/x/term v0.36.0
+	modernc.org/sqlite v1.61.1
 )
 
 require (
@@ -27,7 +28,6 @@ require (
 	modernc.org/libc v1.79.0 // indirect
 	modernc.org/mathutil v1.7.1 // indirect
 	modernc.org/memory v1.12.1 // indirect
-	modernc.org/sqlite v1.61.1 // indirect
 )
 
 // The SDK is developed in this repository (see ../../go.work); drop this
