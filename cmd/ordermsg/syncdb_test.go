@@ -316,3 +316,16 @@ func TestWriteFileAtomicThroughSymlink(t *testing.T) {
 		t.Errorf("left behind: %v", entries)
 	}
 }
+
+func TestSyncDBProgressOnlyOnATerminal(t *testing.T) {
+	_, env := smallService(t)
+	dir := t.TempDir()
+	_, stderr, code := cli{env: env}.run(context.Background(), "sync", "--db", filepath.Join(dir, "a.db"))
+	if code != exitOK || stderr != "" {
+		t.Errorf("not a terminal: exit %d, stderr %q", code, stderr)
+	}
+	_, stderr, code = cli{env: env, terminal: true}.run(context.Background(), "sync", "--db", filepath.Join(dir, "b.db"))
+	if code != exitOK || !strings.Contains(stderr, "syncing") || !strings.Contains(stderr, "records") {
+		t.Errorf("terminal: exit %d, stderr %q", code, stderr)
+	}
+}
