@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -205,17 +206,19 @@ func TestSyncTiesAreToldApartByID(t *testing.T) {
 	}
 }
 
-// countingServer serves h and counts the requests, and the records each
-// list response holds.
+// countingServer serves h, counts the requests and keeps their queries.
 type countingServer struct {
 	requests atomic.Int64
+	mu       sync.Mutex
 	queries  []string
 }
 
 func (cs *countingServer) wrap(h http.Handler, rewrite func(r *http.Request)) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		cs.requests.Add(1)
+		cs.mu.Lock()
 		cs.queries = append(cs.queries, r.URL.RawQuery)
+		cs.mu.Unlock()
 		if rewrite != nil {
 			rewrite(r)
 		}
