@@ -207,5 +207,8 @@ func newSyncProgress(a *app) *progress {
 		progressbar.OptionSetItsString("records"),
 		progressbar.OptionThrottle(100*time.Millisecond),
 		progressbar.OptionClearOnFinish(),
+		// No spinner: with no total it would redraw from a goroutine
+		// that Exit does not stop.
+		progressbar.OptionSetSpinnerChangeInterval(0),
 	)}
 }
