@@ -12,5 +12,7 @@ require (
 
 require (
 	github.com/hashicorp/go-cleanhttp v0.5.2 // indirect
+	github.com/mattn/go-isatty v0.0.24 // indirect
+	github.com/stretchr/testify v1.9.0 // indirect
 	golang.org/x/text v0.43.0 // indirect
 )

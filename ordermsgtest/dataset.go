@@ -51,6 +51,7 @@ type Website struct {
 
 	orderByID   map[int64]*ordermsg.Order
 	messageByID map[int64]*ordermsg.Message
+	live        *liveState // for AddOrders and AddMessages (live.go)
 }
 
 // Website returns the website with the given id, or nil.
@@ -185,6 +186,8 @@ func (g *generator) website(id int64) *Website {
 	for _, m := range w.Messages {
 		w.messageByID[m.ID] = m
 	}
+	w.live = &liveState{gen: &generator{rng: rand.New(rand.NewPCG(g.cfg.Seed, uint64(id))), cfg: g.cfg, nextID: g.nextID},
+		portal: portal, users: users, staff: staff, forms: forms}
 	return w
 }
 

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ordermsg/ordermsg-go"
@@ -16,6 +17,8 @@ import (
 // concurrent use. Make one with NewHandler.
 type Handler struct {
 	ds      *Dataset
+	mu      sync.RWMutex // guards ds: AddOrders and AddMessages write it (live.go)
+	days    DayBounds
 	latency time.Duration
 	faults  *faultInjector
 	files   *fileHost
@@ -78,6 +81,8 @@ func jsonReply(v any) reply {
 
 // answer computes the response to r, faults aside.
 func (h *Handler) answer(r *http.Request) reply {
+	h.mu.RLock()
+	defer h.mu.RUnlock()
 	if r.Method != http.MethodGet {
 		rep := errorReply(http.StatusMethodNotAllowed, "the API is read-only; use GET")
 		rep.header.Set("Allow", http.MethodGet)
@@ -137,6 +142,7 @@ func (h *Handler) answer(r *http.Request) reply {
 	if err != nil {
 		return errorReply(http.StatusBadRequest, "%v", err)
 	}
+	lq = h.days.apply(lq)
 	if orders {
 		return jsonReply(h.withLinks(r, listPage(w.Orders, lq, q.Get("status"), orderOps, func(o *ordermsg.Order) *ordermsg.Order {
 			return w.renderOrder(o, inc, listed, false)

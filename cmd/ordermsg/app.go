@@ -98,6 +98,7 @@ The connection comes from flags or, by default, from the environment:
 		a.serveCommand(),
 		a.versionCommand(),
 	)
+	a.addSyncCommands(root) // sync --db, export --state (syncdb.go)
 	a.markStart(root)
 	return root
 }

@@ -71,7 +71,7 @@ func TestExitCodesMatchTheREADME(t *testing.T) {
 		{nil, []string{"orders", "list", "--demo", "--timeout", "-1s"}, exitUsage, "error: --timeout -1s: must not be negative\n"},
 		{nil, []string{"orders", "list", "--demo", "--website", "-4"}, exitUsage, "error: --website -4: want a positive website id\n"},
 		{map[string]string{envWebsiteID: "abc"}, []string{"orders", "list", "--base-url", "https://x", "--api-key", "k"}, exitUsage, `error: ORDERMSG_WEBSITE_ID="abc" is not a website id`},
-		{nil, []string{"orders", "list", "--base-url", "ftp://x", "--api-key", "k", "--website", "1"}, exitUsage, `error: --base-url: base URL "ftp://x": scheme must be http or https`},
+		{nil, []string{"orders", "list", "--base-url", "ftp://x", "--api-key", "k", "--website", "1"}, exitUsage, `error: --base-url: the base URL must be an absolute http or https URL`},
 		{nil, []string{"orders", "list", "--base-url", "https://user:pw@x", "--api-key", "k", "--website", "1"}, exitUsage, "error: --base-url must not carry credentials: give the key with --api-key or ORDERMSG_API_KEY\n"},
 		{nil, []string{"orders", "get", "5", "--demo", "--include", "message,,user"}, exitUsage, `error: --include "message,,user": want names separated by commas`},
 		{nil, []string{"messages", "export", "--demo", "--include", "a b"}, exitUsage, `error: --include "a b": want names separated by commas`},

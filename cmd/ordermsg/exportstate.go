@@ -1,0 +1,173 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+
+	"github.com/ordermsg/ordermsg-go"
+	"github.com/spf13/cobra"
+)
+
+// exportState is the file of export --state: the website and resource it
+// belongs to and the checkpoint of the last export.
+type exportState struct {
+	Website    int64               `json:"website"`
+	Resource   string              `json:"resource"` // "orders" or "messages"
+	Checkpoint ordermsg.Checkpoint `json:"checkpoint"`
+}
+
+// addStateFlag gives `<kind> export` the flag --state FILE.
+func addStateFlag[T any](a *app, root *cobra.Command, k *kind[T], src recordSource[T]) {
+	export, _, err := root.Find([]string{k.plural, "export"})
+	if err != nil || export.Name() != "export" {
+		panic("ordermsg: no " + k.plural + " export command to add --state to")
+	}
+	var statePath string
+	export.Flags().StringVar(&statePath, "state", "", "export only what was created since the state in this file, then update it")
+	export.Long += fmt.Sprintf(`
+
+With --state FILE, only the %[1]s created since the last export with the
+same FILE are written (all of them the first time), oldest first, and FILE is
+then updated: written whole under a temporary name and renamed, only after
+the output is complete. If the export fails, FILE is left as it was and the
+next run exports the same %[1]s again. A crash between the end of the output
+and the update of FILE has the same effect: the next run repeats that batch.
+To never repeat a record, use ordermsg sync --db, which keeps the state in the
+same transaction as the records. --since, --until, --sort and --direction do
+not go with --state.`, k.plural)
+	export.Example += fmt.Sprintf("\n  ordermsg %[1]s export --state %[1]s.state -o new-%[1]s.jsonl --demo", k.plural)
+	plain := export.RunE
+	export.RunE = func(cmd *cobra.Command, args []string) error {
+		if statePath == "" {
+			return plain(cmd, args)
+		}
+		return exportSince(cmd, a, k, src, statePath)
+	}
+}
+
+// exportSince runs export --state.
+func exportSince[T any](cmd *cobra.Command, a *app, k *kind[T], src recordSource[T], statePath string) error {
+	fl := cmd.Flags()
+	for _, name := range []string{"since", "until", "sort", "direction", "items"} {
+		if fl.Changed(name) {
+			return usagef("--%s does not go with --state", name)
+		}
+	}
+	var f filters
+	format, _ := fl.GetString("format")
+	output, _ := fl.GetString("output")
+	f.includes, _ = fl.GetStringSlice("include")
+	f.count, _ = fl.GetInt("count")
+	f.only, _ = fl.GetString(k.onlyFlag)
+	f.search, _ = fl.GetString("search")
+	if format != "jsonl" && format != "csv" {
+		return usagef("--format %q: want jsonl or csv", format)
+	}
+	state, err := readExportState(statePath)
+	if err != nil {
+		return &localFailure{err}
+	}
+	c, site, closeFn, err := a.connect()
+	if err != nil {
+		return err
+	}
+	defer closeFn()
+	if (state.Website != 0 && state.Website != site) || (state.Resource != "" && state.Resource != k.plural) {
+		return usagef("--state %s is the state of the %s of website %d, not of the %s of website %d",
+			statePath, state.Resource, state.Website, k.plural, site)
+	}
+	state.Website, state.Resource = site, k.plural
+	var file *outputFile // opened before any request, as a shell would
+	if output != "" {
+		if file, err = openOutput(cmd.Context(), output); err != nil {
+			return err
+		}
+		defer file.Discard() // a no-op once committed
+	}
+	n, err := writeSince(cmd.Context(), a, c, site, k, src, &f, format, file, &state.Checkpoint)
+	if err != nil {
+		progress := fmt.Sprintf("after %d %s; %s not updated", n, k.plural, statePath)
+		var local *localFailure
+		switch {
+		case cmd.Context().Err() != nil:
+			return &stopped{progress}
+		case errors.As(err, &local):
+			return &localFailure{fmt.Errorf("%s: %w", progress, err)}
+		}
+		return &apiFailure{fmt.Errorf("%s: %w", progress, err)}
+	}
+	if err := writeState(cmd.Context(), statePath, state); err != nil {
+		return &localFailure{fmt.Errorf("the output is complete, but %s was not updated (the next run repeats these %s): %w", statePath, k.plural, err)}
+	}
+	fmt.Fprintf(a.stderr, "exported %d new %s; state in %s\n", n, k.plural, statePath)
+	return nil
+}
+
+// readExportState reads the state file; a missing one is the zero state.
+func readExportState(path string) (exportState, error) {
+	var s exportState
+	b, err := os.ReadFile(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return s, nil
+	case err != nil:
+		return s, err
+	}
+	if err := json.Unmarshal(b, &s); err != nil {
+		return s, fmt.Errorf("--state %s is not a state file of ordermsg: %v", path, err)
+	}
+	return s, nil
+}
+
+// writeState replaces the state file with state, whole, the way -o writes
+// a file: under a temporary name, renamed when complete.
+func writeState(ctx context.Context, path string, state exportState) error {
+	b, err := json.Marshal(state)
+	if err != nil {
+		return err
+	}
+	out, err := openOutput(ctx, path)
+	if err != nil {
+		return err
+	}
+	defer out.Discard() // a no-op once committed
+	if _, err := out.Write(append(b, '\n')); err != nil {
+		return err
+	}
+	return out.Commit()
+}
+
+// writeSince writes the records created after cp to file (standard output
+// when nil) and advances cp. The output is complete when it returns nil.
+func writeSince[T any](ctx context.Context, a *app, c *ordermsg.Client, site int64, k *kind[T], src recordSource[T], f *filters, format string, file *outputFile, cp *ordermsg.Checkpoint) (int, error) {
+	dst := io.Writer(stdoutWriter{a.stdout})
+	if file != nil {
+		dst = file
+	}
+	if format == "csv" && len(k.csvIncludes) > 0 && !hasItemsInclude(f.includes) {
+		f.includes = append(f.includes, k.csvIncludes...)
+	}
+	w := newRecordWriter(format, dst, k.table)
+	n := 0
+	for v, err := range src.sync(ctx, c, site, cp, f) {
+		if err != nil {
+			return n, err
+		}
+		if err := w.write(v); err != nil {
+			return n, err
+		}
+		n++
+	}
+	if err := w.flush(); err != nil {
+		return n, err
+	}
+	if file != nil {
+		return n, file.Commit()
+	}
+	return n, nil
+}
