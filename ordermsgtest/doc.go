@@ -17,7 +17,9 @@
 // credentials, faults or latency, so that a code generator or a mock tool
 // can be pointed at a running fake (Server.OpenAPIURL). OpenAPIDocument
 // returns it. The module github.com/ordermsg/ordermsg-go/contract checks
-// the SDK's requests and the fake's responses against it.
+// the SDK's requests and the fake's responses against it: those of its own
+// tests, and, when ExchangeLogEnv names a directory, every exchange any
+// Handler of the process serves, logged there as JSON Lines.
 //
 // # Data
 //

@@ -48,6 +48,7 @@ func (h *Handler) decide(r *http.Request) (reply, bool) {
 		rep = h.answer(r)
 	}
 	rep.fault = fault
+	exchangeLog().record(r, rep)
 	return rep, true
 }
 
