@@ -169,8 +169,8 @@ func checkBasicAuth(_ context.Context, in *openapi3filter.AuthenticationInput) e
 	return nil
 }
 
-// Report collects what a Checker's transport found. It is safe for
-// concurrent use.
+// Report collects what a Checker's transport found; the zero Report is
+// ready to use. It is safe for concurrent use.
 type Report struct {
 	mu         sync.Mutex
 	violations []error
