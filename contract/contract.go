@@ -4,8 +4,11 @@
 // It is a module of its own so that the validator it uses
 // (github.com/getkin/kin-openapi) never becomes a requirement of code that
 // imports the SDK. Its tests drive every operation, option and include of
-// the SDK against the fake through a Checker's transport, which validates
-// each request before it leaves and each response as it comes back.
+// the SDK against the fake through a Checker's transport, which records
+// and validates each request and the response it got; broken copies of the
+// document must fail that check. With ORDERMSG_CHECK_EXCHANGE_LOG set, they
+// also check every exchange the other suites had with a fake (logged
+// through ordermsgtest.ExchangeLogEnv; see .ci/run).
 package contract
 
 import (
