@@ -10,6 +10,17 @@
 //   - Handler.Register serves it through an httpmock.MockTransport, so that a
 //     test needs no port at all.
 //
+// # OpenAPI
+//
+// The fake serves the API's OpenAPI 3.1 description, the repository's
+// openapi.yaml, at OpenAPIPath (/openapi.yaml) to GET and HEAD, without
+// credentials, faults or latency, so that a code generator or a mock tool
+// can be pointed at a running fake (Server.OpenAPIURL). OpenAPIDocument
+// returns it. The module github.com/ordermsg/ordermsg-go/contract checks
+// the SDK's requests and the fake's responses against it: those of its own
+// tests, and, when ExchangeLogEnv names a directory, every exchange any
+// Handler of the process serves, logged there as JSON Lines.
+//
 // # Data
 //
 // Generate builds a deterministic Dataset from a seed and sizes. Every
@@ -38,7 +49,9 @@
 // test against the fake.
 //
 //   - Errors are JSON: {"object": "error", "status": <code>, "message":
-//     "<text>"}.
+//     "<text>"}. A 404 says "<what> <id> not found" with the id as the path
+//     wrote it, for every unknown website, order, message or endpoint:
+//     "order 12 not found", "order x1 not found", "website 0 not found".
 //   - Authentication: a missing or unknown key, or a non-empty password,
 //     gives 401 with WWW-Authenticate. A known key reading another
 //     account's website gives 403. An unknown website or record gives 404.
@@ -46,14 +59,16 @@
 //     another value gives 400.
 //   - Methods other than GET give 405.
 //   - count: default 25 (DefaultCount), from 1 to 100 (MaxCount); outside
-//     that, 400. page: from 1, default 1; a page past the end is empty.
+//     that, 400 (strict mode, below). page: from 1, default 1; a page past
+//     the end is empty.
 //   - date_start and date_end are YYYY-MM-DD, compared with date_created in
 //     UTC, and both are inclusive: date_start=2024-01-02 keeps records from
 //     2024-01-02T00:00:00, date_end=2024-01-05 keeps them up to the end of
 //     that day. Any other form gives 400.
 //   - direction is asc or desc; sort is date_created or id (ties on
-//     date_created fall back to id). The default is date_created, desc:
-//     newest first, as the spec's sample list is.
+//     date_created fall back to id); other values, 400 (strict mode). The
+//     default is date_created, desc: newest first, as the spec's sample
+//     list is.
 //   - status (orders) and message_type (messages) keep exact matches; an
 //     unobserved value is not an error, it matches nothing.
 //   - search is a case-insensitive substring match on: for orders, the id,
@@ -62,7 +77,22 @@
 //     message_tracking_number, the form submission's formatted values and
 //     the user's username.
 //   - includes must be among the values the spec uses for the resource;
-//     any other gives 400. Unknown query parameters are ignored.
+//     any other gives 400 (strict mode). Unknown query parameters are
+//     ignored.
+//   - The include order.items alone expands a message's order, with its
+//     items, as order and order.items together do. The spec ties the
+//     expansion to order and the items to order.items; a nested include
+//     naming a field of the order implies the order, as JSON:API's
+//     include=comments.author includes the comments.
+//   - Strict mode, the default: an unknown include, a count outside 1 to
+//     MaxCount, a page below 1, or another direction or sort answers 400,
+//     to catch a client's mistakes early; the SDK passes any such value
+//     through, and the real service's answer is not shown.
+//     WithStrictQuery(false) serves them as a forgiving server would:
+//     unknown includes are ignored, count and page are brought into range
+//     (a value that is not an integer counts as absent), and another
+//     direction or sort gives the default order. A date that is not
+//     YYYY-MM-DD answers 400 in both modes.
 //
 // # Faults
 //

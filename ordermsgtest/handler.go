@@ -22,6 +22,7 @@ type Handler struct {
 	latency time.Duration
 	faults  *faultInjector
 	files   *fileHost
+	lenient bool // see WithStrictQuery
 }
 
 // Option configures a Handler (and so a Server).
@@ -71,6 +72,12 @@ func errorReply(status int, format string, args ...any) reply {
 	return reply{status: status, header: http.Header{"Content-Type": {"application/json"}}, body: body}
 }
 
+// notFound is the one 404 of the fake: "<what> <id as in the path> not
+// found", whichever id is unknown and whatever its form.
+func notFound(what, id string) reply {
+	return errorReply(http.StatusNotFound, "%s %s not found", what, id)
+}
+
 func jsonReply(v any) reply {
 	body, err := json.Marshal(v)
 	if err != nil {
@@ -103,21 +110,24 @@ func (h *Handler) answer(r *http.Request) reply {
 	}
 	parts := strings.Split(strings.Trim(r.URL.Path, "/"), "/")
 	if len(parts) < 3 || len(parts) > 4 || parts[0] != "websites" || (parts[2] != "orders" && parts[2] != "messages") {
-		return errorReply(http.StatusNotFound, "no such endpoint: %s", r.URL.Path)
+		return notFound("endpoint", r.URL.Path)
 	}
 	websiteID, err := strconv.ParseInt(parts[1], 10, 64)
 	if err != nil || websiteID <= 0 {
-		return errorReply(http.StatusNotFound, "no such website: %s", parts[1])
+		return notFound("website", parts[1])
 	}
 	w := h.ds.Website(websiteID)
 	if w == nil {
-		return errorReply(http.StatusNotFound, "no such website: %d", websiteID)
+		return notFound("website", parts[1])
 	}
 	if w.APIKey != key {
 		return errorReply(http.StatusForbidden, "this API key cannot read website %d", websiteID)
 	}
 	q := r.URL.Query()
 	orders := parts[2] == "orders"
+	if h.lenient {
+		relaxQuery(q, orders)
+	}
 	inc, err := parseIncludes(q.Get("includes"), orders)
 	if err != nil {
 		return errorReply(http.StatusBadRequest, "%v", err)
@@ -125,18 +135,18 @@ func (h *Handler) answer(r *http.Request) reply {
 	if len(parts) == 4 {
 		id, err := strconv.ParseInt(parts[3], 10, 64)
 		if err != nil || id <= 0 {
-			return errorReply(http.StatusNotFound, "no such record: %s", parts[3])
+			return notFound(strings.TrimSuffix(parts[2], "s"), parts[3])
 		}
 		if orders {
 			if o := w.Order(id); o != nil {
 				return jsonReply(h.withLinks(r, w.renderOrder(o, inc, retrieved, false)))
 			}
-			return errorReply(http.StatusNotFound, "order %d not found", id)
+			return notFound("order", parts[3])
 		}
 		if m := w.Message(id); m != nil {
 			return jsonReply(h.withLinks(r, w.renderMessage(m, inc, retrieved)))
 		}
-		return errorReply(http.StatusNotFound, "message %d not found", id)
+		return notFound("message", parts[3])
 	}
 	lq, err := parseListQuery(q)
 	if err != nil {

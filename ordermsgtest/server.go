@@ -24,6 +24,9 @@ func (h *Handler) Stats() Stats { return h.faults.stats() }
 // handler's latency (and a slow fault's delay). It returns false when the
 // request's context ended while waiting.
 func (h *Handler) decide(r *http.Request) (reply, bool) {
+	if isDocumentRequest(r) {
+		return documentReply(), true
+	}
 	fault := h.faults.next()
 	delay := h.latency
 	if fault == FaultSlow {
@@ -45,6 +48,7 @@ func (h *Handler) decide(r *http.Request) (reply, bool) {
 		rep = h.answer(r)
 	}
 	rep.fault = fault
+	exchangeLog().record(r, rep)
 	return rep, true
 }
 

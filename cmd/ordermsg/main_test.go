@@ -224,10 +224,13 @@ func TestServe(t *testing.T) {
 		w.Close()
 	}()
 	lines := bufio.NewScanner(r)
-	var url, key string
+	var url, key, docURL string
 	for lines.Scan() {
 		line := lines.Text()
 		if _, err := fmt.Sscanf(line, "ordermsg fake service at %s", &url); err == nil {
+			continue
+		}
+		if _, err := fmt.Sscanf(line, "OpenAPI document at %s", &docURL); err == nil {
 			continue
 		}
 		var id int64
@@ -246,6 +249,13 @@ func TestServe(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != 200 {
 		t.Errorf("GET orders: %d", resp.StatusCode)
+	}
+	if resp, err = http.Get(docURL); err != nil {
+		t.Fatalf("the OpenAPI document at %q: %v", docURL, err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "application/yaml" {
+		t.Errorf("GET the OpenAPI document at %q: %d %q", docURL, resp.StatusCode, resp.Header.Get("Content-Type"))
 	}
 	cancel()
 	if code := <-done; code != exitOK {

@@ -49,6 +49,7 @@ which is its normal end: it exits 0.`,
 				ordermsgtest.WithFaults(ordermsgtest.Faults{Seed: cfg.Seed, Rate: rate}))
 			url := "http://" + ln.Addr().String()
 			fmt.Fprintf(a.stdout, "ordermsg fake service at %s (header %s: %s)\n", url, ordermsgtest.VersionHeader, ordermsgtest.APIVersion)
+			fmt.Fprintf(a.stdout, "OpenAPI document at %s%s\n", url, ordermsgtest.OpenAPIPath)
 			for _, w := range ds.Websites {
 				fmt.Fprintf(a.stdout, "  website %d  api key %s  (%d orders, %d messages)\n", w.ID, w.APIKey, len(w.Orders), len(w.Messages))
 			}

@@ -1,0 +1,26 @@
+module github.com/ordermsg/ordermsg-go/contract
+
+go 1.26
+
+require (
+	github.com/getkin/kin-openapi v0.152.0
+	github.com/jarcoal/httpmock v1.4.2
+	github.com/ordermsg/ordermsg-go v0.0.0-00010101000000-000000000000
+)
+
+require (
+	github.com/go-openapi/jsonpointer v0.22.5 // indirect
+	github.com/go-openapi/swag/jsonname v0.25.5 // indirect
+	github.com/google/go-querystring v1.2.0 // indirect
+	github.com/gorilla/mux v1.8.0 // indirect
+	github.com/hashicorp/go-cleanhttp v0.5.2 // indirect
+	github.com/hashicorp/go-retryablehttp v0.7.8 // indirect
+	github.com/kr/pretty v0.3.1 // indirect
+	github.com/oasdiff/yaml v0.1.1 // indirect
+	github.com/oasdiff/yaml3 v0.0.14 // indirect
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // indirect
+	golang.org/x/text v0.14.0 // indirect
+)
+
+// The contract tests check the SDK of this repository (see ../go.work).
+replace github.com/ordermsg/ordermsg-go => ../

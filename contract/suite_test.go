@@ -1,0 +1,104 @@
+package contract
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ordermsg/ordermsg-go/ordermsgtest"
+)
+
+// suiteLogEnv names the directory of the exchange logs that the other test
+// suites wrote with ordermsgtest.ExchangeLogEnv set (see .ci/run). It is
+// another variable than ExchangeLogEnv, so that the fakes of this package
+// do not write where this test reads.
+const suiteLogEnv = "ORDERMSG_CHECK_EXCHANGE_LOG"
+
+// Every exchange the fake served in the suites agrees with openapi.yaml:
+// every response to a request of one of the document's operations, and
+// every request the SDK sent, except those the fake refused with 400: they
+// are the suites' deliberate mistakes (another version header), whose
+// responses are checked, not the requests. Requests made without the SDK
+// (raw HTTP in the fake's own tests) are not the SDK's: only their
+// responses are checked. What the fake serves with success at a path the
+// document does not describe is not the API's, and is left alone.
+func TestRecordedSuiteExchanges(t *testing.T) {
+	dir := os.Getenv(suiteLogEnv)
+	if dir == "" {
+		t.Skipf("%s is not set: run the suites with %s=DIR first, then this test with %s=DIR (see .ci/run)", suiteLogEnv, ordermsgtest.ExchangeLogEnv, suiteLogEnv)
+	}
+	files, err := filepath.Glob(filepath.Join(dir, "exchanges-*.jsonl"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no exchange logs in %s (%v)", dir, err)
+	}
+	const base = "http://ordermsgtest.invalid"
+	checker, err := Load(context.Background(), rootDocument(t), base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logged, violations int
+	checked := map[string]int{} // "request"/"response" of each operation
+	for _, name := range files {
+		f, err := os.Open(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := bufio.NewScanner(f)
+		lines.Buffer(nil, 64<<20)
+		for lines.Scan() {
+			var ex ordermsgtest.LoggedExchange
+			if err := json.Unmarshal(lines.Bytes(), &ex); err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			logged++
+			r, err := http.NewRequest(ex.Method, base+ex.Target, nil)
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			r.Header = ex.Header
+			// The SDK's User-Agent always ends in ordermsg-go/<version>.
+			fromSDK := strings.Contains(r.Header.Get("User-Agent"), "ordermsg-go/") && ex.Status != http.StatusBadRequest
+			in, reqErr := checker.CheckRequest(context.Background(), r)
+			if (in == nil || in.Route == nil) && ex.Status >= 200 && ex.Status < 300 {
+				// The fake served something the API does not describe
+				// (files, say): not an exchange of the API.
+				continue
+			}
+			var errs []error
+			if fromSDK {
+				errs = append(errs, reqErr)
+				if in != nil && in.Route != nil {
+					checked["request "+in.Route.Operation.OperationID]++
+				}
+			}
+			if in != nil && in.Route != nil && ex.Status != 0 {
+				errs = append(errs, checker.CheckResponse(context.Background(), in, ex.Status, ex.ResponseHeader, ex.Body))
+				checked["response "+in.Route.Operation.OperationID]++
+			}
+			if err := errors.Join(errs...); err != nil {
+				if violations++; violations <= 10 {
+					t.Errorf("%s %s: %v", ex.Method, ex.Target, err)
+				}
+			}
+		}
+		f.Close()
+		if err := lines.Err(); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+	}
+	if violations > 10 {
+		t.Errorf("... %d violations in all", violations)
+	}
+	for _, op := range []string{"retrieveOrder", "listOrders", "retrieveMessage", "listMessages"} {
+		if checked["request "+op] == 0 || checked["response "+op] == 0 {
+			t.Errorf("the logs hold no SDK request and response of %s; checked: %v", op, checked)
+		}
+	}
+	t.Logf("%d exchanges logged; checked: %v", logged, checked)
+}

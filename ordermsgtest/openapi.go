@@ -1,0 +1,41 @@
+package ordermsgtest
+
+import (
+	"bytes"
+	_ "embed"
+	"net/http"
+)
+
+// OpenAPIPath is where the fake serves openapi.yaml, the OpenAPI 3.1
+// description of the API, for code generators and mock tools. It is served
+// to GET and HEAD without credentials, faults or latency.
+const OpenAPIPath = "/openapi.yaml"
+
+// openAPIDocument is a copy of the repository's root openapi.yaml: go:embed
+// cannot reach a parent directory, and embedding it in the SDK's root
+// package would put it in every program that uses the SDK. A test keeps the
+// copy identical to the original.
+//
+//go:generate cp ../openapi.yaml openapi.yaml
+//go:embed openapi.yaml
+var openAPIDocument []byte
+
+// OpenAPIDocument returns the OpenAPI 3.1 description of the API that the
+// fake serves at OpenAPIPath.
+func OpenAPIDocument() []byte { return bytes.Clone(openAPIDocument) }
+
+// OpenAPIURL returns the address of the OpenAPI document the server serves.
+func (s *Server) OpenAPIURL() string { return s.URL + OpenAPIPath }
+
+// isDocumentRequest reports whether r asks for the OpenAPI document.
+func isDocumentRequest(r *http.Request) bool {
+	return r.URL.Path == OpenAPIPath && (r.Method == http.MethodGet || r.Method == http.MethodHead)
+}
+
+func documentReply() reply {
+	return reply{
+		status: http.StatusOK,
+		header: http.Header{"Content-Type": {"application/yaml"}},
+		body:   openAPIDocument,
+	}
+}
