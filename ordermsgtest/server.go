@@ -176,8 +176,10 @@ type Server struct {
 // on a loopback port.
 func NewServer(ds *Dataset, opts ...Option) *Server {
 	h := NewHandler(ds, opts...)
-	srv := httptest.NewServer(h)
-	files := h.startFileHost(srv.URL)
+	// The file links' origin is fixed before the first request can read it.
+	srv := httptest.NewUnstartedServer(h)
+	files := h.startFileHost("http://" + srv.Listener.Addr().String())
+	srv.Start()
 	first := h.ds.Websites[0]
 	return &Server{URL: srv.URL, APIKey: first.APIKey, WebsiteID: first.ID, Handler: h, FilesURL: h.files.base, srv: srv, files: files}
 }
