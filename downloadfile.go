@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
 	"unicode/utf8"
 )
 
@@ -53,29 +54,35 @@ func (c *Client) DownloadFile(ctx context.Context, f *File, path string, opts *D
 	return n, nil
 }
 
+// maxSymlinkHops bounds the symlinks resolveTarget follows, as
+// filepath.EvalSymlinks does: a loop ends with an error, not a crash.
+const maxSymlinkHops = 255
+
 // resolveTarget follows symlinks to the file they name, which may not exist
-// yet.
+// yet. A chain longer than maxSymlinkHops (a loop) is an error matching
+// syscall.ELOOP.
 func resolveTarget(path string) (string, error) {
-	fi, err := os.Lstat(path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return path, nil
-	case err != nil:
-		return "", fmt.Errorf("ordermsg: DownloadFile: %w", err)
-	case fi.Mode()&fs.ModeSymlink == 0:
-		return path, nil
+	given := path
+	for range maxSymlinkHops {
+		fi, err := os.Lstat(path)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			return path, nil
+		case err != nil:
+			return "", fmt.Errorf("ordermsg: DownloadFile: %w", err)
+		case fi.Mode()&fs.ModeSymlink == 0:
+			return path, nil
+		}
+		dest, err := os.Readlink(path)
+		if err != nil {
+			return "", fmt.Errorf("ordermsg: DownloadFile: %w", err)
+		}
+		if !filepath.IsAbs(dest) {
+			dest = filepath.Join(filepath.Dir(path), dest)
+		}
+		path = dest
 	}
-	dest, err := os.Readlink(path)
-	if err != nil {
-		return "", fmt.Errorf("ordermsg: DownloadFile: %w", err)
-	}
-	if !filepath.IsAbs(dest) {
-		dest = filepath.Join(filepath.Dir(path), dest)
-	}
-	if dest == path {
-		return "", fmt.Errorf("ordermsg: DownloadFile: %s is a symlink to itself", path)
-	}
-	return resolveTarget(dest)
+	return "", fmt.Errorf("ordermsg: DownloadFile: %w", &fs.PathError{Op: "resolve", Path: given, Err: syscall.ELOOP})
 }
 
 // downloadInPlace writes through a device or FIFO, which cannot be replaced.

@@ -5,9 +5,11 @@ package ordermsg_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 
@@ -81,5 +83,25 @@ func TestDownloadFileWritesThroughAFIFO(t *testing.T) {
 	}
 	if fi, _ := os.Lstat(fifo); fi.Mode()&os.ModeNamedPipe == 0 {
 		t.Fatal("the FIFO was replaced")
+	}
+}
+
+func TestDownloadFileSymlinkLoopIsAnErrorNotACrash(t *testing.T) {
+	srv, c := fileServer(t, ordermsgtest.FileLinks{})
+	f := firstFile(t, srv, c)
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.pdf"), filepath.Join(dir, "b.pdf")
+	if err := os.Symlink("b.pdf", a); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("a.pdf", b); err != nil {
+		t.Fatal(err)
+	}
+	_, err := c.DownloadFile(context.Background(), f, a, nil)
+	if !errors.Is(err, syscall.ELOOP) || !strings.Contains(err.Error(), a) {
+		t.Fatalf("err = %v, want ELOOP naming %s", err, a)
+	}
+	if st := srv.Handler.FileStats(); st.Requests != 0 {
+		t.Fatalf("the file host got %d requests for a path that cannot be written", st.Requests)
 	}
 }
