@@ -247,12 +247,19 @@ func (d *download) attempt(ctx context.Context) (*response, error) {
 		return nil, stalledOr(actx, err)
 	}
 	defer resp.Body.Close()
+	// The attempt's context bounds every read of the body, whatever the
+	// transport: when it ends, the body is closed under the reader.
+	defer context.AfterFunc(actx, func() { resp.Body.Close() })()
 	switch {
 	case resp.StatusCode == http.StatusRequestedRangeNotSatisfiable && d.total >= 0 && d.written == d.total:
 		return nil, nil // the cut came after the last byte
 	case resp.StatusCode < 200 || resp.StatusCode > 299:
-		body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
-		return &response{status: resp.StatusCode, header: resp.Header, body: body}, nil
+		// As for the API calls: a 1xx final answer is closed unread, any
+		// other body is read up to maxErrorBody.
+		if err := d.k.readBody(resp); err != nil {
+			return nil, err
+		}
+		return d.k.resp, nil
 	}
 	skip, err := d.accept(resp)
 	if err != nil {
