@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -623,5 +625,61 @@ func TestDownloadErrorsShowNoSecretsOfTheLink(t *testing.T) {
 		if strings.Contains(err.Error(), secret) {
 			t.Errorf("the error shows %q: %v", secret, err)
 		}
+	}
+}
+
+// linkSecrets are the parts of a file link that errors and logs must not
+// show: user info, query and fragment.
+var linkSecrets = []string{"alice", "hunter2", "s3cr3t", "frag"}
+
+func TestDownloadTransportErrorsAndRetryLogsShowNoSecretsOfTheLink(t *testing.T) {
+	refused, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	refusedAddr := refused.Addr().String()
+	refused.Close() // nothing listens there now: connection refused
+	redirecting := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Location", "ftp://alice:hunter2@files.example/f?sig=s3cr3t#frag")
+		w.WriteHeader(http.StatusFound)
+	}))
+	defer redirecting.Close()
+	cases := map[string]struct {
+		host     string
+		retried  bool
+		wantNext any // what errors.As must still find under the error
+	}{
+		"connection refused": {host: refusedAddr, retried: true, wantNext: new(*net.OpError)},
+		"refused redirect":   {host: strings.TrimPrefix(redirecting.URL, "http://")},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			var logs bytes.Buffer
+			logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+			c, err := ordermsg.NewClient("http://"+tc.host, "k", fastRetry, ordermsg.WithLogger(logger))
+			if err != nil {
+				t.Fatal(err)
+			}
+			link := "http://alice:hunter2@" + tc.host + "/f?sig=s3cr3t#frag"
+			_, err = c.Download(context.Background(), &ordermsg.File{ID: 1, URL: link}, io.Discard, nil)
+			var urlErr *url.Error
+			if !errors.As(err, &urlErr) {
+				t.Fatalf("err = %v, want the *url.Error kept under it", err)
+			}
+			if tc.wantNext != nil && !errors.As(err, tc.wantNext) {
+				t.Errorf("err = %v, lost the transport's error under it", err)
+			}
+			if got := strings.Contains(logs.String(), "retrying"); got != tc.retried {
+				t.Errorf("retry log lines: %v, want %v:\n%s", got, tc.retried, logs.String())
+			}
+			for _, secret := range linkSecrets {
+				if strings.Contains(err.Error(), secret) {
+					t.Errorf("the error shows %q: %v", secret, err)
+				}
+				if strings.Contains(logs.String(), secret) {
+					t.Errorf("the log shows %q:\n%s", secret, logs.String())
+				}
+			}
+		})
 	}
 }
