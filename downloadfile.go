@@ -21,7 +21,7 @@ import (
 // the download is complete, so path never holds part of a file and a failed
 // download leaves nothing behind. A new file gets mode 0666 less the umask. A
 // symlink is followed and its target replaced; a device or a FIFO is written
-// through, in place.
+// through, in place, and the wait for a FIFO's reader ends with ctx.
 func (c *Client) DownloadFile(ctx context.Context, f *File, path string, opts *DownloadOptions) (int64, error) {
 	if path == "" {
 		return 0, invalidArgument("DownloadFile: empty path")
@@ -87,7 +87,7 @@ func resolveTarget(path string) (string, error) {
 
 // downloadInPlace writes through a device or FIFO, which cannot be replaced.
 func (c *Client) downloadInPlace(ctx context.Context, f *File, target string, opts *DownloadOptions) (int64, error) {
-	out, err := os.OpenFile(target, os.O_WRONLY, 0)
+	out, err := openInPlace(ctx, target)
 	if err != nil {
 		return 0, fmt.Errorf("ordermsg: DownloadFile: %w", err)
 	}
@@ -96,6 +96,32 @@ func (c *Client) downloadInPlace(ctx context.Context, f *File, target string, op
 		err = cerr
 	}
 	return n, err
+}
+
+// openInPlace opens a device or FIFO for writing, giving up when ctx ends:
+// the open of a FIFO blocks until there is a reader. A goroutine stays to
+// close the file should the open end later.
+func openInPlace(ctx context.Context, path string) (*os.File, error) {
+	type result struct {
+		f   *os.File
+		err error
+	}
+	opened := make(chan result, 1)
+	go func() {
+		f, err := os.OpenFile(path, os.O_WRONLY, 0)
+		opened <- result{f, err}
+	}()
+	select {
+	case r := <-opened:
+		return r.f, r.err
+	case <-ctx.Done():
+		go func() {
+			if r := <-opened; r.f != nil {
+				r.f.Close()
+			}
+		}()
+		return nil, ctx.Err()
+	}
 }
 
 // createTemp creates a new, empty file beside target with a random name.
