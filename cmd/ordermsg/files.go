@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strconv"
 	"sync"
@@ -49,7 +48,10 @@ matching message:
   DIR/messages/<message_id>/<filename>
 
 A file already in place is skipped: files are written under a temporary name
-and renamed only when complete, so one that is there is whole. A link that
+and renamed only when complete, so one that is there is whole. Inside DIR the
+command follows no symlink: a symlink, FIFO or other non-regular file where one
+of its directories or files goes is left alone and that file counts as failed
+(DIR itself may be a symlink). A link that
 has expired (or that the file host refuses with 403) is refreshed by reading
 its order or message again. Print-ready files whose status is not success
 (failure, with no file) are reported and counted as unavailable, not fetched.
@@ -95,10 +97,12 @@ Exit codes: 0 all downloaded or skipped, 1 some file or request failed,
 				return err
 			}
 			defer closeFn()
-			if err := os.MkdirAll(fl.dir, 0o777); err != nil {
+			out, err := openOutDir(fl.dir)
+			if err != nil {
 				return &localFailure{err}
 			}
-			return a.downloadFiles(cmd.Context(), c, site, &fl)
+			defer out.Close()
+			return a.downloadFiles(cmd.Context(), c, site, &fl, out)
 		},
 	}
 	f := cmd.Flags()
@@ -137,9 +141,9 @@ func (t *tally) String() string {
 		t.downloaded.Load(), t.skipped.Load(), t.failed.Load(), t.unavailable.Load(), t.bytes.Load())
 }
 
-// downloadFiles walks the records and downloads their files with
+// downloadFiles walks the records and downloads their files into out with
 // fl.concurrency workers.
-func (a *app) downloadFiles(ctx context.Context, c *ordermsg.Client, site int64, fl *downloadFlags) error {
+func (a *app) downloadFiles(ctx context.Context, c *ordermsg.Client, site int64, fl *downloadFlags, out *outDir) error {
 	var t tally
 	bar := newByteBar(a)
 	jobs := make(chan fileJob)
@@ -150,7 +154,7 @@ func (a *app) downloadFiles(ctx context.Context, c *ordermsg.Client, site int64,
 		go func() {
 			defer wg.Done()
 			for j := range jobs {
-				a.fetch(ctx, c, site, fl, j, &t, bar, report)
+				a.fetch(ctx, c, site, fl, out, j, &t, bar, report)
 			}
 		}()
 	}
@@ -251,29 +255,29 @@ func orderJobs(o *ordermsg.Order, t *tally, report func(string, ...any)) []fileJ
 
 // fetch downloads one file unless it is in place, refreshing its link once
 // when it has expired or is refused.
-func (a *app) fetch(ctx context.Context, c *ordermsg.Client, site int64, fl *downloadFlags, j fileJob, t *tally, bar *byteBar,
-	report func(string, ...any)) {
+func (a *app) fetch(ctx context.Context, c *ordermsg.Client, site int64, fl *downloadFlags, out *outDir, j fileJob, t *tally,
+	bar *byteBar, report func(string, ...any)) {
 	if !filepath.IsLocal(j.path) {
 		t.failed.Add(1)
 		report("%s: refused: not inside the output directory", j.path)
 		return
 	}
-	dest := filepath.Join(fl.dir, j.path)
-	if fi, err := os.Lstat(dest); err == nil && fi.Mode().IsRegular() {
-		t.skipped.Add(1)
-		return
-	}
-	if err := os.MkdirAll(filepath.Dir(dest), 0o777); err != nil {
+	complete, err := out.prepare(j.path)
+	switch {
+	case err != nil:
 		t.failed.Add(1)
 		report("%s: %v", j.path, err)
 		return
+	case complete:
+		t.skipped.Add(1)
+		return
 	}
 	opts := &ordermsg.DownloadOptions{MaxBytes: fl.maxBytes, Progress: bar.add}
-	n, err := c.DownloadFile(ctx, j.file, dest, opts)
+	n, err := out.write(ctx, c, j.file, j.path, opts)
 	if errors.Is(err, ordermsg.ErrLinkExpired) || errors.Is(err, ordermsg.ErrForbidden) {
 		var fresh *ordermsg.File
 		if fresh, err = refresh(ctx, c, site, j); err == nil {
-			n, err = c.DownloadFile(ctx, fresh, dest, opts)
+			n, err = out.write(ctx, c, fresh, j.path, opts)
 		}
 	}
 	switch {
