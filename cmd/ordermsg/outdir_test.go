@@ -37,17 +37,6 @@ func firstOrderFilePath(t *testing.T, w *ordermsgtest.Website) string {
 	return ""
 }
 
-// messageFiles counts the messages of w that have a file.
-func messageFiles(w *ordermsgtest.Website) int {
-	n := 0
-	for _, m := range w.Messages {
-		if m.File.Expanded != nil {
-			n++
-		}
-	}
-	return n
-}
-
 func TestFilesDownloadWritesNothingThroughLinksPlantedInDir(t *testing.T) {
 	srv, env := smallService(t)
 	w := srv.Handler.Dataset().Website(srv.WebsiteID)
