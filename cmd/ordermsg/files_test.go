@@ -321,3 +321,41 @@ func TestFilesDownloadRepeatedIdsNeverShareAPath(t *testing.T) {
 		})
 	}
 }
+
+func TestFilesDownloadRepeatedMessageIsReportedNotLost(t *testing.T) {
+	srv := ordermsgtest.NewServer(ordermsgtest.Generate(ordermsgtest.Config{Seed: 42, Websites: 1, OrdersPerWebsite: 1, MessagesPerWebsite: 250}))
+	t.Cleanup(srv.Close)
+	env := map[string]string{envBaseURL: srv.URL, envAPIKey: srv.APIKey, envWebsiteID: fmt.Sprint(srv.WebsiteID)}
+	w := srv.Handler.Dataset().Website(srv.WebsiteID)
+	var withFile []*ordermsg.Message
+	newest := w.Messages[0].DateCreated.Time
+	for _, m := range w.Messages {
+		if m.File.Expanded != nil {
+			withFile = append(withFile, m)
+		}
+		if m.DateCreated.After(newest) {
+			newest = m.DateCreated.Time
+		}
+	}
+	// A message again, newest of all so listed last (oldest first): pages
+	// away from its first listing, past what the walk itself drops, with
+	// another file of the same name.
+	first, other := withFile[0], withFile[1]
+	repeat := *first
+	f := *other.File.Expanded
+	f.Filename = first.File.Expanded.Filename
+	repeat.File = ordermsg.Ref[ordermsg.File]{ID: f.ID, Expanded: &f}
+	repeat.DateCreated.Time = newest.Add(time.Second)
+	w.Messages = append(w.Messages, &repeat)
+	out := t.TempDir()
+	_, stderr, code := cli{env: env}.run(context.Background(), "files", "download", "-o", out, "--from", "messages", "--direction", "asc", "--concurrency", "1")
+	want := fmt.Sprintf("files: %d downloaded, 0 skipped, 1 failed", len(withFile))
+	report := fmt.Sprintf("file %d not downloaded: message %d is listed twice", f.ID, first.ID)
+	if code != exitFailure || !strings.Contains(stderr, want) || !strings.Contains(stderr, report) {
+		t.Fatalf("exit %d, want %d, %q and %q in:\n%s", code, exitFailure, want, report, stderr)
+	}
+	got, _ := os.ReadFile(filepath.Join(out, "messages", fmt.Sprint(first.ID), safeName(first.File.Expanded.Filename)))
+	if !bytes.Equal(got, srv.Handler.FileContent(first.File.Expanded.ID)) {
+		t.Fatal("the first listing's file is not what was downloaded")
+	}
+}
