@@ -128,7 +128,7 @@ func (c *Client) newDownload(ctx context.Context, f *File, w io.Writer, opts *Do
 	}
 	u, err := url.Parse(f.URL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, invalidArgument("Download: file %d: url %q is not an absolute http(s) URL", f.ID, redactQuery(f.URL))
+		return nil, invalidArgument("Download: file %d: url %q is not an absolute http(s) URL", f.ID, redactRawURL(f.URL))
 	}
 	d := &download{c: c, f: f, u: u, w: w, maxBytes: DefaultMaxDownloadSize, now: time.Now, total: -1}
 	if opts != nil {
@@ -244,15 +244,22 @@ func (d *download) attempt(ctx context.Context) (*response, error) {
 	}
 	resp, err := d.hc.Do(d.request(actx))
 	if err != nil {
-		return nil, stalledOr(actx, err)
+		return nil, stalledOr(actx, redactURLError(err))
 	}
 	defer resp.Body.Close()
+	// The attempt's context bounds every read of the body, whatever the
+	// transport: when it ends, the body is closed under the reader.
+	defer context.AfterFunc(actx, func() { resp.Body.Close() })()
 	switch {
 	case resp.StatusCode == http.StatusRequestedRangeNotSatisfiable && d.total >= 0 && d.written == d.total:
 		return nil, nil // the cut came after the last byte
 	case resp.StatusCode < 200 || resp.StatusCode > 299:
-		body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
-		return &response{status: resp.StatusCode, header: resp.Header, body: body}, nil
+		// As for the API calls: a 1xx final answer is closed unread, any
+		// other body is read up to maxErrorBody.
+		if err := d.k.readBody(resp); err != nil {
+			return nil, err
+		}
+		return d.k.resp, nil
 	}
 	skip, err := d.accept(resp)
 	if err != nil {
@@ -411,13 +418,26 @@ func (d *download) copy(body io.Reader, skip int64, watchdog *time.Timer) error 
 	}
 }
 
-// redactQuery drops a URL's query and fragment, which on a file link often
-// hold a signature, from what errors and logs show.
-func redactQuery(raw string) string {
-	if i := strings.IndexAny(raw, "?#"); i >= 0 {
-		return raw[:i] + "?…"
+// redactURLError rebuilds the *url.Error that net/http returns, whose text
+// shows a URL whole (user info, query: the link's, or a refused redirect's
+// Location), with that URL as errors show it. The error under it is kept, for
+// errors.Is and errors.As.
+func redactURLError(err error) error {
+	ue, ok := err.(*url.Error)
+	if !ok {
+		return err
 	}
-	return raw
+	return &url.Error{Op: ue.Op, URL: redactRawURL(ue.URL), Err: ue.Err}
+}
+
+// redactRawURL is redactURL of a URL in text form; one that does not parse
+// is not shown at all.
+func redactRawURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "(a malformed URL)"
+	}
+	return redactURL(u)
 }
 
 // redactURL is u as errors and logs show it: without user info, query or

@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -345,6 +347,120 @@ func TestDownloadSwitchingProtocolsIsAnError(t *testing.T) {
 	}
 }
 
+// holdingServer answers every connection on a loopback listener with resp,
+// then holds it open for 5s or until the test ends: a client that waits for
+// the server to let go takes 5s, which the tests' 2s bound catches.
+func holdingServer(t *testing.T, resp string) (string, *atomic.Int32) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	var conns atomic.Int32
+	wg.Go(func() {
+		for {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			conns.Add(1)
+			wg.Go(func() {
+				defer conn.Close()
+				buf := make([]byte, 4096)
+				conn.Read(buf) // the request
+				io.WriteString(conn, resp)
+				select {
+				case <-done:
+				case <-time.After(5 * time.Second):
+				}
+			})
+		}
+	})
+	t.Cleanup(func() {
+		close(done)
+		ln.Close()
+		wg.Wait()
+	})
+	return "http://" + ln.Addr().String(), &conns
+}
+
+func TestDownloadSwitchingProtocolsHeldOpenEndsAtOnce(t *testing.T) {
+	t.Cleanup(func() { goleak.VerifyNone(t) }) // after the servers' own cleanups
+	cases := map[string]struct {
+		timeout  time.Duration // the attempt timeout
+		deadline time.Duration // the context's
+	}{
+		"attempt timeout 200ms":  {timeout: 200 * time.Millisecond},
+		"context deadline 500ms": {deadline: 500 * time.Millisecond},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			url, conns := holdingServer(t, "HTTP/1.1 101 Switching Protocols\r\nUpgrade: evil\r\nConnection: Upgrade\r\n\r\n")
+			c, err := ordermsg.NewClient(url, "k", fastRetry, ordermsg.WithAttemptTimeout(tc.timeout))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.CloseIdleConnections()
+			ctx := context.Background()
+			if tc.deadline > 0 {
+				var cancel context.CancelFunc
+				ctx, cancel = context.WithTimeout(ctx, tc.deadline)
+				defer cancel()
+			}
+			start := time.Now()
+			_, err = c.Download(ctx, &ordermsg.File{ID: 1, URL: url + "/f"}, io.Discard, nil)
+			took := time.Since(start)
+			var apiErr *ordermsg.APIError
+			if !errors.As(err, &apiErr) || apiErr.StatusCode != http.StatusSwitchingProtocols {
+				t.Errorf("err = %v, want an *APIError with status 101", err)
+			}
+			if n := conns.Load(); n != 1 {
+				t.Errorf("%d requests, want 1: a 101 is not retried", n)
+			}
+			if took > 2*time.Second {
+				t.Errorf("the download took %v", took)
+			}
+		})
+	}
+}
+
+// roundTripFunc is an http.RoundTripper made of a function.
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+func TestDownloadBodyReadEndsWithTheContextWhateverTheTransport(t *testing.T) {
+	// A transport that, unlike net/http's, does not end a body read when
+	// the request's context ends: a body that never sends a byte.
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	hc := &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		return &http.Response{StatusCode: http.StatusOK, Header: http.Header{}, Body: pr, ContentLength: -1, Request: r}, nil
+	})}
+	c, err := ordermsg.NewClient("http://127.0.0.1:1", "k", ordermsg.WithHTTPClient(hc), ordermsg.WithAttemptTimeout(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.Download(ctx, &ordermsg.File{ID: 1, URL: "http://127.0.0.1:1/f"}, io.Discard, nil)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("err = %v, want the context's deadline", err)
+		}
+	case <-time.After(5 * time.Second):
+		pw.CloseWithError(errors.New("the test gave up")) // let the download end
+		t.Fatalf("the download outlived its context by seconds: %v", <-done)
+	}
+}
+
 func TestDownloadWrongContentRangeIsAnError(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Header.Get("Range") == "" {
@@ -509,5 +625,61 @@ func TestDownloadErrorsShowNoSecretsOfTheLink(t *testing.T) {
 		if strings.Contains(err.Error(), secret) {
 			t.Errorf("the error shows %q: %v", secret, err)
 		}
+	}
+}
+
+// linkSecrets are the parts of a file link that errors and logs must not
+// show: user info, query and fragment.
+var linkSecrets = []string{"alice", "hunter2", "s3cr3t", "frag"}
+
+func TestDownloadTransportErrorsAndRetryLogsShowNoSecretsOfTheLink(t *testing.T) {
+	refused, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	refusedAddr := refused.Addr().String()
+	refused.Close() // nothing listens there now: connection refused
+	redirecting := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Location", "ftp://alice:hunter2@files.example/f?sig=s3cr3t#frag")
+		w.WriteHeader(http.StatusFound)
+	}))
+	defer redirecting.Close()
+	cases := map[string]struct {
+		host     string
+		retried  bool
+		wantNext any // what errors.As must still find under the error
+	}{
+		"connection refused": {host: refusedAddr, retried: true, wantNext: new(*net.OpError)},
+		"refused redirect":   {host: strings.TrimPrefix(redirecting.URL, "http://")},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			var logs bytes.Buffer
+			logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+			c, err := ordermsg.NewClient("http://"+tc.host, "k", fastRetry, ordermsg.WithLogger(logger))
+			if err != nil {
+				t.Fatal(err)
+			}
+			link := "http://alice:hunter2@" + tc.host + "/f?sig=s3cr3t#frag"
+			_, err = c.Download(context.Background(), &ordermsg.File{ID: 1, URL: link}, io.Discard, nil)
+			var urlErr *url.Error
+			if !errors.As(err, &urlErr) {
+				t.Fatalf("err = %v, want the *url.Error kept under it", err)
+			}
+			if tc.wantNext != nil && !errors.As(err, tc.wantNext) {
+				t.Errorf("err = %v, lost the transport's error under it", err)
+			}
+			if got := strings.Contains(logs.String(), "retrying"); got != tc.retried {
+				t.Errorf("retry log lines: %v, want %v:\n%s", got, tc.retried, logs.String())
+			}
+			for _, secret := range linkSecrets {
+				if strings.Contains(err.Error(), secret) {
+					t.Errorf("the error shows %q: %v", secret, err)
+				}
+				if strings.Contains(logs.String(), secret) {
+					t.Errorf("the log shows %q:\n%s", secret, logs.String())
+				}
+			}
+		})
 	}
 }

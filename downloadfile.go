@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
 	"unicode/utf8"
 )
 
@@ -20,7 +21,7 @@ import (
 // the download is complete, so path never holds part of a file and a failed
 // download leaves nothing behind. A new file gets mode 0666 less the umask. A
 // symlink is followed and its target replaced; a device or a FIFO is written
-// through, in place.
+// through, in place, and the wait for a FIFO's reader ends with ctx.
 func (c *Client) DownloadFile(ctx context.Context, f *File, path string, opts *DownloadOptions) (int64, error) {
 	if path == "" {
 		return 0, invalidArgument("DownloadFile: empty path")
@@ -53,34 +54,40 @@ func (c *Client) DownloadFile(ctx context.Context, f *File, path string, opts *D
 	return n, nil
 }
 
+// maxSymlinkHops bounds the symlinks resolveTarget follows, as
+// filepath.EvalSymlinks does: a loop ends with an error, not a crash.
+const maxSymlinkHops = 255
+
 // resolveTarget follows symlinks to the file they name, which may not exist
-// yet.
+// yet. A chain longer than maxSymlinkHops (a loop) is an error matching
+// syscall.ELOOP.
 func resolveTarget(path string) (string, error) {
-	fi, err := os.Lstat(path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return path, nil
-	case err != nil:
-		return "", fmt.Errorf("ordermsg: DownloadFile: %w", err)
-	case fi.Mode()&fs.ModeSymlink == 0:
-		return path, nil
+	given := path
+	for range maxSymlinkHops {
+		fi, err := os.Lstat(path)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			return path, nil
+		case err != nil:
+			return "", fmt.Errorf("ordermsg: DownloadFile: %w", err)
+		case fi.Mode()&fs.ModeSymlink == 0:
+			return path, nil
+		}
+		dest, err := os.Readlink(path)
+		if err != nil {
+			return "", fmt.Errorf("ordermsg: DownloadFile: %w", err)
+		}
+		if !filepath.IsAbs(dest) {
+			dest = filepath.Join(filepath.Dir(path), dest)
+		}
+		path = dest
 	}
-	dest, err := os.Readlink(path)
-	if err != nil {
-		return "", fmt.Errorf("ordermsg: DownloadFile: %w", err)
-	}
-	if !filepath.IsAbs(dest) {
-		dest = filepath.Join(filepath.Dir(path), dest)
-	}
-	if dest == path {
-		return "", fmt.Errorf("ordermsg: DownloadFile: %s is a symlink to itself", path)
-	}
-	return resolveTarget(dest)
+	return "", fmt.Errorf("ordermsg: DownloadFile: %w", &fs.PathError{Op: "resolve", Path: given, Err: syscall.ELOOP})
 }
 
 // downloadInPlace writes through a device or FIFO, which cannot be replaced.
 func (c *Client) downloadInPlace(ctx context.Context, f *File, target string, opts *DownloadOptions) (int64, error) {
-	out, err := os.OpenFile(target, os.O_WRONLY, 0)
+	out, err := openInPlace(ctx, target)
 	if err != nil {
 		return 0, fmt.Errorf("ordermsg: DownloadFile: %w", err)
 	}
@@ -89,6 +96,32 @@ func (c *Client) downloadInPlace(ctx context.Context, f *File, target string, op
 		err = cerr
 	}
 	return n, err
+}
+
+// openInPlace opens a device or FIFO for writing, giving up when ctx ends:
+// the open of a FIFO blocks until there is a reader. A goroutine stays to
+// close the file should the open end later.
+func openInPlace(ctx context.Context, path string) (*os.File, error) {
+	type result struct {
+		f   *os.File
+		err error
+	}
+	opened := make(chan result, 1)
+	go func() {
+		f, err := os.OpenFile(path, os.O_WRONLY, 0)
+		opened <- result{f, err}
+	}()
+	select {
+	case r := <-opened:
+		return r.f, r.err
+	case <-ctx.Done():
+		go func() {
+			if r := <-opened; r.f != nil {
+				r.f.Close()
+			}
+		}()
+		return nil, ctx.Err()
+	}
 }
 
 // createTemp creates a new, empty file beside target with a random name.

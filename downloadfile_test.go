@@ -5,13 +5,17 @@ package ordermsg_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/ordermsg/ordermsg-go/ordermsgtest"
+	"go.uber.org/goleak"
 )
 
 func TestDownloadFileIsAtomicWithTheUmaskMode(t *testing.T) {
@@ -81,5 +85,62 @@ func TestDownloadFileWritesThroughAFIFO(t *testing.T) {
 	}
 	if fi, _ := os.Lstat(fifo); fi.Mode()&os.ModeNamedPipe == 0 {
 		t.Fatal("the FIFO was replaced")
+	}
+}
+
+func TestDownloadFileSymlinkLoopIsAnErrorNotACrash(t *testing.T) {
+	srv, c := fileServer(t, ordermsgtest.FileLinks{})
+	f := firstFile(t, srv, c)
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.pdf"), filepath.Join(dir, "b.pdf")
+	if err := os.Symlink("b.pdf", a); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("a.pdf", b); err != nil {
+		t.Fatal(err)
+	}
+	_, err := c.DownloadFile(context.Background(), f, a, nil)
+	if !errors.Is(err, syscall.ELOOP) || !strings.Contains(err.Error(), a) {
+		t.Fatalf("err = %v, want ELOOP naming %s", err, a)
+	}
+	if st := srv.Handler.FileStats(); st.Requests != 0 {
+		t.Fatalf("the file host got %d requests for a path that cannot be written", st.Requests)
+	}
+}
+
+func TestDownloadFileWaitForAFIFOsReaderEndsWithTheContext(t *testing.T) {
+	t.Cleanup(func() { goleak.VerifyNone(t) })
+	srv, c := fileServer(t, ordermsgtest.FileLinks{})
+	f := firstFile(t, srv, c)
+	fifo := filepath.Join(t.TempDir(), "pipe")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	// releaseWriter lets a writer's open of the FIFO end: a reader comes
+	// and goes.
+	releaseWriter := func() {
+		if r, err := os.OpenFile(fifo, os.O_RDONLY|syscall.O_NONBLOCK, 0); err == nil {
+			r.Close()
+		}
+	}
+	defer releaseWriter() // for the open left waiting
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.DownloadFile(ctx, f, fifo, nil)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("err = %v, want the context's deadline", err)
+		}
+	case <-time.After(5 * time.Second):
+		releaseWriter()
+		t.Fatalf("DownloadFile outlived its context by seconds, waiting for a reader: %v", <-done)
+	}
+	if st := srv.Handler.FileStats(); st.Requests != 0 {
+		t.Fatalf("%d requests to the file host with nowhere to write", st.Requests)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strconv"
 	"sync"
@@ -49,10 +48,13 @@ matching message:
   DIR/messages/<message_id>/<filename>
 
 A file already in place is skipped: files are written under a temporary name
-and renamed only when complete, so one that is there is whole. A link that
-has expired (or that the file host refuses with 403) is refreshed by reading
-its order or message again. Print-ready files whose status is not success
-(failure, with no file) are reported and counted as unavailable, not fetched.
+and renamed only when complete, so one that is there is whole. Inside DIR the
+command follows no symlink: a symlink, FIFO or other non-regular file where
+one of its directories or files goes is left alone, and that file counts as
+failed (DIR itself may be a symlink). A link that has expired (or that the
+file host refuses with 403) is refreshed by reading its order or message
+again. Print-ready files whose status is not success (failure, with no
+file) are reported and counted as unavailable, not fetched.
 On a terminal a progress bar in bytes shows on stderr; the run ends with one
 line: downloaded, skipped, failed, unavailable, bytes.
 
@@ -63,7 +65,10 @@ becomes "file"; Windows device names (CON, NUL, COM1...) get a leading _;
 names are cut to 180 bytes, keeping the extension. When one directory gets
 several files, a name equal to another but for case, and any name outside
 ASCII, carries ~<file id> before its extension. Nothing is written outside
-DIR and no file overwrites another.
+DIR and no file overwrites another. A directory is filled from the first
+listing of its item or message only: when the server repeats an id (an item
+in an order, a message, a file in one item), the repeat's files are not
+downloaded but reported and counted as failed, never lost unnoticed.
 
 The filters are those of orders export and messages export (--status for
 orders, --type for messages). --state is not offered yet: it waits for the
@@ -95,10 +100,12 @@ Exit codes: 0 all downloaded or skipped, 1 some file or request failed,
 				return err
 			}
 			defer closeFn()
-			if err := os.MkdirAll(fl.dir, 0o777); err != nil {
+			out, err := openOutDir(fl.dir)
+			if err != nil {
 				return &localFailure{err}
 			}
-			return a.downloadFiles(cmd.Context(), c, site, &fl)
+			defer out.Close()
+			return a.downloadFiles(cmd.Context(), c, site, &fl, out)
 		},
 	}
 	f := cmd.Flags()
@@ -137,9 +144,9 @@ func (t *tally) String() string {
 		t.downloaded.Load(), t.skipped.Load(), t.failed.Load(), t.unavailable.Load(), t.bytes.Load())
 }
 
-// downloadFiles walks the records and downloads their files with
+// downloadFiles walks the records and downloads their files into out with
 // fl.concurrency workers.
-func (a *app) downloadFiles(ctx context.Context, c *ordermsg.Client, site int64, fl *downloadFlags) error {
+func (a *app) downloadFiles(ctx context.Context, c *ordermsg.Client, site int64, fl *downloadFlags, out *outDir) error {
 	var t tally
 	bar := newByteBar(a)
 	jobs := make(chan fileJob)
@@ -150,7 +157,7 @@ func (a *app) downloadFiles(ctx context.Context, c *ordermsg.Client, site int64,
 		go func() {
 			defer wg.Done()
 			for j := range jobs {
-				a.fetch(ctx, c, site, fl, j, &t, bar, report)
+				a.fetch(ctx, c, site, fl, out, j, &t, bar, report)
 			}
 		}()
 	}
@@ -173,6 +180,7 @@ func (a *app) downloadFiles(ctx context.Context, c *ordermsg.Client, site int64,
 // walkFiles sends a job for every file of the matching records.
 func walkFiles(ctx context.Context, c *ordermsg.Client, site int64, fl *downloadFlags, jobs chan<- fileJob, t *tally,
 	report func(string, ...any)) error {
+	claimed := map[string]bool{} // the directories under DIR that a record has filled
 	send := func(j fileJob) bool {
 		select {
 		case jobs <- j:
@@ -189,7 +197,7 @@ func walkFiles(ctx context.Context, c *ordermsg.Client, site int64, fl *download
 			if err != nil {
 				return fmt.Errorf("listing orders: %w", err)
 			}
-			for _, j := range orderJobs(o, t, report) {
+			for _, j := range orderJobs(o, claimed, t, report) {
 				if !send(j) {
 					return nil
 				}
@@ -210,7 +218,13 @@ func walkFiles(ctx context.Context, c *ordermsg.Client, site int64, fl *download
 				continue
 			}
 			f := m.File.Expanded
-			j := fileJob{file: f, message: m.ID, path: filepath.Join("messages", strconv.FormatInt(m.ID, 10), safeName(f.Filename))}
+			dir := filepath.Join("messages", strconv.FormatInt(m.ID, 10))
+			if claimed[dir] {
+				repeated(t, report, filepath.Join(dir, safeName(f.Filename)), f.ID, fmt.Sprintf("message %d", m.ID))
+				continue
+			}
+			claimed[dir] = true
+			j := fileJob{file: f, message: m.ID, path: filepath.Join(dir, safeName(f.Filename))}
 			if !send(j) {
 				return nil
 			}
@@ -220,28 +234,43 @@ func walkFiles(ctx context.Context, c *ordermsg.Client, site int64, fl *download
 }
 
 // orderJobs lists the files of an order's versadoc items, and reports the
-// entries that have none.
-func orderJobs(o *ordermsg.Order, t *tally, report func(string, ...any)) []fileJob {
+// entries that have none. An item's directory is filled once per run
+// (claimed): the files of an item whose directory another listing of it has
+// filled, and a file listed twice in one item, are reported and counted as
+// failed.
+func orderJobs(o *ordermsg.Order, claimed map[string]bool, t *tally, report func(string, ...any)) []fileJob {
 	var out []fileJob
 	for _, it := range o.Items {
+		dir := filepath.Join("orders", strconv.FormatInt(o.ID, 10), strconv.FormatInt(it.ID, 10))
 		var files []*ordermsg.File
 		var entries []int64
+		listed := map[int64]bool{}
 		for _, p := range it.PrintReadyFiles {
 			f, err := p.Downloadable()
-			if err != nil {
+			switch {
+			case err != nil:
 				t.unavailable.Add(1)
 				report("order %d item %d: %s; not downloaded", o.ID, it.ID, describe(err))
 				continue
+			case claimed[dir]:
+				repeated(t, report, filepath.Join(dir, safeName(f.Filename)), f.ID, fmt.Sprintf("item %d of order %d", it.ID, o.ID))
+				continue
+			case listed[f.ID]:
+				repeated(t, report, filepath.Join(dir, safeName(f.Filename)), f.ID, fmt.Sprintf("file %d of item %d", f.ID, it.ID))
+				continue
 			}
+			listed[f.ID] = true
 			files = append(files, f)
 			entries = append(entries, p.ID)
+		}
+		if len(files) > 0 {
+			claimed[dir] = true
 		}
 		names := make([]string, len(files))
 		ids := make([]int64, len(files))
 		for i, f := range files {
 			names[i], ids[i] = f.Filename, f.ID
 		}
-		dir := filepath.Join("orders", strconv.FormatInt(o.ID, 10), strconv.FormatInt(it.ID, 10))
 		for i, name := range uniqueNames(names, ids) {
 			out = append(out, fileJob{file: files[i], path: filepath.Join(dir, name), orderID: o.ID, itemID: it.ID, entryID: entries[i]})
 		}
@@ -249,31 +278,38 @@ func orderJobs(o *ordermsg.Order, t *tally, report func(string, ...any)) []fileJ
 	return out
 }
 
+// repeated counts as failed, and reports, a file not downloaded because the
+// server listed what (the record that holds it, or the file) twice.
+func repeated(t *tally, report func(string, ...any), path string, fileID int64, what string) {
+	t.failed.Add(1)
+	report("%s: file %d not downloaded: %s is listed twice by the server; only its first listing is downloaded", path, fileID, what)
+}
+
 // fetch downloads one file unless it is in place, refreshing its link once
 // when it has expired or is refused.
-func (a *app) fetch(ctx context.Context, c *ordermsg.Client, site int64, fl *downloadFlags, j fileJob, t *tally, bar *byteBar,
-	report func(string, ...any)) {
+func (a *app) fetch(ctx context.Context, c *ordermsg.Client, site int64, fl *downloadFlags, out *outDir, j fileJob, t *tally,
+	bar *byteBar, report func(string, ...any)) {
 	if !filepath.IsLocal(j.path) {
 		t.failed.Add(1)
 		report("%s: refused: not inside the output directory", j.path)
 		return
 	}
-	dest := filepath.Join(fl.dir, j.path)
-	if fi, err := os.Lstat(dest); err == nil && fi.Mode().IsRegular() {
-		t.skipped.Add(1)
-		return
-	}
-	if err := os.MkdirAll(filepath.Dir(dest), 0o777); err != nil {
+	complete, err := out.prepare(j.path)
+	switch {
+	case err != nil:
 		t.failed.Add(1)
 		report("%s: %v", j.path, err)
 		return
+	case complete:
+		t.skipped.Add(1)
+		return
 	}
 	opts := &ordermsg.DownloadOptions{MaxBytes: fl.maxBytes, Progress: bar.add}
-	n, err := c.DownloadFile(ctx, j.file, dest, opts)
+	n, err := out.write(ctx, c, j.file, j.path, opts)
 	if errors.Is(err, ordermsg.ErrLinkExpired) || errors.Is(err, ordermsg.ErrForbidden) {
 		var fresh *ordermsg.File
 		if fresh, err = refresh(ctx, c, site, j); err == nil {
-			n, err = c.DownloadFile(ctx, fresh, dest, opts)
+			n, err = out.write(ctx, c, fresh, j.path, opts)
 		}
 	}
 	switch {

@@ -38,6 +38,17 @@ func datasetFiles(w *ordermsgtest.Website) []*ordermsg.File {
 	return out
 }
 
+// messageFiles counts the messages of w that have a file.
+func messageFiles(w *ordermsgtest.Website) int {
+	n := 0
+	for _, m := range w.Messages {
+		if m.File.Expanded != nil {
+			n++
+		}
+	}
+	return n
+}
+
 // regularFiles lists the regular files under root, relative to it.
 func regularFiles(t *testing.T, root string) []string {
 	t.Helper()
@@ -237,5 +248,114 @@ func TestFilesDownloadProgressOnlyOnATerminal(t *testing.T) {
 	_, stderr, code := cli{env: env, terminal: true}.run(context.Background(), "files", "download", "-o", t.TempDir())
 	if code != exitOK || !strings.Contains(stderr, "downloading") || !strings.Contains(stderr, "files: ") {
 		t.Errorf("terminal: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// ordersWithAFile lists the orders of w whose first item's first entry has
+// a file.
+func ordersWithAFile(w *ordermsgtest.Website) []*ordermsg.Order {
+	var out []*ordermsg.Order
+	for _, o := range w.Orders {
+		if len(o.Items) > 0 && len(o.Items[0].PrintReadyFiles) > 0 && o.Items[0].PrintReadyFiles[0].File != nil {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+func TestFilesDownloadRepeatedIdsNeverShareAPath(t *testing.T) {
+	// Each case makes the server list something of the first order with a
+	// file twice, and returns the file of the repeat, not to be downloaded,
+	// and what the report must say.
+	cases := map[string]func(o, other *ordermsg.Order) (lost *ordermsg.File, why string){
+		"an item twice in one order": func(o, other *ordermsg.Order) (*ordermsg.File, string) {
+			// Another order's item under the same id, with a file of the
+			// same name but other bytes.
+			first, item := o.Items[0], other.Items[0]
+			entry := item.PrintReadyFiles[0]
+			f := *entry.File
+			f.Filename = first.PrintReadyFiles[0].File.Filename
+			entry.File = &f
+			item.ID, item.PrintReadyFiles = first.ID, []ordermsg.PrintReadyFile{entry}
+			o.Items = append(o.Items, item)
+			return &f, fmt.Sprintf("item %d of order %d is listed twice", first.ID, o.ID)
+		},
+		"a file twice in one item": func(o, _ *ordermsg.Order) (*ordermsg.File, string) {
+			it := &o.Items[0]
+			it.PrintReadyFiles = append(it.PrintReadyFiles, it.PrintReadyFiles[0])
+			f := it.PrintReadyFiles[0].File
+			return f, fmt.Sprintf("file %d of item %d is listed twice", f.ID, it.ID)
+		},
+	}
+	for name, repeat := range cases {
+		t.Run(name, func(t *testing.T) {
+			srv, env := smallService(t)
+			w := srv.Handler.Dataset().Website(srv.WebsiteID)
+			orders := ordersWithAFile(w)
+			o := orders[0]
+			listed := o.Items[0].PrintReadyFiles // the first listing
+			lost, why := repeat(o, orders[1])
+			out := t.TempDir()
+			_, stderr, code := cli{env: env}.run(context.Background(), "files", "download", "-o", out, "--from", "orders", "--concurrency", "1")
+			want := fmt.Sprintf("files: %d downloaded, 0 skipped, 1 failed", len(datasetFiles(w))-messageFiles(w)-1)
+			if code != exitFailure || !strings.Contains(stderr, want) || !strings.Contains(stderr, fmt.Sprintf("file %d not downloaded: %s", lost.ID, why)) {
+				t.Fatalf("exit %d, want %d, %q and the repeat reported:\n%s", code, exitFailure, want, stderr)
+			}
+			// The first listing's files are all there, each with its bytes.
+			dir := filepath.Join(out, "orders", fmt.Sprint(o.ID), fmt.Sprint(o.Items[0].ID))
+			var names []string
+			var ids []int64
+			for _, p := range listed {
+				if p.File != nil {
+					names, ids = append(names, p.File.Filename), append(ids, p.File.ID)
+				}
+			}
+			if got := regularFiles(t, dir); len(got) != len(names) {
+				t.Fatalf("%s holds %v, want the first listing's %d files", dir, got, len(names))
+			}
+			for i, name := range uniqueNames(names, ids) {
+				if got, _ := os.ReadFile(filepath.Join(dir, name)); !bytes.Equal(got, srv.Handler.FileContent(ids[i])) {
+					t.Errorf("%s does not hold file %d", name, ids[i])
+				}
+			}
+		})
+	}
+}
+
+func TestFilesDownloadRepeatedMessageIsReportedNotLost(t *testing.T) {
+	srv := ordermsgtest.NewServer(ordermsgtest.Generate(ordermsgtest.Config{Seed: 42, Websites: 1, OrdersPerWebsite: 1, MessagesPerWebsite: 250}))
+	t.Cleanup(srv.Close)
+	env := map[string]string{envBaseURL: srv.URL, envAPIKey: srv.APIKey, envWebsiteID: fmt.Sprint(srv.WebsiteID)}
+	w := srv.Handler.Dataset().Website(srv.WebsiteID)
+	var withFile []*ordermsg.Message
+	newest := w.Messages[0].DateCreated.Time
+	for _, m := range w.Messages {
+		if m.File.Expanded != nil {
+			withFile = append(withFile, m)
+		}
+		if m.DateCreated.After(newest) {
+			newest = m.DateCreated.Time
+		}
+	}
+	// A message again, newest of all so listed last (oldest first): pages
+	// away from its first listing, past what the walk itself drops, with
+	// another file of the same name.
+	first, other := withFile[0], withFile[1]
+	repeat := *first
+	f := *other.File.Expanded
+	f.Filename = first.File.Expanded.Filename
+	repeat.File = ordermsg.Ref[ordermsg.File]{ID: f.ID, Expanded: &f}
+	repeat.DateCreated.Time = newest.Add(time.Second)
+	w.Messages = append(w.Messages, &repeat)
+	out := t.TempDir()
+	_, stderr, code := cli{env: env}.run(context.Background(), "files", "download", "-o", out, "--from", "messages", "--direction", "asc", "--concurrency", "1")
+	want := fmt.Sprintf("files: %d downloaded, 0 skipped, 1 failed", len(withFile))
+	report := fmt.Sprintf("file %d not downloaded: message %d is listed twice", f.ID, first.ID)
+	if code != exitFailure || !strings.Contains(stderr, want) || !strings.Contains(stderr, report) {
+		t.Fatalf("exit %d, want %d, %q and %q in:\n%s", code, exitFailure, want, report, stderr)
+	}
+	got, _ := os.ReadFile(filepath.Join(out, "messages", fmt.Sprint(first.ID), safeName(first.File.Expanded.Filename)))
+	if !bytes.Equal(got, srv.Handler.FileContent(first.File.Expanded.ID)) {
+		t.Fatal("the first listing's file is not what was downloaded")
 	}
 }

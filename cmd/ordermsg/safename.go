@@ -77,8 +77,9 @@ func truncateKeepingExt(name string, n int) string {
 // carries "~<file id>" before its extension: one equal to another but for
 // ASCII case, and any name outside ASCII (file systems disagree on the case
 // and the Unicode normalization of those). Safe names never hold "~", and
-// file ids differ, so no two results can name the same file, whatever the
-// file system and whatever order the files are fetched in.
+// file ids differ (orderJobs drops a repeated one), so no two results can
+// name the same file, whatever the file system and whatever order the files
+// are fetched in.
 func uniqueNames(names []string, ids []int64) []string {
 	out := make([]string, len(names))
 	count := map[string]int{}
