@@ -98,7 +98,8 @@ without --state (with --since the order's date). --since, --until, --sort and
 --direction do not go with --state.
 
 Exit codes: 0 all downloaded or skipped, 1 some file or request failed,
-2 usage error, 3 DIR could not be made, 130 interrupted, 143 terminated.`,
+2 usage error, 3 DIR could not be made (or the --state FILE read or
+written), 130 interrupted, 143 terminated.`,
 		Example: "  ordermsg files download -o hotfolder --demo\n" +
 			"  ordermsg files download -o hotfolder --from orders --since 2024-06-01 --concurrency 8 --demo\n" +
 			"  ordermsg files download -o hotfolder --state hotfolder.state --demo",
