@@ -13,12 +13,42 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// exportState is the file of export --state: the website and resource it
-// belongs to and the checkpoint of the last export.
+// stateOwner is what a --state file belongs to: a website and what of it
+// the file follows, "orders" or "messages" (export --state) or "files"
+// (files download --state). A file read as the state of one is never taken
+// for the state of another.
+type stateOwner struct {
+	Website  int64  `json:"website"`
+	Resource string `json:"resource"`
+}
+
+// claim checks that the state read from path is that of resource on site,
+// or new (zero), and makes it theirs.
+func (o *stateOwner) claim(path string, site int64, resource string) error {
+	if (o.Website != 0 && o.Website != site) || (o.Resource != "" && o.Resource != resource) {
+		return usagef("--state %s is the state of the %s of website %d, not of the %s of website %d",
+			path, o.Resource, o.Website, resource, site)
+	}
+	o.Website, o.Resource = site, resource
+	return nil
+}
+
+// exportState is the file of export --state: its owner and the checkpoint
+// of the last export.
 type exportState struct {
-	Website    int64               `json:"website"`
-	Resource   string              `json:"resource"` // "orders" or "messages"
+	stateOwner
 	Checkpoint ordermsg.Checkpoint `json:"checkpoint"`
+}
+
+// refuseWithState is the usage error of the first of the flags names that
+// the command line sets: they do not go with --state.
+func refuseWithState(cmd *cobra.Command, names ...string) error {
+	for _, name := range names {
+		if cmd.Flags().Changed(name) {
+			return usagef("--%s does not go with --state", name)
+		}
+	}
+	return nil
 }
 
 // addStateFlag gives `<kind> export` the flag --state FILE.
@@ -52,12 +82,10 @@ not go with --state.`, k.plural)
 
 // exportSince runs export --state.
 func exportSince[T any](cmd *cobra.Command, a *app, k *kind[T], src recordSource[T], statePath string) error {
-	fl := cmd.Flags()
-	for _, name := range []string{"since", "until", "sort", "direction", "items"} {
-		if fl.Changed(name) {
-			return usagef("--%s does not go with --state", name)
-		}
+	if err := refuseWithState(cmd, "since", "until", "sort", "direction", "items"); err != nil {
+		return err
 	}
+	fl := cmd.Flags()
 	var f filters
 	format, _ := fl.GetString("format")
 	output, _ := fl.GetString("output")
@@ -68,7 +96,7 @@ func exportSince[T any](cmd *cobra.Command, a *app, k *kind[T], src recordSource
 	if format != "jsonl" && format != "csv" {
 		return usagef("--format %q: want jsonl or csv", format)
 	}
-	state, err := readExportState(statePath)
+	state, err := readState[exportState](statePath)
 	if err != nil {
 		return &localFailure{err}
 	}
@@ -77,11 +105,9 @@ func exportSince[T any](cmd *cobra.Command, a *app, k *kind[T], src recordSource
 		return err
 	}
 	defer closeFn()
-	if (state.Website != 0 && state.Website != site) || (state.Resource != "" && state.Resource != k.plural) {
-		return usagef("--state %s is the state of the %s of website %d, not of the %s of website %d",
-			statePath, state.Resource, state.Website, k.plural, site)
+	if err := state.claim(statePath, site, k.plural); err != nil {
+		return err
 	}
-	state.Website, state.Resource = site, k.plural
 	var file *outputFile // opened before any request, as a shell would
 	if output != "" {
 		if file, err = openOutput(cmd.Context(), output); err != nil {
@@ -108,9 +134,9 @@ func exportSince[T any](cmd *cobra.Command, a *app, k *kind[T], src recordSource
 	return nil
 }
 
-// readExportState reads the state file; a missing one is the zero state.
-func readExportState(path string) (exportState, error) {
-	var s exportState
+// readState reads a --state file; a missing one is the zero state.
+func readState[S any](path string) (S, error) {
+	var s S
 	b, err := os.ReadFile(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -124,9 +150,9 @@ func readExportState(path string) (exportState, error) {
 	return s, nil
 }
 
-// writeState replaces the state file with state, whole, the way -o writes
+// writeState replaces a --state file with state, whole, the way -o writes
 // a file: under a temporary name, renamed when complete.
-func writeState(ctx context.Context, path string, state exportState) error {
+func writeState(ctx context.Context, path string, state any) error {
 	b, err := json.Marshal(state)
 	if err != nil {
 		return err

@@ -34,6 +34,16 @@ type downloadFlags struct {
 	maxBytes    int64
 	orders      filters
 	messageType string
+	state       string // --state FILE, "" without
+}
+
+// filesState is the file of files download --state: its owner (resource
+// "files") and, for orders and for messages, the checkpoint of the last run
+// that got every file of the records it walked.
+type filesState struct {
+	stateOwner
+	Orders   ordermsg.Checkpoint `json:"orders"`
+	Messages ordermsg.Checkpoint `json:"messages"`
 }
 
 func (a *app) filesDownloadCommand() *cobra.Command {
@@ -71,13 +81,28 @@ in an order, a message, a file in one item), the repeat's files are not
 downloaded but reported and counted as failed, never lost unnoticed.
 
 The filters are those of orders export and messages export (--status for
-orders, --type for messages). --state is not offered yet: it waits for the
-incremental sync.
+orders, --type for messages).
+
+With --state FILE, only the files of the records created since the last run
+with the same FILE are downloaded (all of them the first time), oldest record
+first. FILE keeps, for one website, how far its orders and its messages have
+been gone through; --from says which of the two a run walks and updates.
+FILE is updated (written whole under a temporary name, then renamed) only
+when the run ends with every file downloaded or skipped. If a file or a
+listing failed, or the run was interrupted, FILE is left as it was: the next
+run goes through the same records again and skips the files already
+complete. A print-ready entry whose status is failure (no file) does not hold
+FILE back: it is reported and counted as unavailable, and later runs with
+FILE do not read its order again; to get its file once the server has it, run
+without --state (with --since the order's date). --since, --until, --sort and
+--direction do not go with --state.
 
 Exit codes: 0 all downloaded or skipped, 1 some file or request failed,
-2 usage error, 3 DIR could not be made, 130 interrupted, 143 terminated.`,
+2 usage error, 3 DIR could not be made (or the --state FILE read or
+written), 130 interrupted, 143 terminated.`,
 		Example: "  ordermsg files download -o hotfolder --demo\n" +
-			"  ordermsg files download -o hotfolder --from orders --since 2024-06-01 --concurrency 8 --demo",
+			"  ordermsg files download -o hotfolder --from orders --since 2024-06-01 --concurrency 8 --demo\n" +
+			"  ordermsg files download -o hotfolder --state hotfolder.state --demo",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if fl.dir == "" {
@@ -95,17 +120,33 @@ Exit codes: 0 all downloaded or skipped, 1 some file or request failed,
 			if _, _, err := fl.orders.dates(); err != nil {
 				return err
 			}
+			var state *filesState // nil without --state
+			if fl.state != "" {
+				if err := refuseWithState(cmd, "since", "until", "sort", "direction"); err != nil {
+					return err
+				}
+				s, err := readState[filesState](fl.state)
+				if err != nil {
+					return &localFailure{err}
+				}
+				state = &s
+			}
 			c, site, closeFn, err := a.connect()
 			if err != nil {
 				return err
 			}
 			defer closeFn()
+			if state != nil {
+				if err := state.claim(fl.state, site, "files"); err != nil {
+					return err
+				}
+			}
 			out, err := openOutDir(fl.dir)
 			if err != nil {
 				return &localFailure{err}
 			}
 			defer out.Close()
-			return a.downloadFiles(cmd.Context(), c, site, &fl, out)
+			return a.downloadFiles(cmd.Context(), c, site, &fl, out, state)
 		},
 	}
 	f := cmd.Flags()
@@ -120,6 +161,7 @@ Exit codes: 0 all downloaded or skipped, 1 some file or request failed,
 	f.StringVar(&fl.orders.search, "search", "", "search string")
 	f.StringVar(&fl.orders.sort, "sort", "", "field to sort by")
 	f.StringVar(&fl.orders.direction, "direction", "", "asc or desc (the values the SDK assumes)")
+	f.StringVar(&fl.state, "state", "", "download only the files of records created since the state in this file, then update it")
 	return cmd
 }
 
@@ -145,8 +187,10 @@ func (t *tally) String() string {
 }
 
 // downloadFiles walks the records and downloads their files into out with
-// fl.concurrency workers.
-func (a *app) downloadFiles(ctx context.Context, c *ordermsg.Client, site int64, fl *downloadFlags, out *outDir) error {
+// fl.concurrency workers. With a state (--state), it walks the records
+// created since the state's checkpoints, and writes the advanced state to
+// fl.state when every file is downloaded or skipped.
+func (a *app) downloadFiles(ctx context.Context, c *ordermsg.Client, site int64, fl *downloadFlags, out *outDir, state *filesState) error {
 	var t tally
 	bar := newByteBar(a)
 	jobs := make(chan fileJob)
@@ -161,24 +205,36 @@ func (a *app) downloadFiles(ctx context.Context, c *ordermsg.Client, site int64,
 			}
 		}()
 	}
-	walkErr := walkFiles(ctx, c, site, fl, jobs, &t, report)
+	walkErr := walkFiles(ctx, c, site, fl, state, jobs, &t, report)
 	close(jobs)
 	wg.Wait()
 	bar.stop()
 	bar.printf("files: %s", &t)
+	kept := "" // what became of the state
+	if state != nil {
+		kept = fmt.Sprintf("; %s not updated: the next run goes through these records again", fl.state)
+	}
 	switch {
 	case ctx.Err() != nil:
-		return &stopped{"after " + t.String()}
+		return &stopped{"after " + t.String() + kept}
 	case walkErr != nil:
-		return &apiFailure{walkErr}
+		return &apiFailure{fmt.Errorf("%w%s", walkErr, kept)}
 	case t.failed.Load() > 0:
-		return &apiFailure{fmt.Errorf("%d files failed", t.failed.Load())}
+		return &apiFailure{fmt.Errorf("%d files failed%s", t.failed.Load(), kept)}
+	case state == nil:
+		return nil
 	}
+	if err := writeState(ctx, fl.state, state); err != nil {
+		return &localFailure{fmt.Errorf("the files are in place, but %s was not updated (the next run goes through these records again): %w", fl.state, err)}
+	}
+	fmt.Fprintf(a.stderr, "state in %s\n", fl.state)
 	return nil
 }
 
-// walkFiles sends a job for every file of the matching records.
-func walkFiles(ctx context.Context, c *ordermsg.Client, site int64, fl *downloadFlags, jobs chan<- fileJob, t *tally,
+// walkFiles sends a job for every file of the matching records: all of
+// them, or with a state those created since its checkpoints, which it
+// advances.
+func walkFiles(ctx context.Context, c *ordermsg.Client, site int64, fl *downloadFlags, state *filesState, jobs chan<- fileJob, t *tally,
 	report func(string, ...any)) error {
 	claimed := map[string]bool{} // the directories under DIR that a record has filled
 	send := func(j fileJob) bool {
@@ -193,7 +249,11 @@ func walkFiles(ctx context.Context, c *ordermsg.Client, site int64, fl *download
 		opts := orderOptions(&fl.orders)
 		opts.Count = 100
 		opts.Includes = []ordermsg.OrderInclude{ordermsg.OrderIncludeItemsPrintReadyFiles}
-		for o, err := range c.Orders.All(ctx, site, opts) {
+		orders := c.Orders.All(ctx, site, opts)
+		if state != nil {
+			orders = c.Orders.Sync(ctx, site, &state.Orders, opts)
+		}
+		for o, err := range orders {
 			if err != nil {
 				return fmt.Errorf("listing orders: %w", err)
 			}
@@ -210,7 +270,11 @@ func walkFiles(ctx context.Context, c *ordermsg.Client, site int64, fl *download
 		opts := messageOptions(&mf)
 		opts.Count = 100
 		opts.Includes = []ordermsg.MessageInclude{ordermsg.MessageIncludeFile}
-		for m, err := range c.Messages.All(ctx, site, opts) {
+		messages := c.Messages.All(ctx, site, opts)
+		if state != nil {
+			messages = c.Messages.Sync(ctx, site, &state.Messages, opts)
+		}
+		for m, err := range messages {
 			if err != nil {
 				return fmt.Errorf("listing messages: %w", err)
 			}

@@ -359,3 +359,210 @@ func TestFilesDownloadRepeatedMessageIsReportedNotLost(t *testing.T) {
 		t.Fatal("the first listing's file is not what was downloaded")
 	}
 }
+
+// datasetPaths lists where files download puts the files of w's records,
+// relative to DIR.
+func datasetPaths(w *ordermsgtest.Website) map[string]bool {
+	out := map[string]bool{}
+	for _, o := range w.Orders {
+		for _, it := range o.Items {
+			for _, p := range it.PrintReadyFiles {
+				if p.File != nil {
+					out[filepath.Join("orders", fmt.Sprint(o.ID), fmt.Sprint(it.ID), p.File.Filename)] = true
+				}
+			}
+		}
+	}
+	for _, m := range w.Messages {
+		if m.File.Expanded != nil {
+			out[filepath.Join("messages", fmt.Sprint(m.ID), m.File.Expanded.Filename)] = true
+		}
+	}
+	return out
+}
+
+// sameFiles fails t unless the regular files under out are want.
+func sameFiles(t *testing.T, out string, want map[string]bool) {
+	t.Helper()
+	got := regularFiles(t, out)
+	for _, p := range got {
+		if !want[p] {
+			t.Errorf("%s was downloaded, but is no file of the dataset", p)
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("%d files in DIR, want %d", len(got), len(want))
+	}
+}
+
+func TestFilesDownloadState(t *testing.T) {
+	srv, env := smallService(t)
+	w := srv.Handler.Dataset().Website(srv.WebsiteID)
+	dir := t.TempDir()
+	out, state := filepath.Join(dir, "out"), filepath.Join(dir, "files.state")
+	run := func(args ...string) string {
+		t.Helper()
+		_, stderr, code := cli{env: env}.run(context.Background(), append([]string{"files", "download", "-o", out, "--state", state}, args...)...)
+		if code != exitOK || !strings.Contains(stderr, "state in "+state) {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		return stderr
+	}
+
+	// The first run gets every file; failure entries are reported, and do
+	// not hold the state back.
+	stderr := run()
+	if !strings.Contains(stderr, fmt.Sprintf("files: %d downloaded, 0 skipped, 0 failed", len(datasetFiles(w)))) ||
+		strings.Contains(stderr, " 0 unavailable") {
+		t.Fatalf("first run, want every file and the failure entries reported: %s", stderr)
+	}
+	sameFiles(t, out, datasetPaths(w))
+
+	// Nothing new: no file is looked at, and one page of each list is read.
+	api, files := srv.Handler.Stats().Requests, srv.Handler.FileStats().Requests
+	if stderr := run(); !strings.Contains(stderr, "files: 0 downloaded, 0 skipped, 0 failed, 0 unavailable") {
+		t.Errorf("nothing new: %s", stderr)
+	}
+	if n := srv.Handler.Stats().Requests - api; n > 2 || srv.Handler.FileStats().Requests != files {
+		t.Errorf("nothing new, yet %d API requests and %d file requests", n, srv.Handler.FileStats().Requests-files)
+	}
+
+	// New orders (each with its message): exactly their files.
+	before := datasetPaths(w)
+	srv.AddOrders(6)
+	after := datasetPaths(w)
+	if len(after) == len(before) {
+		t.Fatal("the new orders have no file")
+	}
+	if stderr := run(); !strings.Contains(stderr, fmt.Sprintf("files: %d downloaded, 0 skipped, 0 failed", len(after)-len(before))) {
+		t.Errorf("after 6 new orders, want their %d files: %s", len(after)-len(before), stderr)
+	}
+	sameFiles(t, out, after)
+
+	// --from walks and updates one resource's checkpoint only.
+	srv.AddMessages(4)
+	srv.AddOrders(4)
+	newMessages := 0
+	for p := range datasetPaths(w) {
+		if !after[p] && strings.HasPrefix(p, "messages") {
+			newMessages++
+		}
+	}
+	if stderr := run("--from", "messages"); !strings.Contains(stderr, fmt.Sprintf("files: %d downloaded, 0 skipped", newMessages)) {
+		t.Errorf("--from messages, want the %d files of new messages: %s", newMessages, stderr)
+	}
+	run("--from", "orders")
+	sameFiles(t, out, datasetPaths(w))
+}
+
+func TestFilesDownloadStateUntouchedUntilEveryFileIsIn(t *testing.T) {
+	for _, interrupt := range []bool{false, true} {
+		t.Run(fmt.Sprint("interrupt=", interrupt), func(t *testing.T) {
+			// A bare handler: its links take the origin of the request, the front's.
+			h := ordermsgtest.NewHandler(ordermsgtest.Generate(ordermsgtest.Config{Seed: 42, Websites: 1, OrdersPerWebsite: 12, MessagesPerWebsite: 16}))
+			site := h.Dataset().Websites[0]
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			var refused atomic.Value // the path prefix of the file refused, "" for none
+			refused.Store("")
+			front := http.NewServeMux()
+			front.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+				if p := refused.Load().(string); p != "" && strings.HasPrefix(r.URL.Path, p) {
+					if interrupt {
+						cancel()
+					}
+					http.NotFound(w, r)
+					return
+				}
+				h.ServeHTTP(w, r)
+			})
+			env := map[string]string{envBaseURL: newLoopback(t, front), envAPIKey: site.APIKey, envWebsiteID: fmt.Sprint(site.ID)}
+			dir := t.TempDir()
+			out, state := filepath.Join(dir, "out"), filepath.Join(dir, "files.state")
+			args := []string{"files", "download", "-o", out, "--state", state, "--concurrency", "1"}
+			if _, stderr, code := (cli{env: env}).run(context.Background(), args...); code != exitOK {
+				t.Fatalf("first run: exit %d: %s", code, stderr)
+			}
+			saved, err := os.ReadFile(state)
+			if err != nil {
+				t.Fatal(err)
+			}
+
+			// New orders, and the file host refuses one of their files.
+			before := datasetPaths(site)
+			var lost *ordermsg.File
+			for _, o := range h.AddOrders(site.ID, 6) {
+				for _, it := range o.Items {
+					for _, p := range it.PrintReadyFiles {
+						if lost == nil && p.File != nil {
+							lost = p.File
+						}
+					}
+				}
+			}
+			if lost == nil {
+				t.Fatal("the new orders have no file")
+			}
+			refused.Store(fmt.Sprintf("/files/%d/", lost.ID))
+			added := len(datasetPaths(site)) - len(before)
+			_, stderr, code := cli{env: env}.run(ctx, args...)
+			wantCode := exitFailure
+			if interrupt {
+				wantCode = exitSignalBase + 2
+			}
+			if code != wantCode || !strings.Contains(stderr, state+" not updated") {
+				t.Fatalf("exit %d, want %d and the state kept: %s", code, wantCode, stderr)
+			}
+			if got, _ := os.ReadFile(state); !bytes.Equal(got, saved) {
+				t.Fatalf("the state changed: %s -> %s", saved, got)
+			}
+
+			// The next run gets the same records again: their files that
+			// are in place are skipped, the others downloaded.
+			refused.Store("")
+			_, stderr, code = cli{env: env}.run(context.Background(), args...)
+			var downloaded, skipped int
+			summary := stderr[strings.Index(stderr, "files: "):]
+			if _, err := fmt.Sscanf(summary, "files: %d downloaded, %d skipped, 0 failed", &downloaded, &skipped); err != nil ||
+				code != exitOK || downloaded+skipped != added || (!interrupt && downloaded != 1) {
+				t.Fatalf("exit %d, want the batch's %d files downloaded or skipped (1 downloaded after a failure): %s", code, added, stderr)
+			}
+			sameFiles(t, out, datasetPaths(site))
+			if got, _ := os.ReadFile(state); bytes.Equal(got, saved) {
+				t.Error("a complete run left the state as it was")
+			}
+		})
+	}
+}
+
+func TestFilesDownloadStateUsageErrors(t *testing.T) {
+	_, env := smallService(t)
+	dir := t.TempDir()
+	exported := filepath.Join(dir, "orders.state")
+	if _, stderr, code := (cli{env: env}).run(context.Background(), "orders", "export", "--state", exported, "-o", filepath.Join(dir, "o.jsonl")); code != exitOK {
+		t.Fatalf("export: exit %d: %s", code, stderr)
+	}
+	saved, _ := os.ReadFile(exported)
+	for _, args := range [][]string{
+		{"--since", "2024-01-01"},
+		{"--until", "2024-01-01"},
+		{"--sort", "date_created"},
+		{"--direction", "asc"},
+	} {
+		args = append([]string{"files", "download", "--demo", "-o", filepath.Join(dir, "x"), "--state", filepath.Join(dir, "x.state")}, args...)
+		if _, stderr, code := (cli{}).run(context.Background(), args...); code != exitUsage || !strings.Contains(stderr, "does not go with --state") {
+			t.Errorf("%v: exit %d, want %d: %s", args, code, exitUsage, stderr)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "x")); err == nil {
+		t.Error("a usage error made DIR")
+	}
+	// The state of orders export is not the state of files download.
+	_, stderr, code := cli{env: env}.run(context.Background(), "files", "download", "-o", filepath.Join(dir, "y"), "--state", exported)
+	if code != exitUsage || !strings.Contains(stderr, "not of the files") {
+		t.Errorf("the state of orders export: exit %d: %s", code, stderr)
+	}
+	if got, _ := os.ReadFile(exported); !bytes.Equal(got, saved) {
+		t.Errorf("the export's state changed: %s -> %s", saved, got)
+	}
+}

@@ -300,7 +300,7 @@ func TestWriteStateThroughSymlink(t *testing.T) {
 	if err := os.Symlink(target, link); err != nil {
 		t.Fatal(err)
 	}
-	if err := writeState(context.Background(), link, exportState{Website: 7, Resource: "orders"}); err != nil {
+	if err := writeState(context.Background(), link, exportState{stateOwner: stateOwner{Website: 7, Resource: "orders"}}); err != nil {
 		t.Fatal(err)
 	}
 	fi, err := os.Lstat(link)
