@@ -13,15 +13,22 @@ import (
 func TestAddedRecordsAnswerGet(t *testing.T) {
 	running := goleak.IgnoreCurrent()                   // the package's shared server
 	t.Cleanup(func() { goleak.VerifyNone(t, running) }) // after the clients' own cleanups
+	// The added records are complete ones (copies of another dataset's,
+	// renumbered), so that what the fake serves still matches the spec
+	// (CI checks every answer of the fake against openapi.yaml).
+	donor := ordermsgtest.Generate(ordermsgtest.Config{Seed: 4, Websites: 1, OrdersPerWebsite: 1}).Websites[0]
+	order := func() *ordermsg.Order { o := *donor.Orders[0]; o.ID = 777; return &o }
+	message := func() *ordermsg.Message { m := *donor.Messages[0]; m.ID = 888; return &m }
+
 	generated := ordermsgtest.Generate(ordermsgtest.Config{Seed: 3, Websites: 1, OrdersPerWebsite: 2})
 	w := generated.Websites[0]
-	w.Orders = append(w.Orders, &ordermsg.Order{Object: "order", ID: 777, Message: ordermsg.NewRef[ordermsg.Message](0)})
-	w.Messages = append(w.Messages, &ordermsg.Message{Object: "message", ID: 888})
+	w.Orders = append(w.Orders, order())
+	w.Messages = append(w.Messages, message())
 
 	handBuilt := &ordermsgtest.Dataset{Websites: []*ordermsgtest.Website{{
 		ID: 5, APIKey: "omk_hand_built",
-		Orders:   []*ordermsg.Order{{Object: "order", ID: 777, Message: ordermsg.NewRef[ordermsg.Message](0)}},
-		Messages: []*ordermsg.Message{{Object: "message", ID: 888}},
+		Orders:   []*ordermsg.Order{order()},
+		Messages: []*ordermsg.Message{message()},
 	}}}
 
 	for name, ds := range map[string]*ordermsgtest.Dataset{"generated, then added to": generated, "built by hand": handBuilt} {
