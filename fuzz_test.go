@@ -63,7 +63,7 @@ func FuzzDecodeOrder(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		fixedPoint(t, data, func(b []byte) (*Order, error) {
 			v := new(Order)
-			if err := decodeBody("u", b, v); err != nil {
+			if err := decodeBody("u", b, v, codecOptions); err != nil {
 				return nil, err
 			}
 			return v, nil
@@ -76,7 +76,7 @@ func FuzzDecodeMessage(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		fixedPoint(t, data, func(b []byte) (*Message, error) {
 			v := new(Message)
-			if err := decodeBody("u", b, v); err != nil {
+			if err := decodeBody("u", b, v, codecOptions); err != nil {
 				return nil, err
 			}
 			return v, nil
@@ -87,7 +87,7 @@ func FuzzDecodeMessage(f *testing.F) {
 func FuzzDecodePage(f *testing.F) {
 	addSeeds(f, `{"object":"list","data":[],"meta":{"pagination":{"total":0}}}`, `{"object":"list","data":[null]}`)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		fixedPoint(t, data, func(b []byte) (*Page[Order], error) { return decodePage[Order]("u", b) })
+		fixedPoint(t, data, func(b []byte) (*Page[Order], error) { return decodePage[Order]("u", b, ObjectOrder, false) })
 	})
 }
 

@@ -323,8 +323,7 @@ func TestDate(t *testing.T) {
 
 func TestDecodingIntoAValueOverwritesWithZero(t *testing.T) {
 	p := Page[Order]{Meta: ListMeta{Pagination: Pagination{Total: 7, CurrentPage: 3}}}
-	r := jsonReader{data: []byte(`{"object":"list","data":[],"meta":{"pagination":{"total":0,"current_page":1}}}`)}
-	if err := readPage(&r, &p); err != nil {
+	if err := json.Unmarshal([]byte(`{"object":"list","data":[],"meta":{"pagination":{"total":0,"current_page":1}}}`), &p); err != nil {
 		t.Fatal(err)
 	}
 	if p.Meta.Pagination.Total != 0 || p.Meta.Pagination.CurrentPage != 1 || p.Data == nil || len(p.Data) != 0 {

@@ -55,7 +55,7 @@ func (r resource[T]) all(ctx context.Context, websiteID int64, opts listOptions,
 			pq = url.Values{}
 		}
 		pq.Set("page", strconv.Itoa(page))
-		return r.page(ctx, websiteID, pq)
+		return r.page(ctx, websiteID, pq, keepsRawJSON(opts))
 	}
 	if ctx == nil {
 		err = errors.New("ordermsg: nil context")

@@ -1,6 +1,6 @@
 module github.com/ordermsg/ordermsg-go/cmd/ordermsg
 
-go 1.24.0
+go 1.26
 
 require (
 	github.com/ordermsg/ordermsg-go v0.0.0-00010101000000-000000000000
@@ -10,6 +10,7 @@ require (
 )
 
 require (
+	github.com/go-json-experiment/json v0.0.0-20260820222146-c27c302e5fc3 // indirect
 	github.com/google/go-querystring v1.2.0 // indirect
 	github.com/hashicorp/go-cleanhttp v0.5.2 // indirect
 	github.com/hashicorp/go-retryablehttp v0.7.8 // indirect
