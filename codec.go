@@ -7,6 +7,23 @@ package ordermsg
 // UnmarshalJSON make encoding/json (v1) and v2 without options give the same
 // results as the client.
 
+// codecs lists the types of the API with code of their own by name (see
+// anyCodec).
+var codecs = []codec{
+	structCodec[Order](), structCodec[OrderPricing](), structCodec[OrderItem](),
+	structCodec[OrderItemPricing](), structCodec[PrintReadyFile](), structCodec[File](),
+	structCodec[OrderShipment](), structCodec[ShippingCarrier](), structCodec[ShippingMethod](),
+	structCodec[OrderNote](), structCodec[AccountUser](), structCodec[OrderPromoCode](),
+	structCodec[PromoCode](), structCodec[Portal](), structCodec[WebsiteUser](),
+	structCodec[PaymentTransaction](), structCodec[Message](), structCodec[Form](),
+	structCodec[FormSubmission](), structCodec[FormField](), structCodec[ListMeta](),
+	structCodec[Pagination](), structCodec[Page[Order]](), structCodec[Page[Message]](),
+	valueCodec[Ref[Message]](), valueCodec[Ref[Order]](), valueCodec[Ref[Portal]](),
+	valueCodec[Ref[OrderPromoCode]](), valueCodec[Ref[WebsiteUser]](), valueCodec[Ref[File]](),
+	valueCodec[Ref[Form]](), valueCodec[Nullable[FormSubmission]](), valueCodec[FormFields](),
+	valueCodec[FieldValues](), valueCodec[Timestamp](),
+}
+
 type orderFields Order
 
 func (o *Order) jsonFields() any { return (*orderFields)(o) }

@@ -46,27 +46,93 @@ type valueCoded interface {
 	marshalTo(enc *jsontext.Encoder) error
 }
 
-// codecUnmarshalers decode the types that have code of their own.
-var codecUnmarshalers = json.JoinUnmarshalers(
-	json.UnmarshalFromFunc(func(dec *jsontext.Decoder, v valueCoded) error { return v.unmarshalFrom(dec) }),
-	json.UnmarshalFromFunc(func(dec *jsontext.Decoder, v structCoded) error {
-		return json.UnmarshalDecode(dec, v.jsonFields())
-	}),
-)
+// codec is the caller-side marshaler and unmarshaler of one type.
+type codec struct {
+	marshal   *json.Marshalers
+	unmarshal *json.Unmarshalers
+}
+
+// structCodec codes a T from the tags of its twin type, unknown members
+// included.
+func structCodec[T any, P interface {
+	*T
+	structCoded
+}]() codec {
+	return codec{
+		json.MarshalToFunc(func(enc *jsontext.Encoder, v *T) error { return json.MarshalEncode(enc, P(v).jsonFields()) }),
+		json.UnmarshalFromFunc(func(dec *jsontext.Decoder, v *T) error { return json.UnmarshalDecode(dec, P(v).jsonFields()) }),
+	}
+}
+
+// valueCodec codes a T with its own code.
+func valueCodec[T any, P interface {
+	*T
+	valueCoded
+}]() codec {
+	return codec{
+		json.MarshalToFunc(func(enc *jsontext.Encoder, v *T) error { return P(v).marshalTo(enc) }),
+		json.UnmarshalFromFunc(func(dec *jsontext.Decoder, v *T) error { return P(v).unmarshalFrom(dec) }),
+	}
+}
+
+// anyCodec serves the types that codecs does not list by name (a Ref or a
+// Page of a caller's own type). It finds them through their interface, which
+// costs encoding/json/v2 a conversion and an allocation per value: the types
+// of the API are listed by name for that reason.
+var anyCodec = []codec{
+	{
+		json.MarshalToFunc(func(enc *jsontext.Encoder, v valueCoded) error { return v.marshalTo(enc) }),
+		json.UnmarshalFromFunc(func(dec *jsontext.Decoder, v valueCoded) error { return v.unmarshalFrom(dec) }),
+	},
+	{
+		json.MarshalToFunc(func(enc *jsontext.Encoder, v structCoded) error { return json.MarshalEncode(enc, v.jsonFields()) }),
+		json.UnmarshalFromFunc(func(dec *jsontext.Decoder, v structCoded) error { return json.UnmarshalDecode(dec, v.jsonFields()) }),
+	},
+}
+
+// codecUnmarshalers decode every type that has a codec.
+var codecUnmarshalers = func() *json.Unmarshalers {
+	var u []*json.Unmarshalers
+	for _, c := range append(codecs, anyCodec...) {
+		u = append(u, c.unmarshal)
+	}
+	return json.JoinUnmarshalers(u...)
+}()
+
+// codecMarshalers encode every type that has a codec.
+var codecMarshalers = func() *json.Marshalers {
+	var m []*json.Marshalers
+	for _, c := range append(codecs, anyCodec...) {
+		m = append(m, c.marshal)
+	}
+	return json.JoinMarshalers(m...)
+}()
 
 // codecOptions are the options of every decode and encode of the SDK's types.
 var codecOptions = json.JoinOptions(
 	json.WithUnmarshalers(codecUnmarshalers),
-	json.WithMarshalers(json.JoinMarshalers(
-		json.MarshalToFunc(func(enc *jsontext.Encoder, v valueCoded) error { return v.marshalTo(enc) }),
-		json.MarshalToFunc(func(enc *jsontext.Encoder, v structCoded) error {
-			return json.MarshalEncode(enc, v.jsonFields())
-		}),
-	)),
+	json.WithMarshalers(codecMarshalers),
 	json.FormatNilSliceAsNull(true),
 	json.FormatNilMapAsNull(true),
 	jsonv1.MergeWithLegacySemantics(true),
 )
+
+// decodeValue decodes the next value into v, going straight to v's twin type
+// when it has one: one lookup and one call fewer than through codecs.
+func decodeValue(dec *jsontext.Decoder, v any) error {
+	if s, ok := v.(structCoded); ok {
+		v = s.jsonFields()
+	}
+	return json.UnmarshalDecode(dec, v)
+}
+
+// encodeValue encodes v, going straight to its twin type when it has one.
+func encodeValue(enc *jsontext.Encoder, v any) error {
+	if s, ok := v.(structCoded); ok {
+		v = s.jsonFields()
+	}
+	return json.MarshalEncode(enc, v)
+}
 
 // unmarshalJSON decodes data into v with the SDK's options: the body of every
 // UnmarshalJSON method.
@@ -178,7 +244,7 @@ func pageOptions[T any](kind string) json.Options {
 			return fmt.Errorf("expected object, got %s", kindName(k))
 		}
 		v := new(T)
-		if err := json.UnmarshalDecode(dec, v); err != nil {
+		if err := decodeValue(dec, v); err != nil {
 			return err
 		}
 		if got := asRecord(v).kind(); got != kind {

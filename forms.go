@@ -55,26 +55,30 @@ func (ff *FormFields) unmarshalFrom(dec *jsontext.Decoder) error {
 	if _, err := dec.ReadToken(); err != nil {
 		return err
 	}
-	var buf [8]FormField // most forms have a few fields: no growth until the final copy
-	fields := buf[:0]
+	fields := make(FormFields, 0, 4)
+	var name [64]byte // most field ids are short: the key is kept only when it is not the id
 	for dec.PeekKind() != '}' {
-		name, err := dec.ReadToken()
+		quoted, err := dec.ReadValue()
 		if err != nil {
 			return err
 		}
-		f := FormField{mapKey: name.String()}
-		if err := json.UnmarshalDecode(dec, &f); err != nil {
+		key, err := jsontext.AppendUnquote(name[:0], quoted)
+		if err != nil {
 			return err
 		}
-		if f.mapKey == f.ID {
-			f.mapKey = f.ID // share one string
+		fields = append(fields, FormField{})
+		f := &fields[len(fields)-1]
+		if err := json.UnmarshalDecode(dec, (*formFieldFields)(f)); err != nil {
+			return err
 		}
-		fields = append(fields, f)
+		if string(key) != f.ID {
+			f.mapKey = string(key)
+		}
 	}
 	if _, err := dec.ReadToken(); err != nil {
 		return err
 	}
-	*ff = append(make(FormFields, 0, len(fields)), fields...)
+	*ff = fields
 	return nil
 }
 
@@ -90,7 +94,7 @@ func (ff *FormFields) marshalTo(enc *jsontext.Encoder) error {
 		if err := enc.WriteToken(jsontext.String(f.key())); err != nil {
 			return err
 		}
-		if err := json.MarshalEncode(enc, f); err != nil {
+		if err := json.MarshalEncode(enc, (*formFieldFields)(f)); err != nil {
 			return err
 		}
 	}
@@ -117,7 +121,8 @@ type FormField struct {
 	Unknown jsontext.Value `json:",embed"`
 
 	// mapKey is the key the field had in the fields object, when it was
-	// decoded from one; it is the field's id in every sample.
+	// decoded from one and is not the field's id (it is the id in every
+	// sample).
 	mapKey string
 }
 
@@ -191,9 +196,11 @@ func (v *FieldValues) unmarshalFrom(dec *jsontext.Decoder) error {
 		return err
 	}
 	*v = FieldValues{Raw: bytes.Clone(raw)}
-	if raw.Kind() != '{' {
+	if raw.Kind() != '{' || json.Unmarshal(v.Raw, (*fieldValuesFields)(v)) == nil {
 		return nil
 	}
+	// A value that does not fit: decode again, leaving it in Raw only.
+	*v = FieldValues{Raw: v.Raw}
 	return json.Unmarshal(v.Raw, (*fieldValuesFields)(v), lenientStrings)
 }
 

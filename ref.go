@@ -77,7 +77,7 @@ func (r *Ref[T]) unmarshalFrom(dec *jsontext.Decoder) error {
 		return err
 	case '{':
 		v := new(T)
-		if err := json.UnmarshalDecode(dec, v); err != nil {
+		if err := decodeValue(dec, v); err != nil {
 			return err
 		}
 		*r = Ref[T]{ID: idOf(v), Expanded: v, form: formObject}
@@ -93,7 +93,7 @@ func (r *Ref[T]) unmarshalFrom(dec *jsontext.Decoder) error {
 func (r *Ref[T]) marshalTo(enc *jsontext.Encoder) error {
 	switch {
 	case r.Expanded != nil:
-		return json.MarshalEncode(enc, r.Expanded)
+		return encodeValue(enc, r.Expanded)
 	case r.ID != 0 || r.form == formNumber:
 		return enc.WriteToken(jsontext.Int(r.ID))
 	default:
@@ -159,7 +159,7 @@ func (n *Nullable[T]) unmarshalFrom(dec *jsontext.Decoder) error {
 	case '{':
 		v := new(T)
 		*n = Nullable[T]{Value: v}
-		return json.UnmarshalDecode(dec, v)
+		return decodeValue(dec, v)
 	default:
 		return fmt.Errorf("expected an object or null, got %s", kindName(k))
 	}
@@ -169,7 +169,7 @@ func (n *Nullable[T]) marshalTo(enc *jsontext.Encoder) error {
 	if n.Value == nil {
 		return enc.WriteToken(jsontext.Null)
 	}
-	return json.MarshalEncode(enc, n.Value)
+	return encodeValue(enc, n.Value)
 }
 
 // identified is implemented by every resource that can be the target of a Ref.
