@@ -1,32 +1,29 @@
 package ordermsg
 
+import (
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+)
+
 // The JSON methods of the resources. Each resource has a twin type without
 // methods (orderFields for Order, ...) that encoding/json/v2 codes from the
-// struct tags, unknown members included; jsonFields hands it to the
-// caller-side arshalers of codecOptions (see decode.go). MarshalJSON and
-// UnmarshalJSON make encoding/json (v1) and v2 without options give the same
-// results as the client.
-
-// codecs lists the types of the API with code of their own by name (see
-// anyCodec).
-var codecs = []codec{
-	structCodec[Order](), structCodec[OrderPricing](), structCodec[OrderItem](),
-	structCodec[OrderItemPricing](), structCodec[PrintReadyFile](), structCodec[File](),
-	structCodec[OrderShipment](), structCodec[ShippingCarrier](), structCodec[ShippingMethod](),
-	structCodec[OrderNote](), structCodec[AccountUser](), structCodec[OrderPromoCode](),
-	structCodec[PromoCode](), structCodec[Portal](), structCodec[WebsiteUser](),
-	structCodec[PaymentTransaction](), structCodec[Message](), structCodec[Form](),
-	structCodec[FormSubmission](), structCodec[FormField](), structCodec[ListMeta](),
-	structCodec[Pagination](), structCodec[Page[Order]](), structCodec[Page[Message]](),
-	valueCodec[Ref[Message]](), valueCodec[Ref[Order]](), valueCodec[Ref[Portal]](),
-	valueCodec[Ref[OrderPromoCode]](), valueCodec[Ref[WebsiteUser]](), valueCodec[Ref[File]](),
-	valueCodec[Ref[Form]](), valueCodec[Nullable[FormSubmission]](), valueCodec[FormFields](),
-	valueCodec[FieldValues](), valueCodec[Timestamp](),
-}
+// struct tags, unknown members included (the Unknown field, tagged
+// ",embed"). UnmarshalJSONFrom and MarshalJSONTo are encoding/json/v2's
+// streaming methods: a nested value is coded in the same pass as its parent,
+// never re-scanned. MarshalJSON and UnmarshalJSON make encoding/json (v1)
+// give the same results as the client.
 
 type orderFields Order
 
-func (o *Order) jsonFields() any { return (*orderFields)(o) }
+// UnmarshalJSONFrom decodes o from dec, keeping the members it does not model.
+func (o *Order) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	return json.UnmarshalDecode(dec, (*orderFields)(o))
+}
+
+// MarshalJSONTo encodes o to enc with its unknown members.
+func (o *Order) MarshalJSONTo(enc *jsontext.Encoder) error {
+	return json.MarshalEncode(enc, (*orderFields)(o))
+}
 
 // MarshalJSON encodes o with its unknown members.
 func (o Order) MarshalJSON() ([]byte, error) { return marshalJSON(&o) }
@@ -36,7 +33,15 @@ func (o *Order) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, o)
 
 type orderPricingFields OrderPricing
 
-func (p *OrderPricing) jsonFields() any { return (*orderPricingFields)(p) }
+// UnmarshalJSONFrom decodes p from dec, keeping the members it does not model.
+func (p *OrderPricing) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	return json.UnmarshalDecode(dec, (*orderPricingFields)(p))
+}
+
+// MarshalJSONTo encodes p to enc with its unknown members.
+func (p *OrderPricing) MarshalJSONTo(enc *jsontext.Encoder) error {
+	return json.MarshalEncode(enc, (*orderPricingFields)(p))
+}
 
 // MarshalJSON encodes p with its unknown members.
 func (p OrderPricing) MarshalJSON() ([]byte, error) { return marshalJSON(&p) }
@@ -46,7 +51,15 @@ func (p *OrderPricing) UnmarshalJSON(data []byte) error { return unmarshalJSON(d
 
 type orderItemFields OrderItem
 
-func (it *OrderItem) jsonFields() any { return (*orderItemFields)(it) }
+// UnmarshalJSONFrom decodes it from dec, keeping the members it does not model.
+func (it *OrderItem) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	return json.UnmarshalDecode(dec, (*orderItemFields)(it))
+}
+
+// MarshalJSONTo encodes it to enc with its unknown members.
+func (it *OrderItem) MarshalJSONTo(enc *jsontext.Encoder) error {
+	return json.MarshalEncode(enc, (*orderItemFields)(it))
+}
 
 // MarshalJSON encodes it with its unknown members.
 func (it OrderItem) MarshalJSON() ([]byte, error) { return marshalJSON(&it) }
@@ -56,7 +69,15 @@ func (it *OrderItem) UnmarshalJSON(data []byte) error { return unmarshalJSON(dat
 
 type orderItemPricingFields OrderItemPricing
 
-func (p *OrderItemPricing) jsonFields() any { return (*orderItemPricingFields)(p) }
+// UnmarshalJSONFrom decodes p from dec, keeping the members it does not model.
+func (p *OrderItemPricing) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	return json.UnmarshalDecode(dec, (*orderItemPricingFields)(p))
+}
+
+// MarshalJSONTo encodes p to enc with its unknown members.
+func (p *OrderItemPricing) MarshalJSONTo(enc *jsontext.Encoder) error {
+	return json.MarshalEncode(enc, (*orderItemPricingFields)(p))
+}
 
 // MarshalJSON encodes p with its unknown members.
 func (p OrderItemPricing) MarshalJSON() ([]byte, error) { return marshalJSON(&p) }
@@ -66,7 +87,15 @@ func (p *OrderItemPricing) UnmarshalJSON(data []byte) error { return unmarshalJS
 
 type printReadyFileFields PrintReadyFile
 
-func (f *PrintReadyFile) jsonFields() any { return (*printReadyFileFields)(f) }
+// UnmarshalJSONFrom decodes f from dec, keeping the members it does not model.
+func (f *PrintReadyFile) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	return json.UnmarshalDecode(dec, (*printReadyFileFields)(f))
+}
+
+// MarshalJSONTo encodes f to enc with its unknown members.
+func (f *PrintReadyFile) MarshalJSONTo(enc *jsontext.Encoder) error {
+	return json.MarshalEncode(enc, (*printReadyFileFields)(f))
+}
 
 // MarshalJSON encodes f with its unknown members.
 func (f PrintReadyFile) MarshalJSON() ([]byte, error) { return marshalJSON(&f) }
@@ -76,7 +105,15 @@ func (f *PrintReadyFile) UnmarshalJSON(data []byte) error { return unmarshalJSON
 
 type fileFields File
 
-func (f *File) jsonFields() any { return (*fileFields)(f) }
+// UnmarshalJSONFrom decodes f from dec, keeping the members it does not model.
+func (f *File) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	return json.UnmarshalDecode(dec, (*fileFields)(f))
+}
+
+// MarshalJSONTo encodes f to enc with its unknown members.
+func (f *File) MarshalJSONTo(enc *jsontext.Encoder) error {
+	return json.MarshalEncode(enc, (*fileFields)(f))
+}
 
 // MarshalJSON encodes f with its unknown members.
 func (f File) MarshalJSON() ([]byte, error) { return marshalJSON(&f) }
@@ -86,7 +123,15 @@ func (f *File) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, f) 
 
 type orderShipmentFields OrderShipment
 
-func (s *OrderShipment) jsonFields() any { return (*orderShipmentFields)(s) }
+// UnmarshalJSONFrom decodes s from dec, keeping the members it does not model.
+func (s *OrderShipment) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	return json.UnmarshalDecode(dec, (*orderShipmentFields)(s))
+}
+
+// MarshalJSONTo encodes s to enc with its unknown members.
+func (s *OrderShipment) MarshalJSONTo(enc *jsontext.Encoder) error {
+	return json.MarshalEncode(enc, (*orderShipmentFields)(s))
+}
 
 // MarshalJSON encodes s with its unknown members.
 func (s OrderShipment) MarshalJSON() ([]byte, error) { return marshalJSON(&s) }
@@ -96,7 +141,15 @@ func (s *OrderShipment) UnmarshalJSON(data []byte) error { return unmarshalJSON(
 
 type shippingCarrierFields ShippingCarrier
 
-func (c *ShippingCarrier) jsonFields() any { return (*shippingCarrierFields)(c) }
+// UnmarshalJSONFrom decodes c from dec, keeping the members it does not model.
+func (c *ShippingCarrier) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	return json.UnmarshalDecode(dec, (*shippingCarrierFields)(c))
+}
+
+// MarshalJSONTo encodes c to enc with its unknown members.
+func (c *ShippingCarrier) MarshalJSONTo(enc *jsontext.Encoder) error {
+	return json.MarshalEncode(enc, (*shippingCarrierFields)(c))
+}
 
 // MarshalJSON encodes c with its unknown members.
 func (c ShippingCarrier) MarshalJSON() ([]byte, error) { return marshalJSON(&c) }
@@ -106,7 +159,15 @@ func (c *ShippingCarrier) UnmarshalJSON(data []byte) error { return unmarshalJSO
 
 type shippingMethodFields ShippingMethod
 
-func (m *ShippingMethod) jsonFields() any { return (*shippingMethodFields)(m) }
+// UnmarshalJSONFrom decodes m from dec, keeping the members it does not model.
+func (m *ShippingMethod) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	return json.UnmarshalDecode(dec, (*shippingMethodFields)(m))
+}
+
+// MarshalJSONTo encodes m to enc with its unknown members.
+func (m *ShippingMethod) MarshalJSONTo(enc *jsontext.Encoder) error {
+	return json.MarshalEncode(enc, (*shippingMethodFields)(m))
+}
 
 // MarshalJSON encodes m with its unknown members.
 func (m ShippingMethod) MarshalJSON() ([]byte, error) { return marshalJSON(&m) }
@@ -116,7 +177,15 @@ func (m *ShippingMethod) UnmarshalJSON(data []byte) error { return unmarshalJSON
 
 type orderNoteFields OrderNote
 
-func (n *OrderNote) jsonFields() any { return (*orderNoteFields)(n) }
+// UnmarshalJSONFrom decodes n from dec, keeping the members it does not model.
+func (n *OrderNote) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	return json.UnmarshalDecode(dec, (*orderNoteFields)(n))
+}
+
+// MarshalJSONTo encodes n to enc with its unknown members.
+func (n *OrderNote) MarshalJSONTo(enc *jsontext.Encoder) error {
+	return json.MarshalEncode(enc, (*orderNoteFields)(n))
+}
 
 // MarshalJSON encodes n with its unknown members.
 func (n OrderNote) MarshalJSON() ([]byte, error) { return marshalJSON(&n) }
@@ -126,7 +195,15 @@ func (n *OrderNote) UnmarshalJSON(data []byte) error { return unmarshalJSON(data
 
 type accountUserFields AccountUser
 
-func (u *AccountUser) jsonFields() any { return (*accountUserFields)(u) }
+// UnmarshalJSONFrom decodes u from dec, keeping the members it does not model.
+func (u *AccountUser) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	return json.UnmarshalDecode(dec, (*accountUserFields)(u))
+}
+
+// MarshalJSONTo encodes u to enc with its unknown members.
+func (u *AccountUser) MarshalJSONTo(enc *jsontext.Encoder) error {
+	return json.MarshalEncode(enc, (*accountUserFields)(u))
+}
 
 // MarshalJSON encodes u with its unknown members.
 func (u AccountUser) MarshalJSON() ([]byte, error) { return marshalJSON(&u) }
@@ -136,7 +213,15 @@ func (u *AccountUser) UnmarshalJSON(data []byte) error { return unmarshalJSON(da
 
 type orderPromoCodeFields OrderPromoCode
 
-func (p *OrderPromoCode) jsonFields() any { return (*orderPromoCodeFields)(p) }
+// UnmarshalJSONFrom decodes p from dec, keeping the members it does not model.
+func (p *OrderPromoCode) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	return json.UnmarshalDecode(dec, (*orderPromoCodeFields)(p))
+}
+
+// MarshalJSONTo encodes p to enc with its unknown members.
+func (p *OrderPromoCode) MarshalJSONTo(enc *jsontext.Encoder) error {
+	return json.MarshalEncode(enc, (*orderPromoCodeFields)(p))
+}
 
 // MarshalJSON encodes p with its unknown members.
 func (p OrderPromoCode) MarshalJSON() ([]byte, error) { return marshalJSON(&p) }
@@ -146,7 +231,15 @@ func (p *OrderPromoCode) UnmarshalJSON(data []byte) error { return unmarshalJSON
 
 type promoCodeFields PromoCode
 
-func (p *PromoCode) jsonFields() any { return (*promoCodeFields)(p) }
+// UnmarshalJSONFrom decodes p from dec, keeping the members it does not model.
+func (p *PromoCode) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	return json.UnmarshalDecode(dec, (*promoCodeFields)(p))
+}
+
+// MarshalJSONTo encodes p to enc with its unknown members.
+func (p *PromoCode) MarshalJSONTo(enc *jsontext.Encoder) error {
+	return json.MarshalEncode(enc, (*promoCodeFields)(p))
+}
 
 // MarshalJSON encodes p with its unknown members.
 func (p PromoCode) MarshalJSON() ([]byte, error) { return marshalJSON(&p) }
@@ -156,7 +249,15 @@ func (p *PromoCode) UnmarshalJSON(data []byte) error { return unmarshalJSON(data
 
 type portalFields Portal
 
-func (p *Portal) jsonFields() any { return (*portalFields)(p) }
+// UnmarshalJSONFrom decodes p from dec, keeping the members it does not model.
+func (p *Portal) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	return json.UnmarshalDecode(dec, (*portalFields)(p))
+}
+
+// MarshalJSONTo encodes p to enc with its unknown members.
+func (p *Portal) MarshalJSONTo(enc *jsontext.Encoder) error {
+	return json.MarshalEncode(enc, (*portalFields)(p))
+}
 
 // MarshalJSON encodes p with its unknown members.
 func (p Portal) MarshalJSON() ([]byte, error) { return marshalJSON(&p) }
@@ -166,7 +267,15 @@ func (p *Portal) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, p
 
 type websiteUserFields WebsiteUser
 
-func (u *WebsiteUser) jsonFields() any { return (*websiteUserFields)(u) }
+// UnmarshalJSONFrom decodes u from dec, keeping the members it does not model.
+func (u *WebsiteUser) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	return json.UnmarshalDecode(dec, (*websiteUserFields)(u))
+}
+
+// MarshalJSONTo encodes u to enc with its unknown members.
+func (u *WebsiteUser) MarshalJSONTo(enc *jsontext.Encoder) error {
+	return json.MarshalEncode(enc, (*websiteUserFields)(u))
+}
 
 // MarshalJSON encodes u with its unknown members.
 func (u WebsiteUser) MarshalJSON() ([]byte, error) { return marshalJSON(&u) }
@@ -176,7 +285,15 @@ func (u *WebsiteUser) UnmarshalJSON(data []byte) error { return unmarshalJSON(da
 
 type paymentTransactionFields PaymentTransaction
 
-func (t *PaymentTransaction) jsonFields() any { return (*paymentTransactionFields)(t) }
+// UnmarshalJSONFrom decodes t from dec, keeping the members it does not model.
+func (t *PaymentTransaction) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	return json.UnmarshalDecode(dec, (*paymentTransactionFields)(t))
+}
+
+// MarshalJSONTo encodes t to enc with its unknown members.
+func (t *PaymentTransaction) MarshalJSONTo(enc *jsontext.Encoder) error {
+	return json.MarshalEncode(enc, (*paymentTransactionFields)(t))
+}
 
 // MarshalJSON encodes t with its unknown members.
 func (t PaymentTransaction) MarshalJSON() ([]byte, error) { return marshalJSON(&t) }
@@ -186,7 +303,15 @@ func (t *PaymentTransaction) UnmarshalJSON(data []byte) error { return unmarshal
 
 type messageFields Message
 
-func (m *Message) jsonFields() any { return (*messageFields)(m) }
+// UnmarshalJSONFrom decodes m from dec, keeping the members it does not model.
+func (m *Message) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	return json.UnmarshalDecode(dec, (*messageFields)(m))
+}
+
+// MarshalJSONTo encodes m to enc with its unknown members.
+func (m *Message) MarshalJSONTo(enc *jsontext.Encoder) error {
+	return json.MarshalEncode(enc, (*messageFields)(m))
+}
 
 // MarshalJSON encodes m with its unknown members.
 func (m Message) MarshalJSON() ([]byte, error) { return marshalJSON(&m) }
@@ -196,7 +321,15 @@ func (m *Message) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, 
 
 type formFields Form
 
-func (f *Form) jsonFields() any { return (*formFields)(f) }
+// UnmarshalJSONFrom decodes f from dec, keeping the members it does not model.
+func (f *Form) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	return json.UnmarshalDecode(dec, (*formFields)(f))
+}
+
+// MarshalJSONTo encodes f to enc with its unknown members.
+func (f *Form) MarshalJSONTo(enc *jsontext.Encoder) error {
+	return json.MarshalEncode(enc, (*formFields)(f))
+}
 
 // MarshalJSON encodes f with its unknown members.
 func (f Form) MarshalJSON() ([]byte, error) { return marshalJSON(&f) }
@@ -206,7 +339,15 @@ func (f *Form) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, f) 
 
 type formSubmissionFields FormSubmission
 
-func (fs *FormSubmission) jsonFields() any { return (*formSubmissionFields)(fs) }
+// UnmarshalJSONFrom decodes fs from dec, keeping the members it does not model.
+func (fs *FormSubmission) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	return json.UnmarshalDecode(dec, (*formSubmissionFields)(fs))
+}
+
+// MarshalJSONTo encodes fs to enc with its unknown members.
+func (fs *FormSubmission) MarshalJSONTo(enc *jsontext.Encoder) error {
+	return json.MarshalEncode(enc, (*formSubmissionFields)(fs))
+}
 
 // MarshalJSON encodes fs with its unknown members.
 func (fs FormSubmission) MarshalJSON() ([]byte, error) { return marshalJSON(&fs) }
@@ -216,7 +357,15 @@ func (fs *FormSubmission) UnmarshalJSON(data []byte) error { return unmarshalJSO
 
 type formFieldFields FormField
 
-func (f *FormField) jsonFields() any { return (*formFieldFields)(f) }
+// UnmarshalJSONFrom decodes f from dec, keeping the members it does not model.
+func (f *FormField) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	return json.UnmarshalDecode(dec, (*formFieldFields)(f))
+}
+
+// MarshalJSONTo encodes f to enc with its unknown members.
+func (f *FormField) MarshalJSONTo(enc *jsontext.Encoder) error {
+	return json.MarshalEncode(enc, (*formFieldFields)(f))
+}
 
 // MarshalJSON encodes f with its unknown members.
 func (f FormField) MarshalJSON() ([]byte, error) { return marshalJSON(&f) }
@@ -226,7 +375,15 @@ func (f *FormField) UnmarshalJSON(data []byte) error { return unmarshalJSON(data
 
 type listMetaFields ListMeta
 
-func (m *ListMeta) jsonFields() any { return (*listMetaFields)(m) }
+// UnmarshalJSONFrom decodes m from dec, keeping the members it does not model.
+func (m *ListMeta) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	return json.UnmarshalDecode(dec, (*listMetaFields)(m))
+}
+
+// MarshalJSONTo encodes m to enc with its unknown members.
+func (m *ListMeta) MarshalJSONTo(enc *jsontext.Encoder) error {
+	return json.MarshalEncode(enc, (*listMetaFields)(m))
+}
 
 // MarshalJSON encodes m with its unknown members.
 func (m ListMeta) MarshalJSON() ([]byte, error) { return marshalJSON(&m) }
@@ -236,7 +393,15 @@ func (m *ListMeta) UnmarshalJSON(data []byte) error { return unmarshalJSON(data,
 
 type paginationFields Pagination
 
-func (p *Pagination) jsonFields() any { return (*paginationFields)(p) }
+// UnmarshalJSONFrom decodes p from dec, keeping the members it does not model.
+func (p *Pagination) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	return json.UnmarshalDecode(dec, (*paginationFields)(p))
+}
+
+// MarshalJSONTo encodes p to enc with its unknown members.
+func (p *Pagination) MarshalJSONTo(enc *jsontext.Encoder) error {
+	return json.MarshalEncode(enc, (*paginationFields)(p))
+}
 
 // MarshalJSON encodes p with its unknown members.
 func (p Pagination) MarshalJSON() ([]byte, error) { return marshalJSON(&p) }
@@ -246,7 +411,15 @@ func (p *Pagination) UnmarshalJSON(data []byte) error { return unmarshalJSON(dat
 
 type pageFields[T any] Page[T]
 
-func (p *Page[T]) jsonFields() any { return (*pageFields[T])(p) }
+// UnmarshalJSONFrom decodes p from dec, keeping the members it does not model.
+func (p *Page[T]) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	return json.UnmarshalDecode(dec, (*pageFields[T])(p))
+}
+
+// MarshalJSONTo encodes p to enc with its unknown members.
+func (p *Page[T]) MarshalJSONTo(enc *jsontext.Encoder) error {
+	return json.MarshalEncode(enc, (*pageFields[T])(p))
+}
 
 // MarshalJSON encodes p with its unknown members.
 func (p Page[T]) MarshalJSON() ([]byte, error) { return marshalJSON(&p) }

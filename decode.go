@@ -7,7 +7,6 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -16,21 +15,18 @@ import (
 
 // Every resource decodes from its struct tags through encoding/json/v2 (the
 // module github.com/go-json-experiment/json, which on Go 1.27 is the standard
-// library's package). Two small interfaces, both unexported, tie the types in:
+// library's package), through the streaming methods UnmarshalJSONFrom and
+// MarshalJSONTo: resources hand their twin types to v2 (codec.go), and only
+// Ref, Nullable, FormFields, FieldValues and Timestamp have code of their own.
 //
-//   - structCoded: a resource whose JSON form is the default struct form plus
-//     its unknown members (the field Unknown, tagged ",unknown"). jsonFields
-//     returns the value as a twin type without JSON methods, so that v2 codes
-//     it from its tags.
-//   - valueCoded: a type whose wire form needs code of its own (Ref,
-//     Nullable, FormFields, FieldValues, Timestamp), written once each.
-//
-// codecOptions installs both as caller-side arshalers, so that nothing in the
-// exported API names a jsontext type in a method, and a nested value is coded
-// in the same pass as its parent, never re-scanned. The MarshalJSON and
-// UnmarshalJSON methods of the types call into the same options: the types
-// give the same results through encoding/json (v1), through v2 without
-// options, and through the client.
+// The methods are exported, and name jsontext types, because v2 calls only
+// exported methods: the alternative, caller-side arshalers on an unexported
+// interface (json.WithUnmarshalers), makes v2 look up every value of every
+// field in a map of functions, and costs a reflect conversion and an
+// allocation per value. Measured on a 100-order page with every include:
+// 15,200 allocations and 0.99 of the map decode's time with interface
+// arshalers, 7,000 and 0.64 with arshalers listed by concrete type, and
+// fewer still with methods (BENCHMARKS.md).
 //
 // Strictness, as a careful user would want it from data that is stored and
 // compared: invalid UTF-8 and duplicate member names are errors (v2's
@@ -39,100 +35,13 @@ import (
 // names match exactly, as the API sends them. A null leaves a field as it is
 // (encoding/json's semantics).
 
-type structCoded interface{ jsonFields() any }
-
-type valueCoded interface {
-	unmarshalFrom(dec *jsontext.Decoder) error
-	marshalTo(enc *jsontext.Encoder) error
-}
-
-// codec is the caller-side marshaler and unmarshaler of one type.
-type codec struct {
-	marshal   *json.Marshalers
-	unmarshal *json.Unmarshalers
-}
-
-// structCodec codes a T from the tags of its twin type, unknown members
-// included.
-func structCodec[T any, P interface {
-	*T
-	structCoded
-}]() codec {
-	return codec{
-		json.MarshalToFunc(func(enc *jsontext.Encoder, v *T) error { return json.MarshalEncode(enc, P(v).jsonFields()) }),
-		json.UnmarshalFromFunc(func(dec *jsontext.Decoder, v *T) error { return json.UnmarshalDecode(dec, P(v).jsonFields()) }),
-	}
-}
-
-// valueCodec codes a T with its own code.
-func valueCodec[T any, P interface {
-	*T
-	valueCoded
-}]() codec {
-	return codec{
-		json.MarshalToFunc(func(enc *jsontext.Encoder, v *T) error { return P(v).marshalTo(enc) }),
-		json.UnmarshalFromFunc(func(dec *jsontext.Decoder, v *T) error { return P(v).unmarshalFrom(dec) }),
-	}
-}
-
-// anyCodec serves the types that codecs does not list by name (a Ref or a
-// Page of a caller's own type). It finds them through their interface, which
-// costs encoding/json/v2 a conversion and an allocation per value: the types
-// of the API are listed by name for that reason.
-var anyCodec = []codec{
-	{
-		json.MarshalToFunc(func(enc *jsontext.Encoder, v valueCoded) error { return v.marshalTo(enc) }),
-		json.UnmarshalFromFunc(func(dec *jsontext.Decoder, v valueCoded) error { return v.unmarshalFrom(dec) }),
-	},
-	{
-		json.MarshalToFunc(func(enc *jsontext.Encoder, v structCoded) error { return json.MarshalEncode(enc, v.jsonFields()) }),
-		json.UnmarshalFromFunc(func(dec *jsontext.Decoder, v structCoded) error { return json.UnmarshalDecode(dec, v.jsonFields()) }),
-	},
-}
-
-// codecUnmarshalers decode every type that has a codec.
-var codecUnmarshalers = func() *json.Unmarshalers {
-	var u []*json.Unmarshalers
-	for _, c := range append(codecs, anyCodec...) {
-		u = append(u, c.unmarshal)
-	}
-	return json.JoinUnmarshalers(u...)
-}()
-
-// codecMarshalers encode every type that has a codec.
-var codecMarshalers = func() *json.Marshalers {
-	var m []*json.Marshalers
-	for _, c := range append(codecs, anyCodec...) {
-		m = append(m, c.marshal)
-	}
-	return json.JoinMarshalers(m...)
-}()
-
-// codecOptions are the options of every decode and encode of the SDK's types.
+// codecOptions are the options of every decode and encode of the SDK's types:
+// encoding/json's treatment of null and of nil slices and maps.
 var codecOptions = json.JoinOptions(
-	json.WithUnmarshalers(codecUnmarshalers),
-	json.WithMarshalers(codecMarshalers),
 	json.FormatNilSliceAsNull(true),
 	json.FormatNilMapAsNull(true),
 	jsonv1.MergeWithLegacySemantics(true),
 )
-
-// decodeValue decodes the next value into v, going straight to v's twin type
-// when it has one: one lookup and one call fewer than through codecs.
-func decodeValue(dec *jsontext.Decoder, v any) error {
-	if s, ok := v.(structCoded); ok {
-		v = s.jsonFields()
-	}
-	return json.UnmarshalDecode(dec, v)
-}
-
-// encodeValue encodes v, going straight to its twin type when it has one.
-func encodeValue(enc *jsontext.Encoder, v any) error {
-	if s, ok := v.(structCoded); ok {
-		v = s.jsonFields()
-	}
-	return json.MarshalEncode(enc, v)
-}
 
 // unmarshalJSON decodes data into v with the SDK's options: the body of every
 // UnmarshalJSON method.
@@ -209,11 +118,18 @@ func decodeRecord[T any](url string, body []byte, kind string, keepRaw bool) (*T
 // callers who ask for them pay.
 func decodePage[T any](url string, body []byte, kind string, keepRaw bool) (*Page[T], error) {
 	p := new(Page[T])
-	if err := decodeBody(url, body, p, pageOptions[T](kind)); err != nil {
+	if err := decodeBody(url, body, p, codecOptions); err != nil {
 		return nil, err
 	}
 	if p.Object != ObjectList {
 		return nil, &DecodeError{URL: url, Offset: -1, Err: &errWrongObject{got: p.Object, want: ObjectList}}
+	}
+	for _, rec := range p.Data {
+		if rec == nil || asRecord(rec).kind() != kind {
+			// Decode again, checking each record as it is read, to say
+			// where the first bad one is.
+			return nil, decodeBody(url, body, new(Page[T]), checkedPage[T](kind))
+		}
 	}
 	if keepRaw {
 		var raw struct {
@@ -229,33 +145,24 @@ func decodePage[T any](url string, body []byte, kind string, keepRaw bool) (*Pag
 	return p, nil
 }
 
-// pageOptionsOf holds the options of pageOptions by kind, made once: an
-// encoding/json/v2 Unmarshalers caches its choice of function per type.
-var pageOptionsOf sync.Map
-
-// pageOptions are codecOptions plus the decoding of a page's records, the
-// elements of "data": each must be an object of the given kind.
-func pageOptions[T any](kind string) json.Options {
-	if opts, ok := pageOptionsOf.Load(kind); ok {
-		return opts.(json.Options)
-	}
-	record := json.UnmarshalFromFunc(func(dec *jsontext.Decoder, rec **T) error {
-		if k := dec.PeekKind(); k != '{' {
-			return fmt.Errorf("expected object, got %s", kindName(k))
-		}
-		v := new(T)
-		if err := decodeValue(dec, v); err != nil {
-			return err
-		}
-		if got := asRecord(v).kind(); got != kind {
-			return &errWrongObject{got: got, want: kind}
-		}
-		*rec = v
-		return nil
-	})
-	opts, _ := pageOptionsOf.LoadOrStore(kind, json.JoinOptions(codecOptions,
-		json.WithUnmarshalers(json.JoinUnmarshalers(record, codecUnmarshalers))))
-	return opts.(json.Options)
+// checkedPage are codecOptions plus a check of each record of a page, an
+// element of "data": it must be an object of the given kind.
+func checkedPage[T any](kind string) json.Options {
+	return json.JoinOptions(codecOptions, json.WithUnmarshalers(
+		json.UnmarshalFromFunc(func(dec *jsontext.Decoder, rec **T) error {
+			if k := dec.PeekKind(); k != '{' {
+				return fmt.Errorf("expected object, got %s", kindName(k))
+			}
+			v := new(T)
+			if err := json.UnmarshalDecode(dec, v); err != nil {
+				return err
+			}
+			if got := asRecord(v).kind(); got != kind {
+				return &errWrongObject{got: got, want: kind}
+			}
+			*rec = v
+			return nil
+		})))
 }
 
 // newDecodeError wraps a failure of encoding/json/v2 in a *DecodeError with

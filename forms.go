@@ -42,7 +42,8 @@ func (ff FormFields) MarshalJSON() ([]byte, error) { return marshalJSON(&ff) }
 // UnmarshalJSON reads a JSON object of form fields, keeping their order.
 func (ff *FormFields) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, ff) }
 
-func (ff *FormFields) unmarshalFrom(dec *jsontext.Decoder) error {
+// UnmarshalJSONFrom reads a JSON object of form fields from dec, keeping their order (encoding/json/v2).
+func (ff *FormFields) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 	switch k := dec.PeekKind(); k {
 	case 'n':
 		*ff = nil
@@ -82,7 +83,8 @@ func (ff *FormFields) unmarshalFrom(dec *jsontext.Decoder) error {
 	return nil
 }
 
-func (ff *FormFields) marshalTo(enc *jsontext.Encoder) error {
+// MarshalJSONTo writes the fields to enc as a JSON object in their order (encoding/json/v2).
+func (ff *FormFields) MarshalJSONTo(enc *jsontext.Encoder) error {
 	if *ff == nil {
 		return enc.WriteToken(jsontext.Null)
 	}
@@ -190,7 +192,8 @@ func (v FieldValues) MarshalJSON() ([]byte, error) { return marshalJSON(&v) }
 // fails only on malformed JSON.
 func (v *FieldValues) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, v) }
 
-func (v *FieldValues) unmarshalFrom(dec *jsontext.Decoder) error {
+// UnmarshalJSONFrom keeps the next value as Raw and fills the string fields that fit (encoding/json/v2).
+func (v *FieldValues) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 	raw, err := dec.ReadValue()
 	if err != nil {
 		return err
@@ -204,7 +207,8 @@ func (v *FieldValues) unmarshalFrom(dec *jsontext.Decoder) error {
 	return json.Unmarshal(v.Raw, (*fieldValuesFields)(v), lenientStrings)
 }
 
-func (v *FieldValues) marshalTo(enc *jsontext.Encoder) error {
+// MarshalJSONTo writes Raw when it is set, else an object of the non-empty string fields (encoding/json/v2).
+func (v *FieldValues) MarshalJSONTo(enc *jsontext.Encoder) error {
 	if len(v.Raw) > 0 {
 		return enc.WriteValue(jsontext.Value(v.Raw))
 	}

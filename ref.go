@@ -69,7 +69,8 @@ func (r Ref[T]) MarshalJSON() ([]byte, error) { return marshalJSON(&r) }
 // UnmarshalJSON accepts an integer id, null, or the expanded object.
 func (r *Ref[T]) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, r) }
 
-func (r *Ref[T]) unmarshalFrom(dec *jsontext.Decoder) error {
+// UnmarshalJSONFrom accepts an integer id, null, or the expanded object (encoding/json/v2).
+func (r *Ref[T]) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 	switch k := dec.PeekKind(); k {
 	case 'n':
 		*r = Ref[T]{form: formNull}
@@ -77,7 +78,7 @@ func (r *Ref[T]) unmarshalFrom(dec *jsontext.Decoder) error {
 		return err
 	case '{':
 		v := new(T)
-		if err := decodeValue(dec, v); err != nil {
+		if err := json.UnmarshalDecode(dec, v); err != nil {
 			return err
 		}
 		*r = Ref[T]{ID: idOf(v), Expanded: v, form: formObject}
@@ -90,10 +91,11 @@ func (r *Ref[T]) unmarshalFrom(dec *jsontext.Decoder) error {
 	}
 }
 
-func (r *Ref[T]) marshalTo(enc *jsontext.Encoder) error {
+// MarshalJSONTo writes the reference in the form it was decoded from (encoding/json/v2).
+func (r *Ref[T]) MarshalJSONTo(enc *jsontext.Encoder) error {
 	switch {
 	case r.Expanded != nil:
-		return encodeValue(enc, r.Expanded)
+		return json.MarshalEncode(enc, r.Expanded)
 	case r.ID != 0 || r.form == formNumber:
 		return enc.WriteToken(jsontext.Int(r.ID))
 	default:
@@ -150,7 +152,8 @@ func (n Nullable[T]) MarshalJSON() ([]byte, error) { return marshalJSON(&n) }
 // UnmarshalJSON accepts the object or null.
 func (n *Nullable[T]) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, n) }
 
-func (n *Nullable[T]) unmarshalFrom(dec *jsontext.Decoder) error {
+// UnmarshalJSONFrom accepts the object or null (encoding/json/v2).
+func (n *Nullable[T]) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 	switch k := dec.PeekKind(); k {
 	case 'n':
 		*n = Nullable[T]{null: true}
@@ -159,17 +162,18 @@ func (n *Nullable[T]) unmarshalFrom(dec *jsontext.Decoder) error {
 	case '{':
 		v := new(T)
 		*n = Nullable[T]{Value: v}
-		return decodeValue(dec, v)
+		return json.UnmarshalDecode(dec, v)
 	default:
 		return fmt.Errorf("expected an object or null, got %s", kindName(k))
 	}
 }
 
-func (n *Nullable[T]) marshalTo(enc *jsontext.Encoder) error {
+// MarshalJSONTo writes the object, or null (encoding/json/v2).
+func (n *Nullable[T]) MarshalJSONTo(enc *jsontext.Encoder) error {
 	if n.Value == nil {
 		return enc.WriteToken(jsontext.Null)
 	}
-	return encodeValue(enc, n.Value)
+	return json.MarshalEncode(enc, n.Value)
 }
 
 // identified is implemented by every resource that can be the target of a Ref.

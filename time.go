@@ -31,7 +31,8 @@ func (t Timestamp) MarshalJSON() ([]byte, error) { return marshalJSON(&t) }
 // null, which leaves the zero Timestamp.
 func (t *Timestamp) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, t) }
 
-func (t *Timestamp) unmarshalFrom(dec *jsontext.Decoder) error {
+// UnmarshalJSONFrom accepts an RFC 3339 string or null (encoding/json/v2).
+func (t *Timestamp) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 	switch k := dec.PeekKind(); k {
 	case 'n':
 		*t = Timestamp{}
@@ -44,7 +45,8 @@ func (t *Timestamp) unmarshalFrom(dec *jsontext.Decoder) error {
 	}
 }
 
-func (t *Timestamp) marshalTo(enc *jsontext.Encoder) error {
+// MarshalJSONTo writes the timestamp in the API's shape (encoding/json/v2).
+func (t *Timestamp) MarshalJSONTo(enc *jsontext.Encoder) error {
 	layout := timestampLayout
 	if t.Nanosecond() != 0 {
 		layout = "2006-01-02T15:04:05.999999999-07:00"
