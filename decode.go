@@ -153,8 +153,12 @@ func checkedPage[T any](kind string) json.Options {
 			if k := dec.PeekKind(); k != '{' {
 				return fmt.Errorf("expected object, got %s", kindName(k))
 			}
+			raw, err := dec.ReadValue() // read whole, so that an error points at its start
+			if err != nil {
+				return err
+			}
 			v := new(T)
-			if err := json.UnmarshalDecode(dec, v); err != nil {
+			if err := json.Unmarshal(raw, v, codecOptions); err != nil {
 				return err
 			}
 			if got := asRecord(v).kind(); got != kind {

@@ -73,7 +73,7 @@ func (ff *FormFields) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 			return err
 		}
 		if string(key) != f.ID {
-			f.mapKey = string(key)
+			f.mapKey, f.keyed = string(key), true
 		}
 	}
 	if _, err := dec.ReadToken(); err != nil {
@@ -124,12 +124,13 @@ type FormField struct {
 
 	// mapKey is the key the field had in the fields object, when it was
 	// decoded from one and is not the field's id (it is the id in every
-	// sample).
+	// sample); keyed says that it is set, for an empty key.
 	mapKey string
+	keyed  bool
 }
 
 func (f *FormField) key() string {
-	if f.mapKey != "" {
+	if f.keyed {
 		return f.mapKey
 	}
 	return f.ID
