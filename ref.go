@@ -84,8 +84,13 @@ func (r *Ref[T]) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 		*r = Ref[T]{ID: idOf(v), Expanded: v, form: formObject}
 		return nil
 	case '0':
-		*r = Ref[T]{form: formNumber}
-		return json.UnmarshalDecode(dec, &r.ID)
+		tok, err := dec.ReadToken()
+		if err != nil {
+			return err
+		}
+		id, err := tok.Int()
+		*r = Ref[T]{ID: id, form: formNumber}
+		return err
 	default:
 		return fmt.Errorf("expected an id or an object, got %s", kindName(k))
 	}
