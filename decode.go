@@ -141,6 +141,7 @@ func decodePage[T any](url string, body []byte, kind string, keepRaw bool) (*Pag
 		for i, rec := range p.Data {
 			asRecord(rec).setRaw(raw.Data[i])
 		}
+		p.raw = bytes.TrimSpace(body)
 	}
 	return p, nil
 }

@@ -10,6 +10,8 @@ type Page[T any] struct {
 
 	// Unknown holds the members the SDK does not model, as sent.
 	Unknown jsontext.Value `json:",embed"`
+
+	raw []byte // the page as sent, with KeepRawJSON
 }
 
 // ListMeta is the metadata of a list response.

@@ -10,6 +10,10 @@ func (o *Order) RawJSON() []byte { return o.raw }
 // message of a page has its own bytes. Do not modify them.
 func (m *Message) RawJSON() []byte { return m.raw }
 
+// RawJSON returns the page exactly as the server sent it when it was read
+// with KeepRawJSON (List); else nil. Do not modify it.
+func (p *Page[T]) RawJSON() []byte { return p.raw }
+
 func (o *Order) setRaw(raw []byte)   { o.raw = raw }
 func (m *Message) setRaw(raw []byte) { m.raw = raw }
 

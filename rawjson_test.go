@@ -64,6 +64,9 @@ func TestRawJSONListAndAll(t *testing.T) {
 	if string(p.Data[0].RawJSON()) != rawOrder1 || string(p.Data[1].RawJSON()) != rawOrder2 {
 		t.Errorf("records' bytes:\n%s\n%s", p.Data[0].RawJSON(), p.Data[1].RawJSON())
 	}
+	if string(p.RawJSON()) != page1 {
+		t.Errorf("page's bytes: %s", p.RawJSON())
+	}
 
 	want := []string{rawOrder1, rawOrder2, rawOrder3}
 	for _, n := range []int{1, 4} {
@@ -80,7 +83,7 @@ func TestRawJSONListAndAll(t *testing.T) {
 	}
 
 	p, err = c.Orders.List(context.Background(), 1, nil)
-	if err != nil || p.Data[0].RawJSON() != nil {
+	if err != nil || p.Data[0].RawJSON() != nil || p.RawJSON() != nil {
 		t.Errorf("without KeepRawJSON: %q, %v", p.Data[0].RawJSON(), err)
 	}
 }
