@@ -230,6 +230,16 @@ func semanticDetail(e *json.SemanticError) error {
 	return nil
 }
 
+// readNull reads a JSON null when it is the next value, and reports whether
+// it was: the custom decoders start with it.
+func readNull(dec *jsontext.Decoder) (bool, error) {
+	if dec.PeekKind() != 'n' {
+		return false, nil
+	}
+	_, err := dec.ReadToken()
+	return true, err
+}
+
 // kindName names a JSON kind for error messages.
 func kindName(k jsontext.Kind) string {
 	switch k {

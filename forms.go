@@ -44,13 +44,11 @@ func (ff *FormFields) UnmarshalJSON(data []byte) error { return unmarshalJSON(da
 
 // UnmarshalJSONFrom reads a JSON object of form fields from dec, keeping their order (encoding/json/v2).
 func (ff *FormFields) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	switch k := dec.PeekKind(); k {
-	case 'n':
+	if null, err := readNull(dec); null {
 		*ff = nil
-		_, err := dec.ReadToken()
 		return err
-	case '{':
-	default:
+	}
+	if k := dec.PeekKind(); k != '{' {
 		return fmt.Errorf("expected object, got %s", kindName(k))
 	}
 	if _, err := dec.ReadToken(); err != nil {

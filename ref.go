@@ -71,11 +71,11 @@ func (r *Ref[T]) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, r
 
 // UnmarshalJSONFrom accepts an integer id, null, or the expanded object (encoding/json/v2).
 func (r *Ref[T]) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	switch k := dec.PeekKind(); k {
-	case 'n':
+	if null, err := readNull(dec); null {
 		*r = Ref[T]{form: formNull}
-		_, err := dec.ReadToken()
 		return err
+	}
+	switch k := dec.PeekKind(); k {
 	case '{':
 		v := new(T)
 		if err := json.UnmarshalDecode(dec, v); err != nil {
@@ -159,11 +159,11 @@ func (n *Nullable[T]) UnmarshalJSON(data []byte) error { return unmarshalJSON(da
 
 // UnmarshalJSONFrom accepts the object or null (encoding/json/v2).
 func (n *Nullable[T]) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	switch k := dec.PeekKind(); k {
-	case 'n':
+	if null, err := readNull(dec); null {
 		*n = Nullable[T]{null: true}
-		_, err := dec.ReadToken()
 		return err
+	}
+	switch k := dec.PeekKind(); k {
 	case '{':
 		v := new(T)
 		*n = Nullable[T]{Value: v}

@@ -33,16 +33,14 @@ func (t *Timestamp) UnmarshalJSON(data []byte) error { return unmarshalJSON(data
 
 // UnmarshalJSONFrom accepts an RFC 3339 string or null (encoding/json/v2).
 func (t *Timestamp) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	switch k := dec.PeekKind(); k {
-	case 'n':
+	if null, err := readNull(dec); null {
 		*t = Timestamp{}
-		_, err := dec.ReadToken()
 		return err
-	case '"':
-		return json.UnmarshalDecode(dec, &t.Time) // RFC 3339, as encoding/json/v2 reads a time.Time
-	default:
+	}
+	if k := dec.PeekKind(); k != '"' {
 		return fmt.Errorf("expected a timestamp string, got %s", kindName(k))
 	}
+	return json.UnmarshalDecode(dec, &t.Time) // RFC 3339, as encoding/json/v2 reads a time.Time
 }
 
 // MarshalJSONTo writes the timestamp in the API's shape (encoding/json/v2).
