@@ -17,7 +17,7 @@ type orderFields Order
 
 // UnmarshalJSONFrom decodes o from dec, keeping the members it does not model.
 func (o *Order) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	return json.UnmarshalDecode(dec, (*orderFields)(o))
+	return decodeFields(dec, (*orderFields)(o))
 }
 
 // MarshalJSONTo encodes o to enc with its unknown members.
@@ -35,7 +35,7 @@ type orderPricingFields OrderPricing
 
 // UnmarshalJSONFrom decodes p from dec, keeping the members it does not model.
 func (p *OrderPricing) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	return json.UnmarshalDecode(dec, (*orderPricingFields)(p))
+	return decodeFields(dec, (*orderPricingFields)(p))
 }
 
 // MarshalJSONTo encodes p to enc with its unknown members.
@@ -53,7 +53,7 @@ type orderItemFields OrderItem
 
 // UnmarshalJSONFrom decodes it from dec, keeping the members it does not model.
 func (it *OrderItem) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	return json.UnmarshalDecode(dec, (*orderItemFields)(it))
+	return decodeFields(dec, (*orderItemFields)(it))
 }
 
 // MarshalJSONTo encodes it to enc with its unknown members.
@@ -71,7 +71,7 @@ type orderItemPricingFields OrderItemPricing
 
 // UnmarshalJSONFrom decodes p from dec, keeping the members it does not model.
 func (p *OrderItemPricing) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	return json.UnmarshalDecode(dec, (*orderItemPricingFields)(p))
+	return decodeFields(dec, (*orderItemPricingFields)(p))
 }
 
 // MarshalJSONTo encodes p to enc with its unknown members.
@@ -89,7 +89,7 @@ type printReadyFileFields PrintReadyFile
 
 // UnmarshalJSONFrom decodes f from dec, keeping the members it does not model.
 func (f *PrintReadyFile) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	return json.UnmarshalDecode(dec, (*printReadyFileFields)(f))
+	return decodeFields(dec, (*printReadyFileFields)(f))
 }
 
 // MarshalJSONTo encodes f to enc with its unknown members.
@@ -107,7 +107,7 @@ type fileFields File
 
 // UnmarshalJSONFrom decodes f from dec, keeping the members it does not model.
 func (f *File) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	return json.UnmarshalDecode(dec, (*fileFields)(f))
+	return decodeFields(dec, (*fileFields)(f))
 }
 
 // MarshalJSONTo encodes f to enc with its unknown members.
@@ -125,7 +125,7 @@ type orderShipmentFields OrderShipment
 
 // UnmarshalJSONFrom decodes s from dec, keeping the members it does not model.
 func (s *OrderShipment) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	return json.UnmarshalDecode(dec, (*orderShipmentFields)(s))
+	return decodeFields(dec, (*orderShipmentFields)(s))
 }
 
 // MarshalJSONTo encodes s to enc with its unknown members.
@@ -143,7 +143,7 @@ type shippingCarrierFields ShippingCarrier
 
 // UnmarshalJSONFrom decodes c from dec, keeping the members it does not model.
 func (c *ShippingCarrier) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	return json.UnmarshalDecode(dec, (*shippingCarrierFields)(c))
+	return decodeFields(dec, (*shippingCarrierFields)(c))
 }
 
 // MarshalJSONTo encodes c to enc with its unknown members.
@@ -161,7 +161,7 @@ type shippingMethodFields ShippingMethod
 
 // UnmarshalJSONFrom decodes m from dec, keeping the members it does not model.
 func (m *ShippingMethod) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	return json.UnmarshalDecode(dec, (*shippingMethodFields)(m))
+	return decodeFields(dec, (*shippingMethodFields)(m))
 }
 
 // MarshalJSONTo encodes m to enc with its unknown members.
@@ -179,7 +179,7 @@ type orderNoteFields OrderNote
 
 // UnmarshalJSONFrom decodes n from dec, keeping the members it does not model.
 func (n *OrderNote) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	return json.UnmarshalDecode(dec, (*orderNoteFields)(n))
+	return decodeFields(dec, (*orderNoteFields)(n))
 }
 
 // MarshalJSONTo encodes n to enc with its unknown members.
@@ -197,7 +197,7 @@ type accountUserFields AccountUser
 
 // UnmarshalJSONFrom decodes u from dec, keeping the members it does not model.
 func (u *AccountUser) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	return json.UnmarshalDecode(dec, (*accountUserFields)(u))
+	return decodeFields(dec, (*accountUserFields)(u))
 }
 
 // MarshalJSONTo encodes u to enc with its unknown members.
@@ -215,7 +215,7 @@ type orderPromoCodeFields OrderPromoCode
 
 // UnmarshalJSONFrom decodes p from dec, keeping the members it does not model.
 func (p *OrderPromoCode) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	return json.UnmarshalDecode(dec, (*orderPromoCodeFields)(p))
+	return decodeFields(dec, (*orderPromoCodeFields)(p))
 }
 
 // MarshalJSONTo encodes p to enc with its unknown members.
@@ -233,7 +233,7 @@ type promoCodeFields PromoCode
 
 // UnmarshalJSONFrom decodes p from dec, keeping the members it does not model.
 func (p *PromoCode) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	return json.UnmarshalDecode(dec, (*promoCodeFields)(p))
+	return decodeFields(dec, (*promoCodeFields)(p))
 }
 
 // MarshalJSONTo encodes p to enc with its unknown members.
@@ -251,7 +251,7 @@ type portalFields Portal
 
 // UnmarshalJSONFrom decodes p from dec, keeping the members it does not model.
 func (p *Portal) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	return json.UnmarshalDecode(dec, (*portalFields)(p))
+	return decodeFields(dec, (*portalFields)(p))
 }
 
 // MarshalJSONTo encodes p to enc with its unknown members.
@@ -269,7 +269,7 @@ type websiteUserFields WebsiteUser
 
 // UnmarshalJSONFrom decodes u from dec, keeping the members it does not model.
 func (u *WebsiteUser) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	return json.UnmarshalDecode(dec, (*websiteUserFields)(u))
+	return decodeFields(dec, (*websiteUserFields)(u))
 }
 
 // MarshalJSONTo encodes u to enc with its unknown members.
@@ -287,7 +287,7 @@ type paymentTransactionFields PaymentTransaction
 
 // UnmarshalJSONFrom decodes t from dec, keeping the members it does not model.
 func (t *PaymentTransaction) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	return json.UnmarshalDecode(dec, (*paymentTransactionFields)(t))
+	return decodeFields(dec, (*paymentTransactionFields)(t))
 }
 
 // MarshalJSONTo encodes t to enc with its unknown members.
@@ -305,7 +305,7 @@ type messageFields Message
 
 // UnmarshalJSONFrom decodes m from dec, keeping the members it does not model.
 func (m *Message) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	return json.UnmarshalDecode(dec, (*messageFields)(m))
+	return decodeFields(dec, (*messageFields)(m))
 }
 
 // MarshalJSONTo encodes m to enc with its unknown members.
@@ -323,7 +323,7 @@ type formFields Form
 
 // UnmarshalJSONFrom decodes f from dec, keeping the members it does not model.
 func (f *Form) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	return json.UnmarshalDecode(dec, (*formFields)(f))
+	return decodeFields(dec, (*formFields)(f))
 }
 
 // MarshalJSONTo encodes f to enc with its unknown members.
@@ -341,7 +341,7 @@ type formSubmissionFields FormSubmission
 
 // UnmarshalJSONFrom decodes fs from dec, keeping the members it does not model.
 func (fs *FormSubmission) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	return json.UnmarshalDecode(dec, (*formSubmissionFields)(fs))
+	return decodeFields(dec, (*formSubmissionFields)(fs))
 }
 
 // MarshalJSONTo encodes fs to enc with its unknown members.
@@ -359,7 +359,7 @@ type formFieldFields FormField
 
 // UnmarshalJSONFrom decodes f from dec, keeping the members it does not model.
 func (f *FormField) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	return json.UnmarshalDecode(dec, (*formFieldFields)(f))
+	return decodeFields(dec, (*formFieldFields)(f))
 }
 
 // MarshalJSONTo encodes f to enc with its unknown members.
@@ -377,7 +377,7 @@ type listMetaFields ListMeta
 
 // UnmarshalJSONFrom decodes m from dec, keeping the members it does not model.
 func (m *ListMeta) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	return json.UnmarshalDecode(dec, (*listMetaFields)(m))
+	return decodeFields(dec, (*listMetaFields)(m))
 }
 
 // MarshalJSONTo encodes m to enc with its unknown members.
@@ -395,7 +395,7 @@ type paginationFields Pagination
 
 // UnmarshalJSONFrom decodes p from dec, keeping the members it does not model.
 func (p *Pagination) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	return json.UnmarshalDecode(dec, (*paginationFields)(p))
+	return decodeFields(dec, (*paginationFields)(p))
 }
 
 // MarshalJSONTo encodes p to enc with its unknown members.
@@ -413,7 +413,7 @@ type pageFields[T any] Page[T]
 
 // UnmarshalJSONFrom decodes p from dec, keeping the members it does not model.
 func (p *Page[T]) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	return json.UnmarshalDecode(dec, (*pageFields[T])(p))
+	return decodeFields(dec, (*pageFields[T])(p))
 }
 
 // MarshalJSONTo encodes p to enc with its unknown members.

@@ -43,6 +43,23 @@ var codecOptions = json.JoinOptions(
 	jsonv1.MergeWithLegacySemantics(true),
 )
 
+// decodeFields decodes the next value into f, a resource's twin type. On Go
+// 1.27, encoding/json (v1) calls the v2 methods with its own lenient options
+// (names that match in any case, duplicate names and invalid UTF-8
+// allowed), which a method cannot change for the value it reads: then the
+// value is read whole and decoded again with the SDK's options, so that v1
+// gives the client's results there too. Only the outermost value pays.
+func decodeFields(dec *jsontext.Decoder, f any) error {
+	if lenient, _ := json.GetOption(dec.Options(), jsontext.AllowDuplicateNames); !lenient {
+		return json.UnmarshalDecode(dec, f)
+	}
+	raw, err := dec.ReadValue()
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(raw, f, codecOptions)
+}
+
 // unmarshalJSON decodes data into v with the SDK's options: the body of every
 // UnmarshalJSON method.
 func unmarshalJSON(data []byte, v any) error { return json.Unmarshal(data, v, codecOptions) }

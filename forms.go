@@ -67,7 +67,7 @@ func (ff *FormFields) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 		}
 		fields = append(fields, FormField{})
 		f := &fields[len(fields)-1]
-		if err := json.UnmarshalDecode(dec, (*formFieldFields)(f)); err != nil {
+		if err := decodeFields(dec, (*formFieldFields)(f)); err != nil {
 			return err
 		}
 		if string(key) != f.ID {

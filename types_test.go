@@ -475,3 +475,24 @@ func TestParseDateSaysWhatIsWrong(t *testing.T) {
 		}
 	}
 }
+
+// TestEncodingJSONV1IsAsStrictAsTheClient: on Go 1.27, encoding/json (v1)
+// calls the v2 methods with lenient options of its own; the types decode as
+// the client does on every release all the same.
+func TestEncodingJSONV1IsAsStrictAsTheClient(t *testing.T) {
+	var o Order
+	if err := json.Unmarshal([]byte(`{"object":"order","ID":3,"items":[{"ID":4}]}`), &o); err != nil {
+		t.Fatal(err)
+	}
+	if o.ID != 0 || string(o.Unknown) != `{"ID":3}` || string(o.Items[0].Unknown) != `{"ID":4}` {
+		t.Errorf("names must match exactly: id %d, unknown %s and %s", o.ID, o.Unknown, o.Items[0].Unknown)
+	}
+	for _, bad := range []string{`{"object":"order","id":1,"id":2}`, "{\"object\":\"order\",\"currency\":\"\xff\"}"} {
+		if err := json.Unmarshal([]byte(bad), new(Order)); err == nil {
+			t.Errorf("encoding/json accepted %q", bad)
+		}
+		if _, err := decodeRecord[Order]("u", []byte(bad), ObjectOrder, false); err == nil {
+			t.Errorf("the client accepted %q", bad)
+		}
+	}
+}
