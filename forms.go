@@ -5,6 +5,7 @@ import (
 	stdjson "encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -54,7 +55,15 @@ func (ff *FormFields) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 	if _, err := dec.ReadToken(); err != nil {
 		return err
 	}
-	fields := make(FormFields, 0, 4)
+	scratch := scratchFields.Get().(*FormFields)
+	fields := (*scratch)[:0]
+	defer func() {
+		if cap(fields) <= maxScratchFields {
+			clear(fields)
+			*scratch = fields[:0]
+			scratchFields.Put(scratch)
+		}
+	}()
 	var name [64]byte // most field ids are short: the key is kept only when it is not the id
 	for dec.PeekKind() != '}' {
 		quoted, err := dec.ReadValue()
@@ -77,11 +86,20 @@ func (ff *FormFields) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 	if _, err := dec.ReadToken(); err != nil {
 		return err
 	}
-	*ff = fields
+	*ff = append(make(FormFields, 0, len(fields)), fields...)
 	return nil
 }
 
+// scratchFields holds the slices that form fields are decoded into before
+// they are copied to one of their exact size: a FormField is about 460
+// bytes, and growing each form's slice from nothing was half the bytes a
+// page allocated. A slice grown past maxScratchFields is not kept.
+var scratchFields = sync.Pool{New: func() any { return new(FormFields) }}
+
+const maxScratchFields = 256
+
 // MarshalJSONTo writes the fields to enc as a JSON object in their order (encoding/json/v2).
+
 func (ff *FormFields) MarshalJSONTo(enc *jsontext.Encoder) error {
 	if *ff == nil {
 		return enc.WriteToken(jsontext.Null)
