@@ -25,8 +25,8 @@ import (
 // field in a map of functions, and costs a reflect conversion and an
 // allocation per value. Measured on a 100-order page with every include:
 // 15,200 allocations and 0.99 of the map decode's time with interface
-// arshalers, 7,000 and 0.64 with arshalers listed by concrete type, and
-// fewer still with methods (BENCHMARKS.md).
+// arshalers, 7,000 and 0.59-0.75 with arshalers listed by concrete type, and
+// 7,000 and 0.55-0.69 with methods (BENCHMARKS.md).
 //
 // Strictness, as a careful user would want it from data that is stored and
 // compared: invalid UTF-8 and duplicate member names are errors (v2's
@@ -70,6 +70,12 @@ func marshalJSON(v any) ([]byte, error) { return json.Marshal(v, codecOptions) }
 
 var errNotObject = errors.New("the body is not a JSON object")
 
+// jsonSpace is the whitespace JSON allows around a value.
+const jsonSpace = " \t\r\n"
+
+// trimJSONSpace returns the JSON value in b without the whitespace around it.
+func trimJSONSpace(b []byte) []byte { return bytes.Trim(b, jsonSpace) }
+
 // decodeJSON decodes body into v with encoding/json/v2 and the SDK's
 // options; any failure is a *DecodeError. The raw Client.Get uses it.
 func decodeJSON(url string, body []byte, v any) error {
@@ -82,7 +88,7 @@ func decodeJSON(url string, body []byte, v any) error {
 // decodeBody checks that body is one JSON object, then decodes it into v in
 // one pass with opts.
 func decodeBody(url string, body []byte, v any, opts json.Options) error {
-	trimmed := bytes.TrimLeft(body, " \t\r\n")
+	trimmed := bytes.TrimLeft(body, jsonSpace)
 	offset := int64(len(body) - len(trimmed))
 	switch {
 	case len(trimmed) == 0:
@@ -119,12 +125,12 @@ func decodeRecord[T any](url string, body []byte, kind string, keepRaw bool) (*T
 	if err := decodeBody(url, body, v, codecOptions); err != nil {
 		return nil, err
 	}
-	trimmed := bytes.TrimSpace(body)
 	if got := asRecord(v).kind(); got != kind {
-		return nil, &DecodeError{URL: url, Offset: int64(bytes.Index(body, trimmed)), Err: &errWrongObject{got: got, want: kind}}
+		start := len(body) - len(bytes.TrimLeft(body, jsonSpace))
+		return nil, &DecodeError{URL: url, Offset: int64(start), Err: &errWrongObject{got: got, want: kind}}
 	}
 	if keepRaw {
-		asRecord(v).setRaw(trimmed)
+		asRecord(v).setRaw(trimJSONSpace(body))
 	}
 	return v, nil
 }
@@ -158,7 +164,7 @@ func decodePage[T any](url string, body []byte, kind string, keepRaw bool) (*Pag
 		for i, rec := range p.Data {
 			asRecord(rec).setRaw(raw.Data[i])
 		}
-		p.raw = bytes.TrimSpace(body)
+		p.raw = trimJSONSpace(body)
 	}
 	return p, nil
 }
