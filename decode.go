@@ -2,6 +2,7 @@ package ordermsg
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"reflect"
@@ -150,8 +151,9 @@ func decodePage[T any](url string, body []byte, kind string, keepRaw bool) (*Pag
 	for _, rec := range p.Data {
 		if rec == nil || asRecord(rec).kind() != kind {
 			// Decode again, checking each record as it is read, to say
-			// where the first bad one is.
-			return nil, decodeBody(url, body, new(Page[T]), checkedPage[T](kind))
+			// where the first bad one is; never return no page and no error.
+			err := decodeBody(url, body, new(Page[T]), checkedPage[T](kind))
+			return nil, cmp.Or(err, error(&DecodeError{URL: url, Offset: -1, Err: errors.New("a record is null or of another kind")}))
 		}
 	}
 	if keepRaw {
