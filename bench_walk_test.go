@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/ordermsg/ordermsg-go"
 	"github.com/ordermsg/ordermsg-go/ordermsgtest"
 )
@@ -47,7 +48,84 @@ func BenchmarkWalk(b *testing.B) {
 	n := float64(b.N)
 	b.ReportMetric(seqTime.Seconds()*1000/n, "ms-sequential")
 	b.ReportMetric(concTime.Seconds()*1000/n, "ms-concurrency8")
-	b.ReportMetric(float64(seqTime)/float64(concTime), "speedup")
+	speedup := float64(seqTime) / float64(concTime)
+	b.ReportMetric(speedup, "speedup")
+	// The walk waits for page 1 before it fans out: 40 pages at concurrency
+	// 8 take at least 1+⌈39/8⌉ = 6 round trips, a bound of 40/6 ≈ 6.7×.
+	b.ReportMetric(speedup/(40.0/6), "of-bound")
+}
+
+// BenchmarkWalkThroughput walks 20 pages of 100 orders with every include
+// from a loopback fake with no latency, and in the same iteration fetches
+// the same pages with a bare loop that only validates the JSON (what the SDK
+// cannot do less than). It reports the SDK's throughput as a share of the
+// bare loop's (sdk/bare, the default walk; sdk-c4/bare, WithConcurrency(4);
+// the goal is at least 0.8).
+func BenchmarkWalkThroughput(b *testing.B) {
+	const pages, perPage = 20, 100
+	srv := ordermsgtest.NewServer(ordermsgtest.Generate(ordermsgtest.Config{Seed: 4, Websites: 1, OrdersPerWebsite: pages * perPage}))
+	defer srv.Close()
+	c, err := srv.Client()
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer c.CloseIdleConnections()
+	opts := &ordermsg.ListOrdersOptions{Count: perPage, Includes: ordermsg.AllOrderIncludes}
+	bare := &http.Client{}
+	defer bare.CloseIdleConnections()
+	walkAll := func(walk ...ordermsg.WalkOption) {
+		n := 0
+		for _, err := range c.Orders.All(context.Background(), srv.WebsiteID, opts, walk...) {
+			if err != nil {
+				b.Fatal(err)
+			}
+			n++
+		}
+		if n != pages*perPage {
+			b.Fatalf("walked %d orders", n)
+		}
+	}
+	var sdkTime, sdk4Time, bareTime time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		walkAll()
+		t1 := time.Now()
+		walkAll(ordermsg.WithConcurrency(4))
+		t2 := time.Now()
+		for page := 1; page <= pages; page++ {
+			bareFetch(b, bare, srv, page, perPage)
+		}
+		sdkTime += t1.Sub(t0)
+		sdk4Time += t2.Sub(t1)
+		bareTime += time.Since(t2)
+	}
+	b.ReportMetric(float64(bareTime)/float64(sdk4Time), "sdk-c4/bare")
+	b.ReportMetric(float64(bareTime)/float64(sdkTime), "sdk/bare")
+}
+
+// bareFetch gets one page of orders with every include and checks that it is
+// valid JSON, and nothing else.
+func bareFetch(tb testing.TB, hc *http.Client, srv *ordermsgtest.Server, page, perPage int) {
+	var includes []string
+	for _, inc := range ordermsg.AllOrderIncludes {
+		includes = append(includes, string(inc))
+	}
+	req, err := http.NewRequest(http.MethodGet, fmt.Sprintf("%s/websites/%d/orders?count=%d&page=%d&includes=%s",
+		srv.URL, srv.WebsiteID, perPage, page, join(includes)), nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	req.SetBasicAuth(srv.APIKey, "")
+	req.Header.Set("Service-Api-Version", "1")
+	resp, err := hc.Do(req)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil || resp.StatusCode != http.StatusOK || !jsontext.Value(body).IsValid() {
+		tb.Fatalf("page %d: %d %v", page, resp.StatusCode, err)
+	}
 }
 
 // syntheticPages serves pages of a list of total copies of one order (with

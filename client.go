@@ -280,7 +280,7 @@ func (c *Client) wrapHTTPClient(hc *http.Client) *http.Client {
 		cp = *hc
 	} else {
 		t := http.DefaultTransport.(*http.Transport).Clone()
-		t.MaxIdleConnsPerHost = 16
+		t.MaxIdleConnsPerHost = maxConcurrency // a walk's pages in flight, see WithConcurrency
 		cp.Transport = t
 	}
 	if c.timeoutSet || cp.Timeout == 0 {

@@ -1,12 +1,13 @@
 package ordermsg
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/go-json-experiment/json"
 )
 
 // Sentinel errors. An *APIError matches the one for its status code with
@@ -166,19 +167,3 @@ func (e *DecodeError) Error() string {
 
 // Unwrap returns the underlying error.
 func (e *DecodeError) Unwrap() error { return e.Err }
-
-func newDecodeError(url string, err error) *DecodeError {
-	offset := int64(-1)
-	var syntax *json.SyntaxError
-	var typ *json.UnmarshalTypeError
-	var failure *decodeFailure
-	switch {
-	case errors.As(err, &syntax):
-		offset = syntax.Offset
-	case errors.As(err, &typ) && typ.Offset > 0:
-		offset = typ.Offset
-	case errors.As(err, &failure) && failure.offset >= 0:
-		offset = int64(failure.offset)
-	}
-	return &DecodeError{URL: url, Offset: offset, Err: err}
-}

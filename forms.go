@@ -2,9 +2,13 @@ package ordermsg
 
 import (
 	"bytes"
-	"encoding/json"
+	stdjson "encoding/json"
+	"errors"
 	"fmt"
-	"strconv"
+	"sync"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // FormSubmission is the data of a submitted form: a billing or shipping
@@ -13,21 +17,9 @@ import (
 type FormSubmission struct {
 	Object string     `json:"object"`
 	Fields FormFields `json:"fields"`
-}
 
-// UnmarshalJSON reads a form submission in one pass over data.
-func (fs *FormSubmission) UnmarshalJSON(data []byte) error { return readWhole(data, fs) }
-
-func (r *jsonReader) formSubmission(out *FormSubmission) error {
-	return r.object(func(key []byte) error {
-		switch string(keyName(key)) {
-		case "object":
-			return r.stringInto(&out.Object)
-		case "fields":
-			return r.formFields(&out.Fields)
-		}
-		return r.skip()
-	})
+	// Unknown holds the members the SDK does not model, as sent.
+	Unknown jsontext.Value `json:",embed"`
 }
 
 // FormFields are the fields of a form submission, in the order the response
@@ -46,61 +38,85 @@ func (ff FormFields) Get(id string) *FormField {
 }
 
 // MarshalJSON writes the fields as a JSON object in their order.
-func (ff FormFields) MarshalJSON() ([]byte, error) {
-	if ff == nil {
-		return []byte("null"), nil
-	}
-	var buf bytes.Buffer
-	buf.WriteByte('{')
-	for i := range ff {
-		if i > 0 {
-			buf.WriteByte(',')
-		}
-		key, err := json.Marshal(ff[i].key())
-		if err != nil {
-			return nil, err
-		}
-		buf.Write(key)
-		buf.WriteByte(':')
-		value, err := json.Marshal(&ff[i])
-		if err != nil {
-			return nil, err
-		}
-		buf.Write(value)
-	}
-	buf.WriteByte('}')
-	return buf.Bytes(), nil
-}
+func (ff FormFields) MarshalJSON() ([]byte, error) { return marshalJSON(&ff) }
 
 // UnmarshalJSON reads a JSON object of form fields, keeping their order.
-func (ff *FormFields) UnmarshalJSON(data []byte) error { return readWhole(data, ff) }
+func (ff *FormFields) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, ff) }
 
-func (ff *FormFields) readFrom(r *jsonReader) error { return r.formFields(ff) }
-
-func (r *jsonReader) formFields(out *FormFields) error {
-	if r.peek() == 'n' {
-		*out = nil
-		return r.null("object")
-	}
-	var buf [8]FormField // most forms have a few fields: no growth until the final copy
-	fields := buf[:0]
-	err := r.object(func(key []byte) error {
-		var f FormField
-		if err := r.formField(&f); err != nil {
-			return fmt.Errorf("form field %s: %w", key, err)
-		}
-		f.mapKey = memberName(key)
-		if f.mapKey == f.ID {
-			f.mapKey = f.ID // share one string
-		}
-		fields = append(fields, f)
-		return nil
-	})
-	if err != nil {
+// UnmarshalJSONFrom reads a JSON object of form fields from dec, keeping their order (encoding/json/v2).
+func (ff *FormFields) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	if null, err := readNull(dec); null {
+		*ff = nil
 		return err
 	}
-	*out = append(make(FormFields, 0, len(fields)), fields...)
+	if k := dec.PeekKind(); k != '{' {
+		return fmt.Errorf("expected object, got %s", kindName(k))
+	}
+	if _, err := dec.ReadToken(); err != nil {
+		return err
+	}
+	scratch := scratchFields.Get().(*FormFields)
+	fields := (*scratch)[:0]
+	defer func() {
+		if cap(fields) <= maxScratchFields {
+			clear(fields)
+			*scratch = fields[:0]
+			scratchFields.Put(scratch)
+		}
+	}()
+	var name [64]byte // most field ids are short: the key is kept only when it is not the id
+	for dec.PeekKind() != '}' {
+		quoted, err := dec.ReadValue()
+		if err != nil {
+			return err
+		}
+		key, err := jsontext.AppendUnquote(name[:0], quoted)
+		if err != nil {
+			return err
+		}
+		fields = append(fields, FormField{})
+		f := &fields[len(fields)-1]
+		if err := decodeFields(dec, (*formFieldFields)(f)); err != nil {
+			return err
+		}
+		if string(key) != f.ID {
+			f.mapKey, f.keyed = string(key), true
+		}
+	}
+	if _, err := dec.ReadToken(); err != nil {
+		return err
+	}
+	*ff = append(make(FormFields, 0, len(fields)), fields...)
 	return nil
+}
+
+// scratchFields holds the slices that form fields are decoded into before
+// they are copied to one of their exact size: a FormField is about 460
+// bytes, and growing each form's slice from nothing was half the bytes a
+// page allocated. A slice grown past maxScratchFields is not kept.
+var scratchFields = sync.Pool{New: func() any { return new(FormFields) }}
+
+const maxScratchFields = 256
+
+// MarshalJSONTo writes the fields to enc as a JSON object in their order (encoding/json/v2).
+
+func (ff *FormFields) MarshalJSONTo(enc *jsontext.Encoder) error {
+	if *ff == nil {
+		return enc.WriteToken(jsontext.Null)
+	}
+	if err := enc.WriteToken(jsontext.BeginObject); err != nil {
+		return err
+	}
+	for i := range *ff {
+		f := &(*ff)[i]
+		if err := enc.WriteToken(jsontext.String(f.key())); err != nil {
+			return err
+		}
+		if err := json.MarshalEncode(enc, (*formFieldFields)(f)); err != nil {
+			return err
+		}
+	}
+	return enc.WriteToken(jsontext.EndObject)
 }
 
 // FormField is one field of a form submission. Values holds the submitted
@@ -119,50 +135,18 @@ type FormField struct {
 	PriceModifierType PriceModifierType `json:"price_modifier_type,omitempty"`
 	PriceScope        PriceScope        `json:"price_scope,omitempty"`
 
+	// Unknown holds the members the SDK does not model, as sent.
+	Unknown jsontext.Value `json:",embed"`
+
 	// mapKey is the key the field had in the fields object, when it was
-	// decoded from one; it is the field's id in every sample.
+	// decoded from one and is not the field's id (it is the id in every
+	// sample); keyed says that it is set, for an empty key.
 	mapKey string
-}
-
-// UnmarshalJSON reads a form field in one pass over data.
-func (f *FormField) UnmarshalJSON(data []byte) error { return readWhole(data, f) }
-
-func (f *FormField) readFrom(r *jsonReader) error { return r.formField(f) }
-
-func (r *jsonReader) formField(out *FormField) error {
-	return r.object(func(key []byte) error {
-		switch string(keyName(key)) {
-		case "object":
-			return r.stringInto(&out.Object)
-		case "id":
-			return r.stringInto(&out.ID)
-		case "field_type":
-			return r.stringInto((*string)(&out.FieldType))
-		case "label":
-			return r.stringInto(&out.Label)
-		case "formatted_value":
-			return r.stringInto(&out.FormattedValue)
-		case "price_modifier_type":
-			return r.stringInto((*string)(&out.PriceModifierType))
-		case "price_scope":
-			return r.stringInto((*string)(&out.PriceScope))
-		case "values":
-			return r.fieldValues(&out.Values)
-		case "price_modifier":
-			out.PriceModifier = nil
-			if r.peek() == 'n' {
-				return r.null("integer")
-			}
-			n := new(int64)
-			out.PriceModifier = n
-			return r.int64Into(n)
-		}
-		return r.skip()
-	})
+	keyed  bool
 }
 
 func (f *FormField) key() string {
-	if f.mapKey != "" {
+	if f.keyed {
 		return f.mapKey
 	}
 	return f.ID
@@ -184,136 +168,66 @@ func (f *FormField) key() string {
 // record around it. When Raw is set, MarshalJSON writes Raw, so edit Raw (or
 // clear it) to change what is encoded.
 type FieldValues struct {
-	Prefix         string
-	First          string
-	Middle         string
-	Last           string
-	Suffix         string
-	SubmittedValue string
-	DisplayValue   string
-	CountryCode    string
-	Number         string
-	Extension      string
-	Line           string
-	Line2          string
-	Line3          string
-	City           string
-	State          string
-	PostalCode     string
-	Country        string
+	Prefix         string `json:"prefix,omitempty"`
+	First          string `json:"first,omitempty"`
+	Middle         string `json:"middle,omitempty"`
+	Last           string `json:"last,omitempty"`
+	Suffix         string `json:"suffix,omitempty"`
+	SubmittedValue string `json:"submitted_value,omitempty"`
+	DisplayValue   string `json:"display_value,omitempty"`
+	CountryCode    string `json:"country_code,omitempty"`
+	Number         string `json:"number,omitempty"`
+	Extension      string `json:"extension,omitempty"`
+	Line           string `json:"line,omitempty"`
+	Line2          string `json:"line2,omitempty"`
+	Line3          string `json:"line3,omitempty"`
+	City           string `json:"city,omitempty"`
+	State          string `json:"state,omitempty"`
+	PostalCode     string `json:"postal_code,omitempty"`
+	Country        string `json:"country,omitempty"`
 
-	Raw json.RawMessage
+	Raw stdjson.RawMessage `json:"-"`
 }
 
-// fieldValueKeys lists the known keys in the order MarshalJSON writes them
-// when there is no Raw.
-var fieldValueKeys = []string{
-	"prefix", "first", "middle", "last", "suffix",
-	"submitted_value", "display_value",
-	"country_code", "number", "extension",
-	"line", "line2", "line3", "city", "state", "postal_code", "country",
-}
+// fieldValuesFields is FieldValues without its methods, coded from its tags.
+type fieldValuesFields FieldValues
 
-// slot returns the string field for a JSON key, or nil for an unknown key.
-func (v *FieldValues) slot(key string) *string {
-	switch key {
-	case "prefix":
-		return &v.Prefix
-	case "first":
-		return &v.First
-	case "middle":
-		return &v.Middle
-	case "last":
-		return &v.Last
-	case "suffix":
-		return &v.Suffix
-	case "submitted_value":
-		return &v.SubmittedValue
-	case "display_value":
-		return &v.DisplayValue
-	case "country_code":
-		return &v.CountryCode
-	case "number":
-		return &v.Number
-	case "extension":
-		return &v.Extension
-	case "line":
-		return &v.Line
-	case "line2":
-		return &v.Line2
-	case "line3":
-		return &v.Line3
-	case "city":
-		return &v.City
-	case "state":
-		return &v.State
-	case "postal_code":
-		return &v.PostalCode
-	case "country":
-		return &v.Country
+// lenientStrings skips a value that is not a string where a string field
+// expects one: it stays in Raw only.
+var lenientStrings = json.WithUnmarshalers(json.UnmarshalFromFunc(func(dec *jsontext.Decoder, _ *string) error {
+	if dec.PeekKind() != '"' {
+		return dec.SkipValue()
 	}
-	return nil
-}
+	return errors.ErrUnsupported
+}))
 
 // MarshalJSON writes Raw when it is set, else an object of the non-empty
 // string fields.
-func (v FieldValues) MarshalJSON() ([]byte, error) {
-	if len(v.Raw) > 0 {
-		return v.Raw, nil
-	}
-	var buf bytes.Buffer
-	buf.WriteByte('{')
-	for _, key := range fieldValueKeys {
-		s := *v.slot(key)
-		if s == "" {
-			continue
-		}
-		if buf.Len() > 1 {
-			buf.WriteByte(',')
-		}
-		buf.WriteString(strconv.Quote(key))
-		buf.WriteByte(':')
-		quoted, err := json.Marshal(s)
-		if err != nil {
-			return nil, err
-		}
-		buf.Write(quoted)
-	}
-	buf.WriteByte('}')
-	return buf.Bytes(), nil
-}
+func (v FieldValues) MarshalJSON() ([]byte, error) { return marshalJSON(&v) }
 
 // UnmarshalJSON keeps data as Raw and fills the string fields that fit. It
 // fails only on malformed JSON.
-func (v *FieldValues) UnmarshalJSON(data []byte) error { return readWhole(data, v) }
+func (v *FieldValues) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, v) }
 
-func (v *FieldValues) readFrom(r *jsonReader) error { return r.fieldValues(v) }
-
-func (r *jsonReader) fieldValues(out *FieldValues) error {
-	*out = FieldValues{}
-	start := r.i
-	if r.peek() != '{' {
-		raw, err := r.value()
-		if err != nil {
-			return err
-		}
-		if !json.Valid(raw) {
-			r.i = start
-			return r.syntaxError("invalid values")
-		}
-		out.Raw = bytes.Clone(raw)
-		return nil
-	}
-	err := r.object(func(key []byte) error {
-		slot := out.slot(string(keyName(key)))
-		if slot == nil || r.peek() != '"' {
-			return r.skip() // an unknown key, or a value that is not a string: kept in Raw only
-		}
-		return r.stringInto(slot)
-	})
+// UnmarshalJSONFrom keeps the next value as Raw and fills the string fields that fit (encoding/json/v2).
+func (v *FieldValues) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	raw, err := dec.ReadValue()
 	if err != nil {
 		return err
 	}
-	out.Raw = bytes.Clone(bytes.TrimSpace(r.data[start:r.i]))
-	return nil
+	*v = FieldValues{Raw: bytes.Clone(raw)}
+	if raw.Kind() != '{' || json.Unmarshal(v.Raw, (*fieldValuesFields)(v)) == nil {
+		return nil
+	}
+	// A value that does not fit: decode again, leaving it in Raw only.
+	*v = FieldValues{Raw: v.Raw}
+	return json.Unmarshal(v.Raw, (*fieldValuesFields)(v), lenientStrings)
+}
+
+// MarshalJSONTo writes Raw when it is set, else an object of the non-empty string fields (encoding/json/v2).
+func (v *FieldValues) MarshalJSONTo(enc *jsontext.Encoder) error {
+	if len(v.Raw) > 0 {
+		return enc.WriteValue(jsontext.Value(v.Raw))
+	}
+	return json.MarshalEncode(enc, (*fieldValuesFields)(v))
 }

@@ -12,6 +12,9 @@ import (
 type GetOrderOptions struct {
 	// Includes asks for additional fields; sent as one comma-separated value.
 	Includes []OrderInclude `url:"includes,comma,omitempty"`
+	// KeepRawJSON keeps each record's bytes exactly as the server sent them,
+	// for RawJSON. It costs nothing when false.
+	KeepRawJSON bool `url:"-"`
 }
 
 // ListOrdersOptions are the query parameters of Orders.List and Orders.All.
@@ -38,12 +41,18 @@ type ListOrdersOptions struct {
 	Status OrderStatus `url:"status,omitempty"`
 	// Includes asks for additional fields.
 	Includes []OrderInclude `url:"includes,comma,omitempty"`
+	// KeepRawJSON keeps each record's bytes exactly as the server sent them,
+	// for RawJSON. It costs nothing when false.
+	KeepRawJSON bool `url:"-"`
 }
 
 // GetMessageOptions are the query parameters of Messages.Get.
 type GetMessageOptions struct {
 	// Includes asks for additional fields; sent as one comma-separated value.
 	Includes []MessageInclude `url:"includes,comma,omitempty"`
+	// KeepRawJSON keeps each record's bytes exactly as the server sent them,
+	// for RawJSON. It costs nothing when false.
+	KeepRawJSON bool `url:"-"`
 }
 
 // ListMessagesOptions are the query parameters of Messages.List and
@@ -67,6 +76,9 @@ type ListMessagesOptions struct {
 	MessageType MessageType `url:"message_type,omitempty"`
 	// Includes asks for additional fields.
 	Includes []MessageInclude `url:"includes,comma,omitempty"`
+	// KeepRawJSON keeps each record's bytes exactly as the server sent them,
+	// for RawJSON. It costs nothing when false.
+	KeepRawJSON bool `url:"-"`
 }
 
 // queryOptions is an options struct that checks itself before it is encoded.

@@ -1,15 +1,25 @@
 package ordermsg
 
+import "github.com/go-json-experiment/json/jsontext"
+
 // Page is one page of a list: the records and the pagination metadata.
 type Page[T any] struct {
 	Object string   `json:"object"`
 	Data   []*T     `json:"data"`
 	Meta   ListMeta `json:"meta"`
+
+	// Unknown holds the members the SDK does not model, as sent.
+	Unknown jsontext.Value `json:",embed"`
+
+	raw []byte // the page as sent, with KeepRawJSON
 }
 
 // ListMeta is the metadata of a list response.
 type ListMeta struct {
 	Pagination Pagination `json:"pagination"`
+
+	// Unknown holds the members the SDK does not model, as sent.
+	Unknown jsontext.Value `json:",embed"`
 }
 
 // Pagination tells where a page stands in the whole list.
@@ -25,6 +35,9 @@ type Pagination struct {
 	CurrentPage int `json:"current_page"`
 	// TotalPages is the number of pages at this page size.
 	TotalPages int `json:"total_pages"`
+
+	// Unknown holds the members the SDK does not model, as sent.
+	Unknown jsontext.Value `json:",embed"`
 }
 
 // HasNextPage reports whether pages follow this one.

@@ -1,9 +1,12 @@
 package ordermsg
 
 import (
-	"encoding/json"
-	"reflect"
+	"fmt"
+	"io"
 	"strconv"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // refForm records which of its wire forms a Ref or Nullable was decoded from,
@@ -61,21 +64,72 @@ func (r Ref[T]) IsNull() bool { return r.Expanded == nil && r.ID == 0 && r.form 
 func (r Ref[T]) IsZero() bool { return r.Expanded == nil && r.ID == 0 && r.form == formAbsent }
 
 // MarshalJSON writes the reference in the form it was decoded from.
-func (r Ref[T]) MarshalJSON() ([]byte, error) {
-	switch {
-	case r.Expanded != nil:
-		return json.Marshal(r.Expanded)
-	case r.ID != 0 || r.form == formNumber:
-		return strconv.AppendInt(nil, r.ID, 10), nil
+func (r Ref[T]) MarshalJSON() ([]byte, error) { return marshalJSON(&r) }
+
+// UnmarshalJSON accepts an integer id, null, or the expanded object.
+func (r *Ref[T]) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, r) }
+
+// UnmarshalJSONFrom accepts an integer id, null, or the expanded object (encoding/json/v2).
+func (r *Ref[T]) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	if null, err := readNull(dec); null {
+		*r = Ref[T]{form: formNull}
+		return err
+	}
+	switch k := dec.PeekKind(); k {
+	case '{':
+		v := new(T)
+		if err := json.UnmarshalDecode(dec, v); err != nil {
+			return err
+		}
+		*r = Ref[T]{ID: idOf(v), Expanded: v, form: formObject}
+		return nil
+	case '0':
+		tok, err := dec.ReadToken()
+		if err != nil {
+			return err
+		}
+		id, err := tok.Int()
+		*r = Ref[T]{ID: id, form: formNumber}
+		return err
 	default:
-		return []byte("null"), nil
+		return fmt.Errorf("expected an id or an object, got %s", kindName(k))
 	}
 }
 
-// UnmarshalJSON accepts an integer id, null, or the expanded object.
-func (r *Ref[T]) UnmarshalJSON(data []byte) error { return readWhole(data, r) }
+// MarshalJSONTo writes the reference in the form it was decoded from (encoding/json/v2).
+func (r *Ref[T]) MarshalJSONTo(enc *jsontext.Encoder) error {
+	switch {
+	case r.Expanded != nil:
+		return json.MarshalEncode(enc, r.Expanded)
+	case r.ID != 0 || r.form == formNumber:
+		return enc.WriteToken(jsontext.Int(r.ID))
+	default:
+		return enc.WriteToken(jsontext.Null)
+	}
+}
 
-func (r *Ref[T]) readFrom(rd *jsonReader) error { return refInto(rd, r) }
+// String returns the id, or "null" for a null reference and "" for an absent
+// one; an expanded reference shows its id too.
+func (r Ref[T]) String() string {
+	switch {
+	case r.Expanded != nil || r.ID != 0 || r.form == formNumber:
+		return strconv.FormatInt(r.ID, 10)
+	case r.form == formNull:
+		return "null"
+	}
+	return ""
+}
+
+// Format prints the reference for fmt: %v and %s show String, and %+v and
+// %#v show the expanded object when there is one (else String). Internal
+// fields are never shown.
+func (r Ref[T]) Format(f fmt.State, verb rune) {
+	if r.Expanded != nil && (f.Flag('+') || f.Flag('#')) {
+		fmt.Fprintf(f, fmt.FormatString(f, verb), r.Expanded)
+		return
+	}
+	_, _ = io.WriteString(f, r.String())
+}
 
 // Nullable is a field that is either an object or JSON null, and that some
 // responses leave out altogether (an item's attributes: an object for an
@@ -98,17 +152,34 @@ func (n Nullable[T]) IsNull() bool { return n.Value == nil && n.null }
 func (n Nullable[T]) IsZero() bool { return n.Value == nil && !n.null }
 
 // MarshalJSON writes the object, or null.
-func (n Nullable[T]) MarshalJSON() ([]byte, error) {
-	if n.Value == nil {
-		return []byte("null"), nil
-	}
-	return json.Marshal(n.Value)
-}
+func (n Nullable[T]) MarshalJSON() ([]byte, error) { return marshalJSON(&n) }
 
 // UnmarshalJSON accepts the object or null.
-func (n *Nullable[T]) UnmarshalJSON(data []byte) error { return readWhole(data, n) }
+func (n *Nullable[T]) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, n) }
 
-func (n *Nullable[T]) readFrom(r *jsonReader) error { return nullableInto(r, n) }
+// UnmarshalJSONFrom accepts the object or null (encoding/json/v2).
+func (n *Nullable[T]) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	if null, err := readNull(dec); null {
+		*n = Nullable[T]{null: true}
+		return err
+	}
+	switch k := dec.PeekKind(); k {
+	case '{':
+		v := new(T)
+		*n = Nullable[T]{Value: v}
+		return json.UnmarshalDecode(dec, v)
+	default:
+		return fmt.Errorf("expected an object or null, got %s", kindName(k))
+	}
+}
+
+// MarshalJSONTo writes the object, or null (encoding/json/v2).
+func (n *Nullable[T]) MarshalJSONTo(enc *jsontext.Encoder) error {
+	if n.Value == nil {
+		return enc.WriteToken(jsontext.Null)
+	}
+	return json.MarshalEncode(enc, n.Value)
+}
 
 // identified is implemented by every resource that can be the target of a Ref.
 type identified interface{ refID() int64 }
@@ -118,33 +189,4 @@ func idOf[T any](v *T) int64 {
 		return r.refID()
 	}
 	return 0
-}
-
-func refTypeError[R any](got string) error {
-	return &json.UnmarshalTypeError{Value: got, Type: reflect.TypeFor[R]()}
-}
-
-func jsonKindOf(data []byte) string {
-	if len(data) == 0 {
-		return "nothing"
-	}
-	return jsonKind(data[0])
-}
-
-// jsonKind names the kind of JSON value that starts with c, for error messages.
-func jsonKind(c byte) string {
-	switch c {
-	case '"':
-		return "string"
-	case '[':
-		return "array"
-	case '{':
-		return "object"
-	case 't', 'f':
-		return "bool"
-	case 'n':
-		return "null"
-	default:
-		return "number"
-	}
 }

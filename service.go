@@ -28,7 +28,7 @@ func (r resource[T]) get(ctx context.Context, websiteID, id int64, opts queryOpt
 	var out *T
 	err = r.c.do(ctx, fmt.Sprintf("/websites/%d/%s/%d", websiteID, r.collection, id), q,
 		func(u string, body []byte) (err error) {
-			out, err = decodeRecord[T](u, body, r.kind)
+			out, err = decodeRecord[T](u, body, r.kind, keepsRawJSON(opts))
 			return err
 		})
 	return out, err
@@ -39,7 +39,7 @@ func (r resource[T]) list(ctx context.Context, websiteID int64, opts listOptions
 	if err != nil {
 		return nil, err
 	}
-	return r.page(ctx, websiteID, q)
+	return r.page(ctx, websiteID, q, keepsRawJSON(opts))
 }
 
 // checkList checks a list request and encodes its query.
@@ -50,23 +50,13 @@ func (r resource[T]) checkList(websiteID int64, opts listOptions) (url.Values, e
 	return encodeOptions(opts)
 }
 
-// page fetches one page with an encoded, checked query. A record whose
-// "object" is not the resource's kind (a message in a list of orders) makes
-// the page a *DecodeError: it would otherwise pass for what it is not.
-func (r resource[T]) page(ctx context.Context, websiteID int64, q url.Values) (*Page[T], error) {
+// page fetches one page with an encoded, checked query.
+func (r resource[T]) page(ctx context.Context, websiteID int64, q url.Values, keepRaw bool) (*Page[T], error) {
 	var out *Page[T]
 	err := r.c.do(ctx, fmt.Sprintf("/websites/%d/%s", websiteID, r.collection), q,
 		func(u string, body []byte) (err error) {
-			if out, err = decodePage[T](u, body); err != nil {
-				return err
-			}
-			for i, rec := range out.Data {
-				if k, ok := any(rec).(interface{ kind() string }); ok && k.kind() != r.kind {
-					out = nil
-					return &DecodeError{URL: u, Offset: -1, Err: fmt.Errorf("data[%d]: object is %q, want %q", i, k.kind(), r.kind)}
-				}
-			}
-			return nil
+			out, err = decodePage[T](u, body, r.kind, keepRaw)
+			return err
 		})
 	return out, err
 }

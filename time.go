@@ -1,10 +1,12 @@
 package ordermsg
 
 import (
-	"bytes"
 	"fmt"
 	"net/url"
 	"time"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // timestampLayout is the API's timestamp shape, <YYYY-MM-DD>T<HH:MM:SS>+00:00.
@@ -23,34 +25,34 @@ type Timestamp struct {
 
 // MarshalJSON writes the timestamp in the API's shape, with fractional
 // seconds only when there are any.
-func (t Timestamp) MarshalJSON() ([]byte, error) {
+func (t Timestamp) MarshalJSON() ([]byte, error) { return marshalJSON(&t) }
+
+// UnmarshalJSON accepts an RFC 3339 string (which covers the API's shape) or
+// null, which leaves the zero Timestamp.
+func (t *Timestamp) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, t) }
+
+// UnmarshalJSONFrom accepts an RFC 3339 string or null (encoding/json/v2).
+func (t *Timestamp) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	if null, err := readNull(dec); null {
+		*t = Timestamp{}
+		return err
+	}
+	if k := dec.PeekKind(); k != '"' {
+		return fmt.Errorf("expected a timestamp string, got %s", kindName(k))
+	}
+	return json.UnmarshalDecode(dec, &t.Time) // RFC 3339, as encoding/json/v2 reads a time.Time
+}
+
+// MarshalJSONTo writes the timestamp in the API's shape (encoding/json/v2).
+func (t *Timestamp) MarshalJSONTo(enc *jsontext.Encoder) error {
 	layout := timestampLayout
 	if t.Nanosecond() != 0 {
 		layout = "2006-01-02T15:04:05.999999999-07:00"
 	}
-	b := make([]byte, 0, len(layout)+2)
-	b = append(b, '"')
+	var buf [len(`"2006-01-02T15:04:05.999999999-07:00"`)]byte
+	b := append(buf[:0], '"')
 	b = t.AppendFormat(b, layout)
-	return append(b, '"'), nil
-}
-
-// UnmarshalJSON accepts an RFC 3339 string (which covers the API's shape) or
-// null, which leaves the zero Timestamp.
-func (t *Timestamp) UnmarshalJSON(data []byte) error {
-	data = bytes.TrimSpace(data)
-	if string(data) == "null" {
-		*t = Timestamp{}
-		return nil
-	}
-	if len(data) < 2 || data[0] != '"' || data[len(data)-1] != '"' {
-		return refTypeError[Timestamp](jsonKindOf(data))
-	}
-	parsed, err := time.Parse(time.RFC3339, string(data[1:len(data)-1]))
-	if err != nil {
-		return fmt.Errorf("ordermsg: timestamp %s: %w", data, err)
-	}
-	t.Time = parsed
-	return nil
+	return enc.WriteValue(append(b, '"'))
 }
 
 // Date is a calendar date without a time or zone, as the list filters
@@ -75,11 +77,28 @@ func DateOf(t time.Time) Date {
 
 // ParseDate parses a YYYY-MM-DD date.
 func ParseDate(s string) (Date, error) {
-	t, err := time.Parse(time.DateOnly, s)
-	if err != nil {
+	if !hasDateShape(s) {
 		return Date{}, fmt.Errorf("ordermsg: date %q is not YYYY-MM-DD", s)
 	}
+	t, err := time.Parse(time.DateOnly, s)
+	if err != nil {
+		return Date{}, fmt.Errorf("ordermsg: date %q does not exist", s)
+	}
 	return DateOf(t), nil
+}
+
+// hasDateShape reports whether s is four digits, a dash, two digits, a dash
+// and two digits.
+func hasDateShape(s string) bool {
+	if len(s) != len(time.DateOnly) || s[4] != '-' || s[7] != '-' {
+		return false
+	}
+	for i := range len(s) {
+		if i != 4 && i != 7 && (s[i] < '0' || s[i] > '9') {
+			return false
+		}
+	}
+	return true
 }
 
 // IsZero reports whether d is the zero Date.

@@ -1,5 +1,7 @@
 package ordermsg
 
+import "github.com/go-json-experiment/json/jsontext"
+
 // Object kinds: the value of the "object" field that names each resource.
 const (
 	ObjectOrder             = "order"
@@ -45,6 +47,11 @@ type Order struct {
 	// User is null when the order has no user, an id, or the website user
 	// with include user. Inside a message's expanded order it is the id.
 	User Ref[WebsiteUser] `json:"user,omitzero"`
+
+	// Unknown holds the members the SDK does not model, as sent.
+	Unknown jsontext.Value `json:",embed"`
+
+	raw []byte // the record as sent, with KeepRawJSON
 }
 
 func (o *Order) refID() int64   { return o.ID }
@@ -62,6 +69,9 @@ type OrderPricing struct {
 	SubtotalDiscount int64  `json:"subtotal_discount"`
 	Tax              int64  `json:"tax"`
 	Total            int64  `json:"total"`
+
+	// Unknown holds the members the SDK does not model, as sent.
+	Unknown jsontext.Value `json:",embed"`
 }
 
 // OrderItem is one line of an order. One struct serves both kinds the API
@@ -101,6 +111,9 @@ type OrderItem struct {
 	PrintReadyFiles []PrintReadyFile `json:"print_ready_files,omitzero"`
 	// VersadocOrderForm is present on versadoc items.
 	VersadocOrderForm *FormSubmission `json:"versadoc_order_form,omitzero"`
+
+	// Unknown holds the members the SDK does not model, as sent.
+	Unknown jsontext.Value `json:",embed"`
 }
 
 // IsVersadoc reports whether the item is a versadoc_order_item.
@@ -113,6 +126,9 @@ type OrderItemPricing struct {
 	Unit     int64  `json:"unit"`
 	Volume   int64  `json:"volume"`
 	Subtotal int64  `json:"subtotal"`
+
+	// Unknown holds the members the SDK does not model, as sent.
+	Unknown jsontext.Value `json:",embed"`
 }
 
 // PrintReadyFile is a file produced for printing a versadoc item.
@@ -125,6 +141,9 @@ type PrintReadyFile struct {
 	// File is nil (JSON null) when there is no file, as when Status is
 	// "failure" in the spec's sample.
 	File *File `json:"file"`
+
+	// Unknown holds the members the SDK does not model, as sent.
+	Unknown jsontext.Value `json:",embed"`
 }
 
 // File is a downloadable file.
@@ -134,6 +153,9 @@ type File struct {
 	Filename string    `json:"filename"`
 	URL      string    `json:"url"` // download address
 	Expires  Timestamp `json:"expires"`
+
+	// Unknown holds the members the SDK does not model, as sent.
+	Unknown jsontext.Value `json:",embed"`
 }
 
 func (f *File) refID() int64 { return f.ID }
@@ -154,6 +176,9 @@ type OrderShipment struct {
 	Status                   ShipmentStatus  `json:"status"`
 	TrackingNumber           string          `json:"tracking_number"`
 	Price                    int64           `json:"price"`
+
+	// Unknown holds the members the SDK does not model, as sent.
+	Unknown jsontext.Value `json:",embed"`
 }
 
 // ShippingCarrier is the carrier of a shipment.
@@ -162,6 +187,9 @@ type ShippingCarrier struct {
 	ID          int64       `json:"id"`
 	CarrierType CarrierType `json:"carrier_type"`
 	Title       string      `json:"title"`
+
+	// Unknown holds the members the SDK does not model, as sent.
+	Unknown jsontext.Value `json:",embed"`
 }
 
 // ShippingMethod is the shipping method of a shipment.
@@ -169,6 +197,9 @@ type ShippingMethod struct {
 	Object string `json:"object"`
 	ID     int64  `json:"id"`
 	Title  string `json:"title"`
+
+	// Unknown holds the members the SDK does not model, as sent.
+	Unknown jsontext.Value `json:",embed"`
 }
 
 // OrderNote is a note on an order, written by an account user.
@@ -178,6 +209,9 @@ type OrderNote struct {
 	DateCreated Timestamp   `json:"date_created"`
 	Note        string      `json:"note"`
 	User        AccountUser `json:"user"`
+
+	// Unknown holds the members the SDK does not model, as sent.
+	Unknown jsontext.Value `json:",embed"`
 }
 
 // AccountUser is a user of the account that owns the website (the author of
@@ -186,6 +220,9 @@ type AccountUser struct {
 	Object   string `json:"object"`
 	ID       int64  `json:"id"`
 	Username string `json:"username"`
+
+	// Unknown holds the members the SDK does not model, as sent.
+	Unknown jsontext.Value `json:",embed"`
 }
 
 // OrderPromoCode is the promo code applied to an order, with the discounts it
@@ -196,6 +233,9 @@ type OrderPromoCode struct {
 	PromoCode        PromoCode `json:"promo_code"`
 	ShippingDiscount int64     `json:"shipping_discount"`
 	SubtotalDiscount int64     `json:"subtotal_discount"`
+
+	// Unknown holds the members the SDK does not model, as sent.
+	Unknown jsontext.Value `json:",embed"`
 }
 
 func (p *OrderPromoCode) refID() int64 { return p.ID }
@@ -205,6 +245,9 @@ type PromoCode struct {
 	Object    string `json:"object"`
 	ID        int64  `json:"id"`
 	PromoCode string `json:"promo_code"`
+
+	// Unknown holds the members the SDK does not model, as sent.
+	Unknown jsontext.Value `json:",embed"`
 }
 
 // Portal is a portal of the website.
@@ -212,6 +255,9 @@ type Portal struct {
 	Object string `json:"object"`
 	ID     int64  `json:"id"`
 	Title  string `json:"title"`
+
+	// Unknown holds the members the SDK does not model, as sent.
+	Unknown jsontext.Value `json:",embed"`
 }
 
 func (p *Portal) refID() int64 { return p.ID }
@@ -223,6 +269,9 @@ type WebsiteUser struct {
 	// ThirdPartyIdentifier may be empty.
 	ThirdPartyIdentifier string `json:"third_party_identifier"`
 	Username             string `json:"username"`
+
+	// Unknown holds the members the SDK does not model, as sent.
+	Unknown jsontext.Value `json:",embed"`
 }
 
 func (u *WebsiteUser) refID() int64 { return u.ID }
@@ -240,6 +289,9 @@ type PaymentTransaction struct {
 	TransactionID     string            `json:"transaction_id"`
 	TransactionStatus TransactionStatus `json:"transaction_status"`
 	TransactionType   TransactionType   `json:"transaction_type"`
+
+	// Unknown holds the members the SDK does not model, as sent.
+	Unknown jsontext.Value `json:",embed"`
 }
 
 // Message is the record of a form submission made on a website. Fields marked
@@ -271,6 +323,11 @@ type Message struct {
 	// User is 0 when none in a retrieved message and null when none in a
 	// list; expanded with include user.
 	User Ref[WebsiteUser] `json:"user,omitzero"`
+
+	// Unknown holds the members the SDK does not model, as sent.
+	Unknown jsontext.Value `json:",embed"`
+
+	raw []byte // the record as sent, with KeepRawJSON
 }
 
 // Form is the form a message was submitted through.
@@ -278,6 +335,9 @@ type Form struct {
 	Object string `json:"object"`
 	ID     int64  `json:"id"`
 	Title  string `json:"title"`
+
+	// Unknown holds the members the SDK does not model, as sent.
+	Unknown jsontext.Value `json:",embed"`
 }
 
 func (f *Form) refID() int64 { return f.ID }

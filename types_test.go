@@ -1,9 +1,16 @@
 package ordermsg
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
 	"testing"
 	"time"
+
+	jsonv2 "github.com/go-json-experiment/json"
 )
 
 // TestFixturesRoundTrip decodes every fixture into its type, encodes it again
@@ -323,8 +330,7 @@ func TestDate(t *testing.T) {
 
 func TestDecodingIntoAValueOverwritesWithZero(t *testing.T) {
 	p := Page[Order]{Meta: ListMeta{Pagination: Pagination{Total: 7, CurrentPage: 3}}}
-	r := jsonReader{data: []byte(`{"object":"list","data":[],"meta":{"pagination":{"total":0,"current_page":1}}}`)}
-	if err := readPage(&r, &p); err != nil {
+	if err := json.Unmarshal([]byte(`{"object":"list","data":[],"meta":{"pagination":{"total":0,"current_page":1}}}`), &p); err != nil {
 		t.Fatal(err)
 	}
 	if p.Meta.Pagination.Total != 0 || p.Meta.Pagination.CurrentPage != 1 || p.Data == nil || len(p.Data) != 0 {
@@ -336,5 +342,157 @@ func TestDecodingIntoAValueOverwritesWithZero(t *testing.T) {
 	}
 	if o.ID != 0 || o.AmountPaid != 5 {
 		t.Errorf("0 should overwrite and null should leave the field as it is: %+v", o)
+	}
+}
+
+// TestUnknownMembersRoundTrip decodes pages whose every object (list, meta,
+// pagination, order, item, pricing, form submission, form field, values,
+// message, ...) carries a member the SDK does not model, and re-encodes them:
+// through encoding/json (v1), through v2 and through the client's decoder,
+// the result is the same JSON value as the input.
+func TestUnknownMembersRoundTrip(t *testing.T) {
+	for _, tc := range []struct {
+		file   string
+		decode func([]byte) (any, error)
+	}{
+		{"orders_list_unknown.json", func(b []byte) (any, error) { return decodePage[Order]("u", b, ObjectOrder, false) }},
+		{"messages_list_unknown.json", func(b []byte) (any, error) { return decodePage[Message]("u", b, ObjectMessage, false) }},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			in := fixture(t, tc.file)
+			viaClient, err := tc.decode(in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for name, encode := range map[string]func(any) ([]byte, error){
+				"v1": json.Marshal,
+				"v2": func(v any) ([]byte, error) { return jsonv2.Marshal(v) },
+			} {
+				out, err := encode(viaClient)
+				if err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				assertSameJSON(t, in, out)
+			}
+			viaV1 := reflect.New(reflect.TypeOf(viaClient).Elem()).Interface()
+			if err := json.Unmarshal(in, viaV1); err != nil {
+				t.Fatal(err)
+			}
+			viaV2 := reflect.New(reflect.TypeOf(viaClient).Elem()).Interface()
+			if err := jsonv2.Unmarshal(in, viaV2); err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(viaClient, viaV1) || !reflect.DeepEqual(viaClient, viaV2) {
+				t.Error("encoding/json (v1), v2 and the client decode the same bytes differently")
+			}
+		})
+	}
+}
+
+func TestUnknownMembersAreKeptAtEveryLevel(t *testing.T) {
+	p := decodeFixture[Page[Order]](t, "orders_list_unknown.json")
+	o := p.Data[0]
+	item := o.Items[0]
+	field := o.BillingAddress.Fields.Get("f1")
+	for name, unknown := range map[string][]byte{
+		"list": p.Unknown, "meta": p.Meta.Unknown, "pagination": p.Meta.Pagination.Unknown,
+		"order": o.Unknown, "order pricing": o.Pricing.Unknown, "item": item.Unknown,
+		"item pricing": item.Pricing.Unknown, "form submission": o.BillingAddress.Unknown,
+		"form field": field.Unknown, "expanded message": o.Message.Expanded.Unknown,
+		"values": field.Values.Raw,
+	} {
+		if !bytes.Contains(unknown, []byte(`"x_added_by_server"`)) {
+			t.Errorf("%s: unknown member lost: %s", name, unknown)
+		}
+	}
+	if field.Values.First != "Ada" {
+		t.Errorf("known values next to an unknown one: %+v", field.Values)
+	}
+}
+
+// TestDecodeIsStrict: duplicate names and invalid UTF-8 are decode errors,
+// with the path and the offset of the failing value, and so is a record of
+// the wrong kind in a page.
+func TestDecodeIsStrict(t *testing.T) {
+	for name, tc := range map[string]struct{ body, path, at string }{
+		"duplicate name": {`{"object":"list","data":[{"object":"order","id":1,"id":2}],"meta":{}}`, "data[0]", `"id":2`},
+		"invalid UTF-8":  {"{\"object\":\"list\",\"data\":[{\"object\":\"order\",\"currency\":\"\xff\"}],\"meta\":{}}", "data[0].currency", "\xff"},
+		"wrong kind":     {`{"object":"list","data":[{"object":"order"},{"object":"message"}],"meta":{}}`, "data[1]", `{"object":"message"}`},
+		"null record":    {`{"object":"list","data":[{"object":"order"},null],"meta":{}}`, "data[1]", `null`},
+	} {
+		t.Run(name, func(t *testing.T) {
+			p, err := decodePage[Order]("u", []byte(tc.body), ObjectOrder, false)
+			var de *DecodeError
+			if p != nil || !errors.As(err, &de) {
+				t.Fatalf("%v, %v", p, err)
+			}
+			if !strings.Contains(err.Error(), tc.path) {
+				t.Errorf("path %q not named: %v", tc.path, err)
+			}
+			if want := strings.Index(tc.body, tc.at); de.Offset != int64(want) {
+				t.Errorf("offset %d, want %d: %v", de.Offset, want, err)
+			}
+		})
+	}
+}
+
+func TestRefPrintsIDOrObject(t *testing.T) {
+	expanded := ExpandedRef(&Portal{Object: "portal", ID: 4, Title: "Trade"})
+	for _, tc := range []struct {
+		format string
+		ref    Ref[Portal]
+		want   string
+	}{
+		{"%v", NewRef[Portal](17), "17"},
+		{"%v", NewRef[Portal](0), "0"},
+		{"%v", NullRef[Portal](), "null"},
+		{"%v", Ref[Portal]{}, ""},
+		{"%v", expanded, "4"},
+		{"%s", expanded, "4"},
+		{"%+v", NewRef[Portal](17), "17"},
+		{"%+v", expanded, `&{Object:portal ID:4 Title:Trade Unknown:null}`},
+	} {
+		if got := fmt.Sprintf(tc.format, tc.ref); got != tc.want {
+			t.Errorf("Sprintf(%q, %#v) = %q, want %q", tc.format, tc.ref.ID, got, tc.want)
+		}
+	}
+	if got := fmt.Sprintf("%+v", struct{ P Ref[Portal] }{NullRef[Portal]()}); strings.Contains(got, "form") {
+		t.Errorf("internal fields shown: %s", got)
+	}
+}
+
+func TestParseDateSaysWhatIsWrong(t *testing.T) {
+	for in, want := range map[string]string{
+		"2024-02-30": "does not exist",
+		"2023-02-29": "does not exist",
+		"2024-13-01": "does not exist",
+		"2024-2-3":   "is not YYYY-MM-DD",
+		"24-02-03":   "is not YYYY-MM-DD",
+		"2024/02/03": "is not YYYY-MM-DD",
+	} {
+		if _, err := ParseDate(in); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("ParseDate(%q) = %v, want an error that %s", in, err, want)
+		}
+	}
+}
+
+// TestEncodingJSONV1IsAsStrictAsTheClient: on Go 1.27, encoding/json (v1)
+// calls the v2 methods with lenient options of its own; the types decode as
+// the client does on every release all the same.
+func TestEncodingJSONV1IsAsStrictAsTheClient(t *testing.T) {
+	var o Order
+	if err := json.Unmarshal([]byte(`{"object":"order","ID":3,"items":[{"ID":4}]}`), &o); err != nil {
+		t.Fatal(err)
+	}
+	if o.ID != 0 || string(o.Unknown) != `{"ID":3}` || string(o.Items[0].Unknown) != `{"ID":4}` {
+		t.Errorf("names must match exactly: id %d, unknown %s and %s", o.ID, o.Unknown, o.Items[0].Unknown)
+	}
+	for _, bad := range []string{`{"object":"order","id":1,"id":2}`, "{\"object\":\"order\",\"currency\":\"\xff\"}"} {
+		if err := json.Unmarshal([]byte(bad), new(Order)); err == nil {
+			t.Errorf("encoding/json accepted %q", bad)
+		}
+		if _, err := decodeRecord[Order]("u", []byte(bad), ObjectOrder, false); err == nil {
+			t.Errorf("the client accepted %q", bad)
+		}
 	}
 }

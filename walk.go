@@ -37,10 +37,16 @@ type walkConfig struct {
 // WithConcurrency lets a walk fetch up to n pages at once once the first page
 // has told how many there are. Records are still yielded in exactly the order
 // of a sequential walk, and at most about n pages are held in memory. The
-// default, 1, fetches the next page while the current one is being yielded.
+// default, 1, fetches the next page while the current one is being yielded;
+// n above 64 counts as 64.
 func WithConcurrency(n int) WalkOption {
-	return func(c *walkConfig) { c.concurrency = max(n, 1) }
+	return func(c *walkConfig) { c.concurrency = min(max(n, 1), maxConcurrency) }
 }
+
+// maxConcurrency is the most pages a walk fetches at once. The client's own
+// transport keeps as many idle connections per host, so that a walk reuses
+// its connections instead of closing and opening them again.
+const maxConcurrency = 64
 
 // pageFetcher fetches one page of a list.
 type pageFetcher[T any] func(ctx context.Context, page int) (*Page[T], error)
@@ -59,7 +65,7 @@ func (r resource[T]) all(ctx context.Context, websiteID int64, opts listOptions,
 			pq = url.Values{}
 		}
 		pq.Set("page", strconv.Itoa(page))
-		return r.page(ctx, websiteID, pq)
+		return r.page(ctx, websiteID, pq, keepsRawJSON(opts))
 	}
 	if ctx == nil {
 		err = invalidArgument("nil context")

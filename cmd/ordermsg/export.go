@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/csv"
 	"encoding/json"
@@ -163,7 +164,6 @@ func (s stdoutWriter) Write(p []byte) (int, error) {
 // recordWriter writes records in one format.
 type recordWriter[T any] struct {
 	buf   *bufio.Writer
-	json  *json.Encoder
 	csv   *csv.Writer
 	table *csvTable[T]
 }
@@ -173,16 +173,19 @@ func newRecordWriter[T any](format string, dst io.Writer, table *csvTable[T]) *r
 	if format == "csv" {
 		w.csv = csv.NewWriter(w.buf)
 		_ = w.csv.Write(table.columns) // errors surface at flush
-	} else {
-		w.json = json.NewEncoder(w.buf)
-		w.json.SetEscapeHTML(false)
 	}
 	return w
 }
 
 func (w *recordWriter[T]) write(v *T) error {
-	if w.json != nil {
-		return w.json.Encode(v)
+	if w.csv == nil { // JSON Lines: the record as the server sent it, on one line
+		var line bytes.Buffer
+		if err := json.Compact(&line, rawJSON(v)); err != nil {
+			return err
+		}
+		line.WriteByte('\n')
+		_, err := w.buf.Write(line.Bytes())
+		return err
 	}
 	for _, row := range w.table.rows(v) {
 		if err := w.csv.Write(row); err != nil {

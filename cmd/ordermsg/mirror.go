@@ -167,10 +167,7 @@ func (w *mirrorWriter[T]) put(ctx context.Context, v *T, cp *ordermsg.Checkpoint
 			return err
 		}
 	}
-	raw, err := recordJSON(v)
-	if err != nil {
-		return err
-	}
+	raw := rawJSON(v) // the record as the server sent it
 	args := append([]any{w.t.id(v), w.website}, w.t.values(v)...)
 	args = append(args, string(raw))
 	res, err := w.insert.ExecContext(ctx, args...)

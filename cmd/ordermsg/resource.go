@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -136,7 +137,7 @@ func (k *kind[T]) getCommand(a *app) *cobra.Command {
 			if err != nil {
 				return &apiFailure{err}
 			}
-			return a.printJSON(v)
+			return a.printJSON(rawJSON(v))
 		},
 	}
 	k.includeFlag(cmd, &includes)
@@ -164,7 +165,7 @@ func (k *kind[T]) listCommand(a *app) *cobra.Command {
 			if err != nil {
 				return &apiFailure{err}
 			}
-			return a.printJSON(page)
+			return a.printJSON(page.RawJSON())
 		},
 	}
 	k.filterFlags(cmd, &f)
@@ -173,19 +174,15 @@ func (k *kind[T]) listCommand(a *app) *cobra.Command {
 	return cmd
 }
 
-// printJSON prints v, indented when stdout is a terminal.
-func (a *app) printJSON(v any) error {
-	var out []byte
-	var err error
-	if a.isTerminal(a.stdout) {
-		out, err = json.MarshalIndent(v, "", "  ")
-	} else {
-		out, err = json.Marshal(v)
+// printJSON prints JSON exactly as the server sent it, indented when stdout
+// is a terminal.
+func (a *app) printJSON(asSent []byte) error {
+	out := asSent
+	var indented bytes.Buffer
+	if a.isTerminal(a.stdout) && json.Indent(&indented, asSent, "", "  ") == nil {
+		out = indented.Bytes()
 	}
-	if err != nil {
-		return err
-	}
-	if _, err = fmt.Fprintf(a.stdout, "%s\n", out); err != nil {
+	if _, err := fmt.Fprintf(a.stdout, "%s\n", out); err != nil {
 		return stdoutFailure(err)
 	}
 	return nil
@@ -195,6 +192,9 @@ func (a *app) printJSON(v any) error {
 func stdoutFailure(err error) error {
 	return &localFailure{fmt.Errorf("writing standard output: %w", err)}
 }
+
+// rawJSON returns a record read with KeepRawJSON as the server sent it.
+func rawJSON[T any](v *T) []byte { return any(v).(interface{ RawJSON() []byte }).RawJSON() }
 
 // exactlyOneID accepts one positive integer argument.
 func exactlyOneID(_ *cobra.Command, args []string) error {
@@ -228,7 +228,7 @@ var ordersKind = &kind[ordermsg.Order]{
 	onlyFlag: "status", onlyHelp: "only orders with this status (observed: new)",
 	includes: names(ordermsg.AllOrderIncludes),
 	get: func(ctx context.Context, c *ordermsg.Client, site, id int64, inc []string) (*ordermsg.Order, error) {
-		return c.Orders.Get(ctx, site, id, &ordermsg.GetOrderOptions{Includes: toIncludes[ordermsg.OrderInclude](inc)})
+		return c.Orders.Get(ctx, site, id, &ordermsg.GetOrderOptions{Includes: toIncludes[ordermsg.OrderInclude](inc), KeepRawJSON: true})
 	},
 	list: func(ctx context.Context, c *ordermsg.Client, site int64, f *filters) (*ordermsg.Page[ordermsg.Order], error) {
 		return c.Orders.List(ctx, site, orderOptions(f))
@@ -247,6 +247,7 @@ func orderOptions(f *filters) *ordermsg.ListOrdersOptions {
 		Page: f.page, Count: f.count, DateStart: since, DateEnd: until,
 		Direction: ordermsg.Direction(f.direction), Sort: f.sort, Search: f.search,
 		Status: ordermsg.OrderStatus(f.only), Includes: toIncludes[ordermsg.OrderInclude](f.includes),
+		KeepRawJSON: true, // printed and exported as the server sent them
 	}
 }
 
@@ -255,7 +256,7 @@ var messagesKind = &kind[ordermsg.Message]{
 	onlyFlag: "type", onlyHelp: "only messages of this type (observed: online_order, event_management, general_contact)",
 	includes: names(ordermsg.AllMessageIncludes),
 	get: func(ctx context.Context, c *ordermsg.Client, site, id int64, inc []string) (*ordermsg.Message, error) {
-		return c.Messages.Get(ctx, site, id, &ordermsg.GetMessageOptions{Includes: toIncludes[ordermsg.MessageInclude](inc)})
+		return c.Messages.Get(ctx, site, id, &ordermsg.GetMessageOptions{Includes: toIncludes[ordermsg.MessageInclude](inc), KeepRawJSON: true})
 	},
 	list: func(ctx context.Context, c *ordermsg.Client, site int64, f *filters) (*ordermsg.Page[ordermsg.Message], error) {
 		return c.Messages.List(ctx, site, messageOptions(f))
@@ -272,5 +273,6 @@ func messageOptions(f *filters) *ordermsg.ListMessagesOptions {
 		Page: f.page, Count: f.count, DateStart: since, DateEnd: until,
 		Direction: ordermsg.Direction(f.direction), Sort: f.sort, Search: f.search,
 		MessageType: ordermsg.MessageType(f.only), Includes: toIncludes[ordermsg.MessageInclude](f.includes),
+		KeepRawJSON: true, // printed and exported as the server sent them
 	}
 }

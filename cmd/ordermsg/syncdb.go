@@ -121,10 +121,11 @@ var ordersSource = recordSource[ordermsg.Order]{
 	sync: func(ctx context.Context, c *ordermsg.Client, site int64, cp *ordermsg.Checkpoint, f *filters, walk ...ordermsg.WalkOption) iter.Seq2[*ordermsg.Order, error] {
 		return c.Orders.Sync(ctx, site, cp, &ordermsg.ListOrdersOptions{
 			Count: f.count, Search: f.search, Status: ordermsg.OrderStatus(f.only), Includes: toIncludes[ordermsg.OrderInclude](f.includes),
+			KeepRawJSON: true, // stored and exported as the server sent them
 		}, walk...)
 	},
 	since: func(ctx context.Context, c *ordermsg.Client, site int64, start ordermsg.Date, count int, walk ...ordermsg.WalkOption) iter.Seq2[*ordermsg.Order, error] {
-		return c.Orders.All(ctx, site, &ordermsg.ListOrdersOptions{DateStart: start, Direction: ordermsg.DirectionAsc, Sort: "date_created", Count: count}, walk...)
+		return c.Orders.All(ctx, site, &ordermsg.ListOrdersOptions{DateStart: start, Direction: ordermsg.DirectionAsc, Sort: "date_created", Count: count, KeepRawJSON: true}, walk...)
 	},
 }
 
@@ -132,10 +133,11 @@ var messagesSource = recordSource[ordermsg.Message]{
 	sync: func(ctx context.Context, c *ordermsg.Client, site int64, cp *ordermsg.Checkpoint, f *filters, walk ...ordermsg.WalkOption) iter.Seq2[*ordermsg.Message, error] {
 		return c.Messages.Sync(ctx, site, cp, &ordermsg.ListMessagesOptions{
 			Count: f.count, Search: f.search, MessageType: ordermsg.MessageType(f.only), Includes: toIncludes[ordermsg.MessageInclude](f.includes),
+			KeepRawJSON: true, // stored and exported as the server sent them
 		}, walk...)
 	},
 	since: func(ctx context.Context, c *ordermsg.Client, site int64, start ordermsg.Date, count int, walk ...ordermsg.WalkOption) iter.Seq2[*ordermsg.Message, error] {
-		return c.Messages.All(ctx, site, &ordermsg.ListMessagesOptions{DateStart: start, Direction: ordermsg.DirectionAsc, Sort: "date_created", Count: count}, walk...)
+		return c.Messages.All(ctx, site, &ordermsg.ListMessagesOptions{DateStart: start, Direction: ordermsg.DirectionAsc, Sort: "date_created", Count: count, KeepRawJSON: true}, walk...)
 	},
 }
 
