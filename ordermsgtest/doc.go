@@ -62,9 +62,12 @@
 //     that, 400 (strict mode, below). page: from 1, default 1; a page past
 //     the end is empty.
 //   - date_start and date_end are YYYY-MM-DD, compared with date_created in
-//     UTC, and both are inclusive: date_start=2024-01-02 keeps records from
-//     2024-01-02T00:00:00, date_end=2024-01-05 keeps them up to the end of
-//     that day. Any other form gives 400.
+//     UTC, and both are inclusive by default: date_start=2024-01-02 keeps
+//     records from 2024-01-02T00:00:00, date_end=2024-01-05 keeps them up
+//     to the end of that day. Any other form gives 400. The spec says
+//     neither whether a bound is inclusive nor where a day starts, so
+//     WithDayBounds serves the other readings (exclusive bounds, days that
+//     start at another UTC offset), for testing code against each.
 //   - direction is asc or desc; sort is date_created or id (ties on
 //     date_created fall back to id); other values, 400 (strict mode). The
 //     default is date_created, desc: newest first, as the spec's sample
@@ -93,6 +96,26 @@
 //     (a value that is not an integer counts as absent), and another
 //     direction or sort gives the default order. A date that is not
 //     YYYY-MM-DD answers 400 in both modes.
+//
+// # Records added while serving
+//
+// Server.AddOrders and Server.AddMessages (and Handler's, per website) add
+// records created after every existing one, some sharing a timestamp, while
+// requests are served; they are listed and retrieved like the others. This
+// is what an incremental sync (ordermsg's Sync) is tested against.
+// Handler.Snapshot reads the dataset safely meanwhile.
+//
+// # Files
+//
+// Every file of the dataset (print-ready files and message files) has
+// deterministic content, served at its url: on the API's origin under
+// /files/, or on a second origin with FileLinks.SeparateOrigin. A link is
+// minted, signed, each time its record is served and expires after
+// FileLinks.TTL; an expired or forged link answers 403 (the spec does not
+// say how a real file host answers). Range requests are served unless
+// FileLinks.NoRange, and the fault injection below applies to files too.
+// WithFileLinks sets this up; Handler.FileContent and Handler.FileStats are
+// for tests. Register's httpmock responder serves the API only.
 //
 // # Faults
 //

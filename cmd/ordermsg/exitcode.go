@@ -31,7 +31,8 @@ const exitCodesHelp = `Exit codes:
   0    success
   1    API or network error
   2    usage error (bad flag, argument or configuration; nothing was requested)
-  3    local I/O error (the output file or standard output could not be written)
+  3    local I/O error (an output file or folder, standard output, a --state
+       file or the --db database could not be read or written)
   130  interrupted (SIGINT, Ctrl-C)
   143  terminated (SIGTERM)`
 

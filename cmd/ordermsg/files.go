@@ -249,6 +249,7 @@ func walkFiles(ctx context.Context, c *ordermsg.Client, site int64, fl *download
 		opts := orderOptions(&fl.orders)
 		opts.Count = 100
 		opts.Includes = []ordermsg.OrderInclude{ordermsg.OrderIncludeItemsPrintReadyFiles}
+		opts.KeepRawJSON = false // only the links are needed
 		orders := c.Orders.All(ctx, site, opts)
 		if state != nil {
 			orders = c.Orders.Sync(ctx, site, &state.Orders, opts)
@@ -270,6 +271,7 @@ func walkFiles(ctx context.Context, c *ordermsg.Client, site int64, fl *download
 		opts := messageOptions(&mf)
 		opts.Count = 100
 		opts.Includes = []ordermsg.MessageInclude{ordermsg.MessageIncludeFile}
+		opts.KeepRawJSON = false // only the links are needed
 		messages := c.Messages.All(ctx, site, opts)
 		if state != nil {
 			messages = c.Messages.Sync(ctx, site, &state.Messages, opts)

@@ -149,7 +149,7 @@ func mirror[T any](ctx context.Context, run *syncRun, t *mirrorTable[T], src rec
 	dbctx := context.WithoutCancel(ctx)
 	cp, err := loadCheckpoint(dbctx, run.db, t.name)
 	if err != nil {
-		return mirrorCounts{}, err
+		return mirrorCounts{}, dbFailure(err)
 	}
 	w := newMirrorWriter(run.db, t, run.site, syncBatch)
 	defer w.rollback()
@@ -159,12 +159,12 @@ func mirror[T any](ctx context.Context, run *syncRun, t *mirrorTable[T], src rec
 			return w.counts, joinCommit(err, w.commit(dbctx, &cp))
 		}
 		if err := w.put(dbctx, v, &cp); err != nil {
-			return w.counts, err
+			return w.counts, dbFailure(err)
 		}
 		run.bar.add()
 	}
 	if err := w.commit(dbctx, &cp); err != nil || run.refreshDays == 0 || cp.IsZero() {
-		return w.counts, err
+		return w.counts, dbFailure(err)
 	}
 	// Refresh: the records created from refreshDays before the newest on,
 	// listed from two days earlier whatever the server's reading of
@@ -179,11 +179,20 @@ func mirror[T any](ctx context.Context, run *syncRun, t *mirrorTable[T], src rec
 			continue
 		}
 		if err := w.put(dbctx, v, nil); err != nil {
-			return w.counts, err
+			return w.counts, dbFailure(err)
 		}
 		run.bar.add()
 	}
-	return w.counts, w.commit(dbctx, nil)
+	return w.counts, dbFailure(w.commit(dbctx, nil))
+}
+
+// dbFailure makes an error of the database a local failure (exit code 3);
+// nil stays nil.
+func dbFailure(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &localFailure{err}
 }
 
 // joinCommit is the walk's error, with the commit's when that failed too.

@@ -330,3 +330,13 @@ func TestSyncDBProgressOnlyOnATerminal(t *testing.T) {
 		t.Errorf("terminal: exit %d, stderr %q", code, stderr)
 	}
 }
+
+// A database that cannot be opened is a local failure (exit code 3), as is
+// every other failure of the database; nothing is requested.
+func TestSyncDBThatCannotBeOpenedIsALocalFailure(t *testing.T) {
+	dir := t.TempDir() // a folder where the database file should be
+	_, stderr, code := cli{}.run(context.Background(), "sync", "--db", dir, "--demo")
+	if code != exitLocal || !strings.HasPrefix(stderr, "error: ") {
+		t.Fatalf("sync --db <a folder>: exit %d, stderr %q; want exit %d", code, stderr, exitLocal)
+	}
+}
