@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -24,9 +25,6 @@ func TestDownloadFileIsAtomicWithTheUmaskMode(t *testing.T) {
 	old := syscall.Umask(0o027)
 	defer syscall.Umask(old)
 	path := filepath.Join(t.TempDir(), "front.pdf")
-	if err := os.WriteFile(path, []byte("old"), 0o600); err != nil {
-		t.Fatal(err)
-	}
 	if _, err := c.DownloadFile(context.Background(), f, path, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -34,6 +32,26 @@ func TestDownloadFileIsAtomicWithTheUmaskMode(t *testing.T) {
 	fi, _ := os.Stat(path)
 	if !bytes.Equal(got, srv.Handler.FileContent(f.ID)) || fi.Mode().Perm() != 0o640 {
 		t.Fatalf("mode %v, %d bytes: want the file's bytes with mode 0640 (0666 &^ 027)", fi.Mode().Perm(), len(got))
+	}
+	if entries, _ := os.ReadDir(filepath.Dir(path)); len(entries) != 1 {
+		t.Fatalf("temporary files left: %v", entries)
+	}
+
+	// An existing file is replaced whole and keeps its mode, as under a
+	// shell redirect.
+	if err := os.WriteFile(path, []byte("old"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(path, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.DownloadFile(context.Background(), f, path, nil); err != nil {
+		t.Fatal(err)
+	}
+	got, _ = os.ReadFile(path)
+	fi, _ = os.Stat(path)
+	if !bytes.Equal(got, srv.Handler.FileContent(f.ID)) || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("replaced: mode %v, %d bytes: want the file's bytes with its mode 0600", fi.Mode().Perm(), len(got))
 	}
 	if entries, _ := os.ReadDir(filepath.Dir(path)); len(entries) != 1 {
 		t.Fatalf("temporary files left: %v", entries)
@@ -142,5 +160,45 @@ func TestDownloadFileWaitForAFIFOsReaderEndsWithTheContext(t *testing.T) {
 	}
 	if st := srv.Handler.FileStats(); st.Requests != 0 {
 		t.Fatalf("%d requests to the file host with nowhere to write", st.Requests)
+	}
+}
+
+// A link to /proc/self/fd/N, N a pipe, is what /dev/stdout is when standard
+// output is a pipe: the path itself is not a regular file, so it is written
+// through, although the link's own target ("pipe:[...]") names no file.
+func TestDownloadFileWritesThroughALinkToAPipe(t *testing.T) {
+	if _, err := os.Stat("/proc/self/fd"); err != nil {
+		t.Skip("no /proc/self/fd")
+	}
+	srv, c := fileServer(t, ordermsgtest.FileLinks{})
+	f := firstFile(t, srv, c)
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	dir := t.TempDir()
+	link := filepath.Join(dir, "stdout")
+	if err := os.Symlink(fmt.Sprintf("/proc/self/fd/%d", w.Fd()), link); err != nil {
+		t.Fatal(err)
+	}
+	got := make(chan []byte, 1)
+	go func() {
+		b, _ := io.ReadAll(r)
+		got <- b
+	}()
+	_, err = c.DownloadFile(context.Background(), f, link, nil)
+	w.Close() // the reader sees the end once DownloadFile's writer is closed too
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := <-got; !bytes.Equal(b, srv.Handler.FileContent(f.ID)) {
+		t.Fatalf("the pipe's reader got %d bytes, not the file", len(b))
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatal("the link was replaced")
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Fatalf("files left beside the link: %v", entries)
 	}
 }

@@ -144,7 +144,7 @@ func (k *kind[T]) export(ctx context.Context, a *app, c *ordermsg.Client, site i
 // noFileNote says that a failed export left its file as it was (a device or
 // FIFO has had what was written before the failure).
 func noFileNote(file *outputFile) string {
-	if file == nil || file.target == "" {
+	if file == nil || file.inPlace() {
 		return ""
 	}
 	return "; " + file.path + " was not written"

@@ -5,13 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/ordermsg/ordermsg-go"
+	"github.com/ordermsg/ordermsg-go/internal/safefile"
 )
 
 // outDir is the directory files download writes into. Unlike a file named
@@ -91,38 +90,16 @@ func fileKind(m fs.FileMode) string {
 
 // write downloads f to rel: into a new temporary file beside it (mode 0666
 // less the umask), renamed to rel when complete; on failure nothing is left.
+// What is at rel is neither opened nor followed (prepare has looked at it).
 func (d *outDir) write(ctx context.Context, c *ordermsg.Client, f *ordermsg.File, rel string, opts *ordermsg.DownloadOptions) (int64, error) {
-	tmp, name, err := d.createTemp(rel)
+	out, err := safefile.CreateIn(d.root, rel)
 	if err != nil {
 		return 0, err
 	}
-	n, err := c.Download(ctx, f, tmp, opts)
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = d.root.Rename(name, rel)
-	}
+	n, err := c.Download(ctx, f, out, opts)
 	if err != nil {
-		d.root.Remove(name)
+		out.Discard()
 		return n, err
 	}
-	return n, nil
-}
-
-// createTemp creates a new, empty file beside rel with a random name that
-// starts with a dot and ends with .part.
-func (d *outDir) createTemp(rel string) (*os.File, string, error) {
-	dir, base := filepath.Split(rel)
-	for range 100 {
-		name := filepath.Join(dir, "."+base+"."+strconv.FormatUint(rand.Uint64(), 36)+".part")
-		f, err := d.root.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
-		if !errors.Is(err, fs.ErrExist) {
-			return f, name, err
-		}
-	}
-	return nil, "", fmt.Errorf("no free temporary name beside %s", rel)
+	return n, out.Commit()
 }

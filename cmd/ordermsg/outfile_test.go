@@ -313,3 +313,25 @@ func TestOutputPermissionDenied(t *testing.T) {
 		t.Errorf("the folder changed: %v", entries(t, dir))
 	}
 }
+
+// Any name the file system accepts works, as with a shell redirect: up to 255
+// bytes, however the temporary name beside it is made.
+func TestOutputLongestNamesWork(t *testing.T) {
+	for _, name := range []string{
+		strings.Repeat("o", 245) + ".jsonl",     // 251 bytes
+		strings.Repeat("é", 127) + "x",          // 255 bytes, two-byte runes
+		"." + strings.Repeat("h", 250) + ".csv", // 255 bytes, hidden
+	} {
+		dir := t.TempDir()
+		out := filepath.Join(dir, name)
+		if r := exportTo(t, out, 0o022); r.code != 0 {
+			t.Fatalf("-o <%d bytes>: %v", len(name), r)
+		}
+		if content(t, out) != wantCSV(t) || mode(t, out) != 0o644 {
+			t.Errorf("<%d bytes>: mode %v, or not the export", len(name), mode(t, out))
+		}
+		if got := entries(t, dir); !slices.Equal(got, []string{name}) {
+			t.Errorf("left behind: %v", got)
+		}
+	}
+}

@@ -6,11 +6,14 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/ordermsg/ordermsg-go/internal/safefile"
 )
 
 // maxNameBytes bounds a file name written under the output directory, well
 // inside the 255 bytes file systems allow, leaving room for a disambiguating
-// suffix and for the download's temporary name.
+// suffix (the download's temporary name is short whatever the name; see
+// safefile.TempName).
 const maxNameBytes = 180
 
 // safeName turns a filename sent by the server into one path component that
@@ -69,7 +72,7 @@ func truncateKeepingExt(name string, n int) string {
 	if len(ext) > 16 {
 		ext = ""
 	}
-	return strings.TrimRight(cutAtRune(name[:len(name)-len(ext)], n-len(ext)), " .") + ext
+	return strings.TrimRight(safefile.CutName(name[:len(name)-len(ext)], n-len(ext)), " .") + ext
 }
 
 // uniqueNames gives each file of one directory its safe name. When the
@@ -94,7 +97,7 @@ func uniqueNames(names []string, ids []int64) []string {
 		if count[strings.ToLower(n)] > 1 || !isASCII(n) {
 			ext := filepath.Ext(n)
 			suffix := fmt.Sprintf("~%d", ids[i])
-			out[i] = cutAtRune(strings.TrimSuffix(n, ext), maxNameBytes-len(suffix)-len(ext)) + suffix + ext
+			out[i] = safefile.CutName(strings.TrimSuffix(n, ext), maxNameBytes-len(suffix)-len(ext)) + suffix + ext
 		}
 	}
 	return out
@@ -107,15 +110,4 @@ func isASCII(s string) bool {
 		}
 	}
 	return true
-}
-
-// cutAtRune keeps at most n bytes of s, cut at a rune boundary.
-func cutAtRune(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
 }
