@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"path/filepath"
 	"strconv"
 	"sync"
@@ -254,15 +255,8 @@ func walkFiles(ctx context.Context, c *ordermsg.Client, site int64, fl *download
 		if state != nil {
 			orders = c.Orders.Sync(ctx, site, &state.Orders, opts)
 		}
-		for o, err := range orders {
-			if err != nil {
-				return fmt.Errorf("listing orders: %w", err)
-			}
-			for _, j := range orderJobs(o, claimed, t, report) {
-				if !send(j) {
-					return nil
-				}
-			}
+		if err := sendJobs(orders, "orders", send, func(o *ordermsg.Order) []fileJob { return orderJobs(o, claimed, t, report) }); err != nil {
+			return err
 		}
 	}
 	if fl.from != "orders" {
@@ -276,27 +270,41 @@ func walkFiles(ctx context.Context, c *ordermsg.Client, site int64, fl *download
 		if state != nil {
 			messages = c.Messages.Sync(ctx, site, &state.Messages, opts)
 		}
-		for m, err := range messages {
-			if err != nil {
-				return fmt.Errorf("listing messages: %w", err)
-			}
-			if m.File.Expanded == nil {
-				continue
-			}
-			f := m.File.Expanded
-			dir := filepath.Join("messages", strconv.FormatInt(m.ID, 10))
-			if claimed[dir] {
-				repeated(t, report, filepath.Join(dir, safeName(f.Filename)), f.ID, fmt.Sprintf("message %d", m.ID))
-				continue
-			}
-			claimed[dir] = true
-			j := fileJob{file: f, message: m.ID, path: filepath.Join(dir, safeName(f.Filename))}
+		return sendJobs(messages, "messages", send, func(m *ordermsg.Message) []fileJob { return messageJobs(m, claimed, t, report) })
+	}
+	return nil
+}
+
+// sendJobs sends the jobs of every record; it stops early, with no error,
+// when send says the run is over.
+func sendJobs[T any](records iter.Seq2[*T, error], plural string, send func(fileJob) bool, jobs func(*T) []fileJob) error {
+	for r, err := range records {
+		if err != nil {
+			return fmt.Errorf("listing %s: %w", plural, err)
+		}
+		for _, j := range jobs(r) {
 			if !send(j) {
 				return nil
 			}
 		}
 	}
 	return nil
+}
+
+// messageJobs is the job of a message's file, if it has one and the
+// message was not listed before.
+func messageJobs(m *ordermsg.Message, claimed map[string]bool, t *tally, report func(string, ...any)) []fileJob {
+	f := m.File.Expanded
+	if f == nil {
+		return nil
+	}
+	dir := filepath.Join("messages", strconv.FormatInt(m.ID, 10))
+	if claimed[dir] {
+		repeated(t, report, filepath.Join(dir, safeName(f.Filename)), f.ID, fmt.Sprintf("message %d", m.ID))
+		return nil
+	}
+	claimed[dir] = true
+	return []fileJob{{file: f, message: m.ID, path: filepath.Join(dir, safeName(f.Filename))}}
 }
 
 // orderJobs lists the files of an order's versadoc items, and reports the
