@@ -358,7 +358,7 @@ func (c *Client) Get(ctx context.Context, path string, query url.Values, v any) 
 	if !strings.HasPrefix(path, "/") || strings.ContainsAny(path, "?#\\") || containsDotSegment(path) {
 		return invalidArgument("Get: path %q must start with / and have no query, fragment or dot segments", path)
 	}
-	return c.do(ctx, path, query, func(u string, body []byte) error {
+	return c.do(ctx, path, query, false, func(u string, body []byte) error {
 		return decodeJSON(u, body, v)
 	})
 }
@@ -380,13 +380,15 @@ func (c *Client) endpoint(path string, query url.Values) string {
 	return u.String()
 }
 
-// do sends a GET for path and hands a 2xx body to decode.
-func (c *Client) do(ctx context.Context, path string, query url.Values, decode func(url string, body []byte) error) error {
+// do sends a GET for path and hands a 2xx body to decode. With lend, decode
+// promises to keep nothing of the body once it returns nil, and the body is
+// read into a pooled buffer that goes back to the pool then.
+func (c *Client) do(ctx context.Context, path string, query url.Values, lend bool, decode func(url string, body []byte) error) error {
 	if ctx == nil {
 		return invalidArgument("nil context")
 	}
 	u := c.endpoint(path, query)
-	r, err := c.send(ctx, u)
+	r, err := c.send(ctx, u, lend)
 	if err != nil {
 		return err
 	}
@@ -397,7 +399,11 @@ func (c *Client) do(ctx context.Context, path string, query url.Values, decode f
 		}
 		return e
 	}
-	return decode(u, r.body)
+	if err := decode(u, r.body); err != nil {
+		return err // the body may be in the error: its buffer is not reused
+	}
+	r.release()
+	return nil
 }
 
 // CloseIdleConnections closes the idle keep-alive connections of the

@@ -26,9 +26,10 @@ func (r resource[T]) get(ctx context.Context, websiteID, id int64, opts queryOpt
 		return nil, err
 	}
 	var out *T
-	err = r.c.do(ctx, fmt.Sprintf("/websites/%d/%s/%d", websiteID, r.collection, id), q,
+	keepRaw := keepsRawJSON(opts)
+	err = r.c.do(ctx, fmt.Sprintf("/websites/%d/%s/%d", websiteID, r.collection, id), q, !keepRaw,
 		func(u string, body []byte) (err error) {
-			out, err = decodeRecord[T](u, body, r.kind, keepsRawJSON(opts))
+			out, err = decodeRecord[T](u, body, r.kind, keepRaw)
 			return err
 		})
 	return out, err
@@ -52,9 +53,18 @@ func (r resource[T]) checkList(websiteID int64, opts listOptions) (url.Values, e
 
 // page fetches one page with an encoded, checked query.
 func (r resource[T]) page(ctx context.Context, websiteID int64, q url.Values, keepRaw bool) (*Page[T], error) {
+	return r.fetchPage(ctx, websiteID, q, keepRaw, nil)
+}
+
+// fetchPage is page, calling received (when not nil) once the response is
+// read, before it is decoded.
+func (r resource[T]) fetchPage(ctx context.Context, websiteID int64, q url.Values, keepRaw bool, received func()) (*Page[T], error) {
 	var out *Page[T]
-	err := r.c.do(ctx, fmt.Sprintf("/websites/%d/%s", websiteID, r.collection), q,
+	err := r.c.do(ctx, fmt.Sprintf("/websites/%d/%s", websiteID, r.collection), q, !keepRaw,
 		func(u string, body []byte) (err error) {
+			if received != nil {
+				received()
+			}
 			out, err = decodePage[T](u, body, r.kind, keepRaw)
 			return err
 		})

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"iter"
 	"maps"
+	"net/http/httptrace"
 	"net/url"
 	"strconv"
 	"sync"
@@ -36,9 +37,10 @@ type walkConfig struct {
 
 // WithConcurrency lets a walk fetch up to n pages at once once the first page
 // has told how many there are. Records are still yielded in exactly the order
-// of a sequential walk, and at most about n pages are held in memory. The
-// default, 1, fetches the next page while the current one is being yielded;
-// n above 64 counts as 64.
+// of a sequential walk, and at most n+2 pages are held in memory (n being
+// received, one decoded ahead, one being yielded). The default, 1, fetches
+// the next page while the current one is being decoded and yielded; n above
+// 64 counts as 64.
 func WithConcurrency(n int) WalkOption {
 	return func(c *walkConfig) { c.concurrency = min(max(n, 1), maxConcurrency) }
 }
@@ -48,8 +50,10 @@ func WithConcurrency(n int) WalkOption {
 // its connections instead of closing and opening them again.
 const maxConcurrency = 64
 
-// pageFetcher fetches one page of a list.
-type pageFetcher[T any] func(ctx context.Context, page int) (*Page[T], error)
+// pageFetcher fetches one page of a list. It calls received once the
+// response has been read, before decoding it (not at all on an error before
+// that): the request no longer counts against the walk's concurrency then.
+type pageFetcher[T any] func(ctx context.Context, page int, received func()) (*Page[T], error)
 
 // all walks every page of the list that opts describe, from opts.Page.
 func (r resource[T]) all(ctx context.Context, websiteID int64, opts listOptions, walkOpts []WalkOption) iter.Seq2[*T, error] {
@@ -59,13 +63,13 @@ func (r resource[T]) all(ctx context.Context, websiteID int64, opts listOptions,
 	}
 	q, err := r.checkList(websiteID, opts)
 	start, _ := opts.paging()
-	fetch := func(ctx context.Context, page int) (*Page[T], error) {
+	fetch := func(ctx context.Context, page int, received func()) (*Page[T], error) {
 		pq := maps.Clone(q)
 		if pq == nil {
 			pq = url.Values{}
 		}
 		pq.Set("page", strconv.Itoa(page))
-		return r.page(ctx, websiteID, pq, keepsRawJSON(opts))
+		return r.fetchPage(ctx, websiteID, pq, keepsRawJSON(opts), received)
 	}
 	if ctx == nil {
 		err = invalidArgument("nil context")
@@ -85,6 +89,15 @@ func (r resource[T]) all(ctx context.Context, websiteID int64, opts listOptions,
 // before the last is ErrEmptyPage. Nothing is yielded once ctx is done but
 // ctx's error. When it returns, for whatever reason, every request it started
 // has ended.
+//
+// A request stops counting against concurrency once its response is read and
+// its connection is back in the transport's idle pool (doneWhenReusable): the
+// page is decoded on the request's goroutine while the next request is
+// already on its way, so that decoding overlaps the server's time instead of
+// adding to it. Which pages exist is known only from a page walked in order
+// (total_pages of the last page yielded from), never guessed: nothing is
+// requested before page start has been walked, nor past its total_pages. At
+// most concurrency+1 pages are fetched but not yet yielded.
 func walk[T any](ctx context.Context, fetch pageFetcher[T], start, concurrency int, yield func(*T, error) bool) {
 	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
@@ -97,32 +110,61 @@ func walk[T any](ctx context.Context, fetch pageFetcher[T], start, concurrency i
 		page *Page[T]
 		err  error
 	}
-	var window []chan result // requests in flight, in page order
-	next := start            // the next page to request
+	var window []chan result                     // pages requested and not yet walked, in page order
+	received := make(chan struct{}, concurrency) // one per request done with its connection (see doneWhenReusable)
+	inFlight := 0                                // requests whose response is not read yet
+	next := start                                // the next page to request
+	known := 0                                   // total_pages of the last page walked; 0 before the first
 	launch := func() {
 		ch := make(chan result, 1) // buffered: a request never waits for a reader
 		page := next
 		next++
+		inFlight++
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			p, err := fetch(ctx, page)
+			done := &doneWhenReusable{received: received}
+			p, err := fetch(done.trace(ctx), page, done.read)
+			done.finish()
 			ch <- result{p, err}
 		}()
 		window = append(window, ch)
+	}
+	fill := func() {
+		for inFlight < concurrency && len(window) <= concurrency && next <= known {
+			launch()
+		}
 	}
 
 	var seen pageMemory[T]
 	launch()
 	for want := start; len(window) > 0; want++ {
 		var res result
-		select {
-		case res = <-window[0]:
-		case <-ctx.Done():
-			yield(nil, ctx.Err())
-			return
+	wait:
+		for {
+			select {
+			case res = <-window[0]:
+				break wait
+			case <-received:
+				inFlight--
+				fill()
+			case <-ctx.Done():
+				yield(nil, ctx.Err())
+				return
+			}
 		}
 		window = window[1:]
+		// The page's request said it was done before its result came: count
+		// it, and any other, so that an empty window always has room.
+	drain:
+		for {
+			select {
+			case <-received:
+				inFlight--
+			default:
+				break drain
+			}
+		}
 		if res.err != nil {
 			yield(nil, res.err)
 			return
@@ -141,15 +183,14 @@ func walk[T any](ctx context.Context, fetch pageFetcher[T], start, concurrency i
 			yield(nil, fmt.Errorf("%w: page %d of %d", ErrEmptyPage, want, pg.TotalPages))
 			return
 		}
-		if !last {
-			for len(window) < concurrency && next <= pg.TotalPages {
-				launch()
-			}
-		}
 		fresh, err := seen.next(res.page.Data)
 		if err != nil {
 			yield(nil, fmt.Errorf("%w: page %d", err, want))
 			return
+		}
+		if !last {
+			known = pg.TotalPages
+			fill()
 		}
 		for _, rec := range fresh {
 			if err := ctx.Err(); err != nil {
@@ -164,6 +205,63 @@ func walk[T any](ctx context.Context, fetch pageFetcher[T], start, concurrency i
 			return
 		}
 	}
+}
+
+// doneWhenReusable tells the walk that a page's request is done with its
+// connection: once the response has been read (read, called before decoding)
+// and net/http has put the connection back in its idle pool
+// (httptrace.ClientTrace.PutIdleConn), so that the next request reuses it
+// instead of opening another. When the transport never says so (HTTP/2, a
+// connection closed, a transport other than net/http's), the request is done
+// when its page is decoded (finish).
+type doneWhenReusable struct {
+	mu             sync.Mutex
+	received       chan<- struct{}
+	isRead, isIdle bool
+	signalled      bool
+}
+
+// signal tells the walk, once; d.mu is held.
+func (d *doneWhenReusable) signal() {
+	if !d.signalled {
+		d.signalled = true
+		d.received <- struct{}{} // buffered for every request in flight: never blocks
+	}
+}
+
+// trace returns ctx with the hooks that see the connection go back to the
+// pool.
+func (d *doneWhenReusable) trace(ctx context.Context) context.Context {
+	return httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
+		GotConn: func(httptrace.GotConnInfo) {
+			d.mu.Lock()
+			defer d.mu.Unlock()
+			d.isIdle = false // a retry's connection: the earlier one's return does not count
+		},
+		PutIdleConn: func(err error) {
+			d.mu.Lock()
+			defer d.mu.Unlock()
+			if d.isIdle = err == nil; d.isIdle && d.isRead {
+				d.signal()
+			}
+		},
+	})
+}
+
+// read is called once the response is read, before the page is decoded.
+func (d *doneWhenReusable) read() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.isRead = true; d.isIdle {
+		d.signal()
+	}
+}
+
+// finish is called when the fetch has returned, whatever happened.
+func (d *doneWhenReusable) finish() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.signal()
 }
 
 // pageMemory remembers the ids of the previous page, so that records that

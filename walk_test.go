@@ -11,6 +11,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/jarcoal/httpmock"
 	"go.uber.org/goleak"
@@ -429,5 +430,33 @@ func TestWalkCancelledContextEndsWithItsError(t *testing.T) {
 	}
 	if len(errs) != 1 || !errors.Is(errs[0], context.Canceled) || n >= 1000 {
 		t.Fatalf("after %d records: %v", n, errs)
+	}
+}
+
+// TestWalkSlowConsumerGetsEveryPage yields to a consumer that is slow at
+// the end of every page, so that the next page has been fetched, and its
+// request counted as done, by the time the walk looks for it: the walk must
+// still go on to the following pages (an earlier version of the overlapped
+// fetching ended there, silently).
+func TestWalkSlowConsumerGetsEveryPage(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	for _, n := range []int{1, 2, 4} {
+		s := newPageServer(120, 10)
+		var ids []int64
+		for o, err := range walkClient(t, s).Orders.All(context.Background(), 1, nil, WithConcurrency(n)) {
+			if err != nil {
+				t.Fatalf("concurrency %d: %v", n, err)
+			}
+			ids = append(ids, o.ID)
+			if o.ID%10 == 0 {
+				time.Sleep(2 * time.Millisecond)
+			}
+		}
+		if !equalIDs(ids, seq(1, 120)) {
+			t.Fatalf("concurrency %d: %d ids, want 120", n, len(ids))
+		}
+		if got := s.asked(); len(got) != 12 {
+			t.Errorf("concurrency %d: asked for %v, want 12 pages once each", n, got)
+		}
 	}
 }
