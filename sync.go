@@ -21,8 +21,11 @@ var (
 )
 
 // OrderingError is the error of a Sync that met a record created before the
-// record listed just before it. Nothing after the previous record is
-// yielded, and the checkpoint stays at the last record yielded.
+// record listed just before it. Neither of the two is yielded, nor anything
+// listed after them: a Sync yields a record only once the record listed
+// after it (or the end of the list) shows the order to be ascending, so a
+// list in the wrong order from its start yields nothing and leaves the
+// checkpoint where it was.
 type OrderingError struct {
 	// Object is the records' kind: "order" or "message".
 	Object string
@@ -97,7 +100,9 @@ func createdOf[T any](v *T) time.Time {
 }
 
 // sync walks the records created after cp in ascending creation order and
-// advances cp as each one is yielded.
+// advances cp as each one is yielded. Each record is held back until the
+// record listed after it (or the end of the list) shows that the list is in
+// ascending order.
 func (r resource[T]) sync(ctx context.Context, websiteID int64, cp *Checkpoint, opts syncOptions, walkOpts []WalkOption) iter.Seq2[*T, error] {
 	var list listOptions
 	err := errors.New("ordermsg: Sync needs a checkpoint (a pointer to a zero Checkpoint to start from the beginning)")
@@ -110,25 +115,30 @@ func (r resource[T]) sync(ctx context.Context, websiteID int64, cp *Checkpoint, 
 			yield(nil, err)
 			return
 		}
-		var prev *T
+		var held *T // listed, in order so far, not yet yielded
+		release := func() bool {
+			t, id := createdOf(held), idOf(held)
+			if cp.covers(t, id) {
+				return true
+			}
+			cp.advance(t, id)
+			return yield(held, nil)
+		}
 		for rec, err := range r.all(ctx, websiteID, list, walkOpts) {
+			if err == nil {
+				err = r.checkOrder(held, rec)
+			}
 			if err != nil {
 				yield(nil, err)
 				return
 			}
-			if err := r.checkOrder(prev, rec); err != nil {
-				yield(nil, err)
+			if held != nil && !release() {
 				return
 			}
-			prev = rec
-			t, id := createdOf(rec), idOf(rec)
-			if cp.covers(t, id) {
-				continue
-			}
-			cp.advance(t, id)
-			if !yield(rec, nil) {
-				return
-			}
+			held = rec
+		}
+		if held != nil {
+			release()
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package ordermsg_test
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -287,12 +289,14 @@ func TestSyncStopsWhenTheServerIsNotAscending(t *testing.T) {
 	if !errors.Is(err, ordermsg.ErrNotAscending) || !errors.As(err, &oe) {
 		t.Fatalf("err = %v, want an *OrderingError matching ErrNotAscending", err)
 	}
+	// Each message is held back until the next one shows the order: the
+	// newest, listed first, is not yielded, and the checkpoint does not move.
 	newest := ds.Websites[0].Messages[len(ds.Websites[0].Messages)-1]
-	if len(yielded) != 1 || yielded[0] != newest.ID || oe.PrevID != newest.ID || !oe.Created.Before(oe.PrevCreated) {
-		t.Errorf("yielded %v, error %+v: want only the first listed, newest message %d", yielded, oe, newest.ID)
+	if len(yielded) != 0 || oe.PrevID != newest.ID || !oe.Created.Before(oe.PrevCreated) {
+		t.Errorf("yielded %v, error %+v: want nothing, and the error after the newest message %d", yielded, oe, newest.ID)
 	}
-	if !cp.Created.Equal(newest.DateCreated.Time) || !slices.Equal(cp.IDs, []int64{newest.ID}) {
-		t.Errorf("checkpoint %+v: want it at the one message yielded", cp)
+	if !cp.IsZero() {
+		t.Errorf("checkpoint %+v: want it still zero", cp)
 	}
 }
 
@@ -365,4 +369,170 @@ func TestCheckpointJSON(t *testing.T) {
 	if err := json.Unmarshal(b, &back); err != nil || !back.Created.Equal(cp.Created) || !slices.Equal(back.IDs, cp.IDs) || back.IsZero() {
 		t.Errorf("round trip of %s gave %+v, %v", b, back, err)
 	}
+}
+
+// listServer is an orders list endpoint over records of its own, sorted by
+// date_created (ties by id) and paged by offset, that misbehaves on demand.
+// date_start is read as an inclusive UTC day; everything else is ignored.
+type listServer struct {
+	mu   sync.Mutex
+	recs []listRecord
+	// descending lists newest first, whatever the direction asked for.
+	descending bool
+	// tiesDescending, when set, orders the records of one second by id
+	// descending on the pages for which it returns true (a sort without a
+	// tiebreak); run counts the lists that asked for page 1.
+	tiesDescending func(run, page int) bool
+	run            int
+	// beforePage, when set, runs before page is answered, without the lock.
+	beforePage          func(page int)
+	inFlight, maxFlight int
+}
+
+type listRecord struct {
+	id      int64
+	created time.Time
+}
+
+// add makes records visible, as if their transactions had just committed.
+func (ls *listServer) add(recs ...listRecord) {
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	ls.recs = append(ls.recs, recs...)
+}
+
+func (ls *listServer) set(f func(ls *listServer)) {
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	f(ls)
+}
+
+func (ls *listServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	page, _ := strconv.Atoi(q.Get("page"))
+	page = max(page, 1)
+	ls.mu.Lock()
+	ls.inFlight++
+	ls.maxFlight = max(ls.maxFlight, ls.inFlight)
+	if page == 1 {
+		ls.run++
+	}
+	ls.mu.Unlock()
+	if ls.beforePage != nil {
+		ls.beforePage(page)
+	}
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	defer func() { ls.inFlight-- }()
+	count, _ := strconv.Atoi(q.Get("count"))
+	if count == 0 {
+		count = 10
+	}
+	start, _ := time.Parse(time.DateOnly, q.Get("date_start"))
+	var sel []listRecord
+	for _, x := range ls.recs {
+		if !x.created.Before(start) {
+			sel = append(sel, x)
+		}
+	}
+	tiesDesc := ls.tiesDescending != nil && ls.tiesDescending(ls.run, page)
+	slices.SortFunc(sel, func(a, b listRecord) int {
+		if c := a.created.Compare(b.created); c != 0 {
+			if ls.descending {
+				return -c
+			}
+			return c
+		}
+		if tiesDesc {
+			return cmp.Compare(b.id, a.id)
+		}
+		return cmp.Compare(a.id, b.id)
+	})
+	lo, hi := min((page-1)*count, len(sel)), min(page*count, len(sel))
+	data := []map[string]any{}
+	for _, x := range sel[lo:hi] {
+		data = append(data, map[string]any{"object": "order", "id": x.id, "date_created": x.created.Format(time.RFC3339)})
+	}
+	json.NewEncoder(w).Encode(map[string]any{"object": "list", "data": data, "meta": map[string]any{"pagination": map[string]any{
+		"total": len(sel), "count": len(data), "per_page": count, "current_page": page, "total_pages": max(1, (len(sel)+count-1)/count)}}})
+}
+
+func (ls *listServer) client(t *testing.T) *ordermsg.Client {
+	t.Helper()
+	hs := httptest.NewServer(ls)
+	t.Cleanup(hs.Close)
+	c, err := ordermsg.NewClient(hs.URL, "key", ordermsg.WithAllowHTTP())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// listBase is the creation time of the listServer tests' first records.
+var listBase = time.Date(2024, 3, 10, 12, 0, 0, 0, time.UTC)
+
+// minutes are records 1 to n, created a minute apart after listBase.
+func minutes(n int) []listRecord {
+	var out []listRecord
+	for i := 1; i <= n; i++ {
+		out = append(out, listRecord{int64(i), listBase.Add(time.Duration(i) * time.Minute)})
+	}
+	return out
+}
+
+// syncIDs runs one Sync of orders (website 1, pages of count) to its end
+// and returns the ids yielded and the error that ended it.
+func syncIDs(c *ordermsg.Client, cp *ordermsg.Checkpoint, count int, walk ...ordermsg.WalkOption) ([]int64, error) {
+	var got []int64
+	for o, err := range c.Orders.Sync(context.Background(), 1, cp, &ordermsg.ListOrdersOptions{Count: count}, walk...) {
+		if err != nil {
+			return got, err
+		}
+		got = append(got, o.ID)
+	}
+	return got, nil
+}
+
+// A server that lists newest first when asked for ascending: nothing is
+// yielded and the checkpoint does not move, so the run after the server is
+// fixed yields every record. Before each record was held back until the
+// next one, the newest was yielded first and moved the checkpoint past the
+// others, which were lost.
+func TestSyncDescendingListYieldsNothing(t *testing.T) {
+	for _, count := range []int{10, 1} { // pages of one each look ascending alone
+		t.Run(fmt.Sprintf("count=%d", count), func(t *testing.T) {
+			ls := &listServer{}
+			ls.add(minutes(3)...)
+			c := ls.client(t)
+			var cp ordermsg.Checkpoint
+			if got, err := syncIDs(c, &cp, count); err != nil || !slices.Equal(got, []int64{1, 2, 3}) {
+				t.Fatalf("first run: %v, %v", got, err)
+			}
+			before := mustJSON(t, cp)
+			ls.add(minutes(5)[3:]...)
+			ls.set(func(ls *listServer) { ls.descending = true })
+			got, err := syncIDs(c, &cp, count)
+			var oe *ordermsg.OrderingError
+			if len(got) != 0 || !errors.As(err, &oe) || !errors.Is(err, ordermsg.ErrNotAscending) || oe.PrevID != 5 || oe.ID != 4 {
+				t.Errorf("descending run: yielded %v, err %v; want nothing and an *OrderingError after 5", got, err)
+			}
+			if after := mustJSON(t, cp); after != before {
+				t.Errorf("descending run moved the checkpoint from %s to %s", before, after)
+			}
+			ls.set(func(ls *listServer) { ls.descending = false })
+			if got, err := syncIDs(c, &cp, count); err != nil || !slices.Equal(got, []int64{4, 5}) {
+				t.Errorf("run after the fix: %v, %v; want [4 5]", got, err)
+			}
+		})
+	}
+}
+
+// mustJSON is cp as the caller stores it.
+func mustJSON(t *testing.T, cp ordermsg.Checkpoint) string {
+	t.Helper()
+	b, err := json.Marshal(cp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
