@@ -48,11 +48,19 @@ func (s *OrdersService) All(ctx context.Context, websiteID int64, opts *ListOrde
 // created in the same second are told apart by id. Apart from the page in
 // hand, it keeps only the ids of the checkpoint's second.
 //
+// Pages are fetched one at a time, in order, each asked for once the one
+// before it has been answered: with offset pagination, pages fetched at once
+// can straddle an order that appears meanwhile and miss another, so
+// WithConcurrency does not apply to Sync.
+//
 // opts may be nil; Sync sets Page, DateStart, DateEnd, Direction and Sort
 // itself, and refuses options that set them. A filter (Status, Search)
 // applies as in All; an order that enters it later, older than the
 // checkpoint, is not yielded. If the server does not list in ascending
-// creation order, Sync ends with an *OrderingError (ErrNotAscending).
+// creation order, Sync ends with an *OrderingError (ErrNotAscending); it
+// yields an order only once the order listed after it (or the end of the
+// list) shows the order to be ascending, so a list in the wrong order from
+// its start yields nothing and leaves *cp as it was.
 // Orders the server shows only after later ones were yielded (created with
 // an earlier time) are behind the checkpoint and not yielded.
 func (s *OrdersService) Sync(ctx context.Context, websiteID int64, cp *Checkpoint, opts *ListOrdersOptions, walk ...WalkOption) iter.Seq2[*Order, error] {

@@ -100,8 +100,9 @@ func createdOf[T any](v *T) time.Time {
 }
 
 // sync walks the records created after cp in ascending creation order and
-// advances cp as each one is yielded. Each record is held back until the
-// record listed after it (or the end of the list) shows that the list is in
+// advances cp as each one is yielded. Pages are fetched one at a time,
+// whatever walkOpts ask for, and each record is held back until the record
+// listed after it (or the end of the list) shows that the list is in
 // ascending order.
 func (r resource[T]) sync(ctx context.Context, websiteID int64, cp *Checkpoint, opts syncOptions, walkOpts []WalkOption) iter.Seq2[*T, error] {
 	var list listOptions
@@ -110,6 +111,10 @@ func (r resource[T]) sync(ctx context.Context, websiteID int64, cp *Checkpoint, 
 		slices.Sort(cp.IDs) // a checkpoint edited by hand may not be
 		list, err = opts.forSync(cp.overlapStart())
 	}
+	// Pages fetched at once are answered at different times: a record that
+	// appears meanwhile shifts the later pages but not the earlier ones, and
+	// the record pushed across the boundary is on neither.
+	walkOpts = append(slices.Clip(walkOpts), WithConcurrency(1))
 	return func(yield func(*T, error) bool) {
 		if err != nil {
 			yield(nil, err)

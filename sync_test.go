@@ -536,3 +536,42 @@ func mustJSON(t *testing.T, cp ordermsg.Checkpoint) string {
 	}
 	return string(b)
 }
+
+// Sync fetches its pages one at a time, whatever WithConcurrency asks for:
+// with pages fetched at once, a record appearing during the walk shifted
+// the pages answered after it but not those answered before, and the
+// record pushed across the boundary was on neither page, never yielded.
+// One page at a time, a shift only repeats a record, which is dropped.
+func TestSyncFetchesPagesOneAtATime(t *testing.T) {
+	ls := &listServer{}
+	ls.add(minutes(30)...)
+	var once sync.Once
+	ls.beforePage = func(page int) {
+		if page == 3 {
+			// Appears at the head of the list during the walk.
+			once.Do(func() { ls.add(listRecord{99, listBase.Add(30 * time.Second)}) })
+		}
+	}
+	c := ls.client(t)
+	var cp ordermsg.Checkpoint
+	seen := map[int64]int{}
+	for run := range 2 {
+		got, err := syncIDs(c, &cp, 5, ordermsg.WithConcurrency(4))
+		if err != nil {
+			t.Fatalf("run %d: %v", run, err)
+		}
+		for _, id := range got {
+			seen[id]++
+		}
+	}
+	for id := int64(1); id <= 30; id++ {
+		if seen[id] != 1 {
+			t.Errorf("order %d yielded %d times", id, seen[id])
+		}
+	}
+	ls.set(func(ls *listServer) {
+		if ls.maxFlight != 1 {
+			t.Errorf("%d requests were in flight at once; want 1", ls.maxFlight)
+		}
+	})
+}
