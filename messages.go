@@ -35,7 +35,7 @@ func (s *MessagesService) All(ctx context.Context, websiteID int64, opts *ListMe
 }
 
 // Sync yields, in ascending creation order, every message of the website
-// created after the checkpoint cp, and advances *cp as each message is
+// that the checkpoint cp does not cover, and advances *cp as each message is
 // yielded, exactly as Orders.Sync does for orders (see there for how the
 // day-granular date bounds are dealt with, and why pages are fetched one at
 // a time: WithConcurrency does not apply). opts may be nil; Sync sets Page,

@@ -99,8 +99,9 @@ func createdOf[T any](v *T) time.Time {
 	return time.Time{}
 }
 
-// sync walks the records created after cp in ascending creation order and
-// advances cp as each one is yielded. Pages are fetched one at a time,
+// sync walks the records of cp's overlap and after it, in ascending creation
+// order, yields those that cp does not cover, and advances cp as each one is
+// yielded. Pages are fetched one at a time,
 // whatever walkOpts ask for, and each record is held back until the record
 // listed after it (or the end of the list) shows that the list is in
 // ascending order.
@@ -108,7 +109,6 @@ func (r resource[T]) sync(ctx context.Context, websiteID int64, cp *Checkpoint, 
 	var list listOptions
 	err := errors.New("ordermsg: Sync needs a checkpoint (a pointer to a zero Checkpoint to start from the beginning)")
 	if cp != nil {
-		slices.Sort(cp.IDs) // a checkpoint edited by hand may not be
 		list, err = opts.forSync(cp.overlapStart())
 	}
 	// Pages fetched at once are answered at different times: a record that

@@ -199,10 +199,19 @@ func TestSyncTiesAreToldApartByID(t *testing.T) {
 			tied++
 		}
 	}
-	if !cp.Created.Equal(last) || len(cp.IDs) != tied {
-		t.Errorf("checkpoint %v %v: want the last second %v and its %d ids", cp.Created, cp.IDs, last, tied)
+	seen := seenOf(t, cp)
+	lastKey := last.UTC().Format(time.RFC3339)
+	if !cp.Mark().Equal(last) || len(seen[lastKey]) != tied {
+		t.Errorf("checkpoint %v %v: want the last second %v and its %d ids", cp.Mark(), seen, last, tied)
 	}
-	slices.Reverse(cp.IDs) // as a hand-edited checkpoint might hold them
+	for k := range seen {
+		slices.Reverse(seen[k]) // as a hand-edited checkpoint might hold them
+	}
+	b, _ := json.Marshal(map[string]any{"v": 2, "created": last, "seen": seen})
+	cp = ordermsg.Checkpoint{}
+	if err := json.Unmarshal(b, &cp); err != nil {
+		t.Fatal(err)
+	}
 	for o, err := range c.Orders.Sync(context.Background(), srv.WebsiteID, &cp, nil) {
 		t.Errorf("nothing is new, yet Sync yielded %v, %v", o, err)
 	}
@@ -254,12 +263,12 @@ func TestSyncNoChangeRunReadsOnlyTheOverlap(t *testing.T) {
 	if got := cs.requests.Load(); got != 1 || full < 20 {
 		t.Errorf("no-change run made %d requests (the first run %d); want 1: the overlap fits a page", got, full)
 	}
-	wantStart := "date_start=" + ordermsg.DateOf(before.Created.UTC().AddDate(0, 0, -2)).String()
+	wantStart := "date_start=" + ordermsg.DateOf(before.Mark().UTC().AddDate(0, 0, -2)).String()
 	if !strings.Contains(cs.queries[0], wantStart) || !strings.Contains(cs.queries[0], "direction=asc") ||
 		!strings.Contains(cs.queries[0], "sort=date_created") {
 		t.Errorf("query %q: want %s, direction=asc and sort=date_created", cs.queries[0], wantStart)
 	}
-	if !slices.Equal(cp.IDs, before.IDs) || !cp.Created.Equal(before.Created) {
+	if a, b := mustJSON(t, cp), mustJSON(t, before); a != b {
 		t.Errorf("a run with nothing new moved the checkpoint from %v to %v", before, cp)
 	}
 }
@@ -363,12 +372,46 @@ func TestCheckpointJSON(t *testing.T) {
 	if err != nil || string(zero) != "{}" {
 		t.Errorf("zero checkpoint encodes as %s, %v; want {}", zero, err)
 	}
-	cp := ordermsg.Checkpoint{Created: time.Date(2024, 3, 1, 23, 30, 0, 0, time.FixedZone("", 2*3600)), IDs: []int64{5, 9}}
-	b, _ := json.Marshal(cp)
-	var back ordermsg.Checkpoint
-	if err := json.Unmarshal(b, &back); err != nil || !back.Created.Equal(cp.Created) || !slices.Equal(back.IDs, cp.IDs) || back.IsZero() {
-		t.Errorf("round trip of %s gave %+v, %v", b, back, err)
+	var cp ordermsg.Checkpoint
+	if err := json.Unmarshal(zero, &cp); err != nil || !cp.IsZero() {
+		t.Errorf("{} decodes as %s, %v; want the zero checkpoint", mustJSON(t, cp), err)
 	}
+	// Version 2: the mark and the ids yielded in the window, by creation
+	// time; a record older than the window is forgotten when read.
+	v2 := `{"v":2,"created":"2024-03-10T12:05:00Z","seen":{"2024-03-01T00:00:00Z":[1],"2024-03-10T12:04:00Z":[4],"2024-03-10T12:05:00Z":[6,5]}}`
+	if err := json.Unmarshal([]byte(v2), &cp); err != nil {
+		t.Fatal(err)
+	}
+	want := `{"v":2,"created":"2024-03-10T12:05:00Z","seen":{"2024-03-10T12:04:00Z":[4],"2024-03-10T12:05:00Z":[5,6]}}`
+	if got := mustJSON(t, cp); got != want || !cp.Mark().Equal(time.Date(2024, 3, 10, 12, 5, 0, 0, time.UTC)) {
+		t.Errorf("read %s, wrote %s, mark %v; want %s", v2, got, cp.Mark(), want)
+	}
+	// Version 1, from before the window was remembered: everything up to
+	// its mark counts as yielded, until the window has moved past it.
+	v1 := `{"created":"2024-03-10T13:05:00+01:00","ids":[9,5]}`
+	if err := json.Unmarshal([]byte(v1), &cp); err != nil {
+		t.Fatal(err)
+	}
+	want = `{"v":2,"created":"2024-03-10T12:05:00Z","covered_before":"2024-03-10T12:05:00Z","seen":{"2024-03-10T12:05:00Z":[5,9]}}`
+	if got := mustJSON(t, cp); got != want {
+		t.Errorf("read %s, wrote %s; want %s", v1, got, want)
+	}
+	for _, bad := range []string{`{"v":3,"created":"2024-03-10T12:05:00Z"}`, `{"v":2,"ids":[1]}`, `{"v":2,"seen":{"2024-03-10T12:05:00Z":[1]}}`,
+		`{"v":2,"created":"2024-03-10T12:05:00Z","seen":{"2024-03-11T12:05:00Z":[1]}}`, `{"v":2,"created":"2024-03-10T12:05:00Z","seen":{"yesterday":[1]}}`} {
+		if err := json.Unmarshal([]byte(bad), &cp); err == nil {
+			t.Errorf("%s was read as %s; want an error", bad, mustJSON(t, cp))
+		}
+	}
+}
+
+// seenOf is the "seen" of cp's JSON: ids by creation time.
+func seenOf(t *testing.T, cp ordermsg.Checkpoint) map[string][]int64 {
+	t.Helper()
+	var v struct{ Seen map[string][]int64 }
+	if err := json.Unmarshal([]byte(mustJSON(t, cp)), &v); err != nil {
+		t.Fatal(err)
+	}
+	return v.Seen
 }
 
 // listServer is an orders list endpoint over records of its own, sorted by
@@ -574,4 +617,69 @@ func TestSyncFetchesPagesOneAtATime(t *testing.T) {
 			t.Errorf("%d requests were in flight at once; want 1", ls.maxFlight)
 		}
 	})
+}
+
+// A record the server shows late, created before the mark but inside the
+// overlap that the next run lists again, is yielded by that run: the
+// checkpoint remembers which records of the overlap it yielded, rather
+// than dropping everything older than the mark.
+func TestSyncYieldsALateRecordOfTheOverlap(t *testing.T) {
+	ls := &listServer{}
+	ls.add(minutes(5)...)
+	c := ls.client(t)
+	var cp ordermsg.Checkpoint
+	if got, err := syncIDs(c, &cp, 3); err != nil || !slices.Equal(got, []int64{1, 2, 3, 4, 5}) {
+		t.Fatalf("first run: %v, %v", got, err)
+	}
+	ls.add(
+		listRecord{6, listBase.Add(4*time.Minute + 30*time.Second)}, // committed late
+		listRecord{7, listBase.Add(10 * time.Minute)},
+		listRecord{8, listBase.Add(-36 * time.Hour)}, // the day before, still in the overlap
+		listRecord{9, listBase.Add(5 * time.Minute)}, // the mark's second
+	)
+	if got, err := syncIDs(c, &cp, 3); err != nil || !slices.Equal(got, []int64{8, 6, 9, 7}) {
+		t.Errorf("second run: %v, %v; want [8 6 9 7]: the late ones in the list's order", got, err)
+	}
+	if got, err := syncIDs(c, &cp, 3); err != nil || len(got) != 0 {
+		t.Errorf("third run: %v, %v; want nothing", got, err)
+	}
+	want := `{"v":2,"created":"2024-03-10T12:10:00Z","seen":{"2024-03-09T00:00:00Z":[8],"2024-03-10T12:01:00Z":[1],` +
+		`"2024-03-10T12:02:00Z":[2],"2024-03-10T12:03:00Z":[3],"2024-03-10T12:04:00Z":[4],"2024-03-10T12:04:30Z":[6],"2024-03-10T12:05:00Z":[5,9],"2024-03-10T12:10:00Z":[7]}}`
+	if got := mustJSON(t, cp); got != want {
+		t.Errorf("checkpoint %s\nwant       %s", got, want)
+	}
+}
+
+// More than a page of records created in one second, which the server
+// orders differently on different pages (a sort without a tiebreak): a
+// run can miss some of them, the next run lists them again and yields
+// them, none twice.
+func TestSyncUnstableTiesMakeARunLateNotLossy(t *testing.T) {
+	ls := &listServer{tiesDescending: func(run, page int) bool { return (run+page)%2 == 0 }}
+	for i := int64(1); i <= 12; i++ {
+		ls.add(listRecord{i, listBase})
+	}
+	ls.add(listRecord{13, listBase.Add(time.Second)})
+	c := ls.client(t)
+	var cp ordermsg.Checkpoint
+	seen := map[int64]int{}
+	var runs [][]int64
+	for range 3 {
+		got, err := syncIDs(c, &cp, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs = append(runs, got)
+		for _, id := range got {
+			seen[id]++
+		}
+	}
+	if len(runs[0]) == 13 {
+		t.Fatalf("the first run yielded all of %v: the test's server did not make it miss any", runs[0])
+	}
+	for id := int64(1); id <= 13; id++ {
+		if seen[id] != 1 {
+			t.Errorf("order %d yielded %d times in runs %v", id, seen[id], runs)
+		}
+	}
 }

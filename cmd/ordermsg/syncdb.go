@@ -174,13 +174,13 @@ func mirror[T any](ctx context.Context, run *syncRun, t *mirrorTable[T], src rec
 	// listed from two days earlier whatever the server's reading of
 	// date_start, up to the checkpoint (what comes after is the next
 	// sync's).
-	from := cp.Created.Add(-time.Duration(run.refreshDays) * 24 * time.Hour)
+	from := cp.Mark().Add(-time.Duration(run.refreshDays) * 24 * time.Hour)
 	walk := ordermsg.WithConcurrency(run.pages)
 	for v, err := range src.since(ctx, run.c, run.site, ordermsg.DateOf(from.UTC().AddDate(0, 0, -2)), run.count, walk) {
 		if err != nil {
 			return w.counts, joinCommit(err, w.commit(dbctx, nil))
 		}
-		if created := t.created(v); created.Before(from) || created.After(cp.Created) {
+		if created := t.created(v); created.Before(from) || created.After(cp.Mark()) {
 			continue
 		}
 		if err := w.put(dbctx, v, nil); err != nil {
