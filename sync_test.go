@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -682,4 +683,138 @@ func TestSyncUnstableTiesMakeARunLateNotLossy(t *testing.T) {
 			t.Errorf("order %d yielded %d times in runs %v", id, seen[id], runs)
 		}
 	}
+}
+
+// A property of Sync, over datasets and runs drawn at random: whatever the
+// page size, where runs break (the checkpoint saved as JSON and read back),
+// records added between and during runs, some sharing a second, some shown
+// late with a creation time inside the overlap (before or during a run),
+// runs ended by the errors such a late record can cause, the union of the runs is
+// the dataset, with no repeats, each run in ascending creation order, and
+// the checkpoint remembers no more than the records of its window.
+func TestSyncPropertyUnionOfRunsIsTheDataset(t *testing.T) {
+	for seed := range uint64(40) {
+		t.Run(fmt.Sprint(seed), func(t *testing.T) { checkSyncRuns(t, rand.New(rand.NewPCG(seed, 12))) })
+	}
+}
+
+func checkSyncRuns(t *testing.T, rnd *rand.Rand) {
+	ls := &listServer{}
+	var nextID int64
+	newest := listBase
+	// A history over ten days, so that the window moves and forgets.
+	for range 20 + rnd.IntN(60) {
+		nextID++
+		newest = newest.Add(time.Duration(rnd.IntN(4*3600)) * time.Second)
+		ls.add(listRecord{nextID, newest})
+	}
+	var mu sync.Mutex // newest and nextID, also used by the server's hook
+	addSome := func() {
+		mu.Lock()
+		defer mu.Unlock()
+		for range 1 + rnd.IntN(4) {
+			nextID++
+			switch rnd.IntN(3) {
+			case 0: // in the same second as the newest
+			case 1: // late: created up to a day before the newest
+				ls.add(listRecord{nextID, newest.Add(-time.Duration(rnd.IntN(24*3600)) * time.Second)})
+				continue
+			default:
+				newest = newest.Add(time.Duration(1+rnd.IntN(600)) * time.Second)
+			}
+			ls.add(listRecord{nextID, newest})
+		}
+	}
+	during := rnd.IntN(3) == 0
+	ls.beforePage = func(page int) {
+		mu.Lock()
+		now := during && page > 1
+		mu.Unlock()
+		if now {
+			addSome()
+		}
+	}
+	c := ls.client(t)
+	count := 1 + rnd.IntN(12)
+	var saved []byte
+	seen := map[int64]int{}
+	quiet := 0
+	for run := 0; quiet < 2; run++ {
+		if run > 300 {
+			t.Fatal("sync never caught up")
+		}
+		if run == 8 {
+			mu.Lock()
+			during = false
+			mu.Unlock()
+		}
+		var cp ordermsg.Checkpoint
+		if err := json.Unmarshal(saved, &cp); saved != nil && err != nil {
+			t.Fatal(err)
+		}
+		stop := rnd.IntN(25) // 0: to the end
+		var prev time.Time
+		n := 0
+		for o, err := range c.Orders.Sync(context.Background(), 1, &cp, &ordermsg.ListOrdersOptions{Count: count}) {
+			if err != nil {
+				// A record shown during the run, created before the page
+				// in hand, shifts the pages: the run may see it after a
+				// newer one, or a page of repeats, and stop, as after a
+				// break: the next run lists it again.
+				mu.Lock()
+				shifting := during
+				mu.Unlock()
+				if !shifting || !(errors.Is(err, ordermsg.ErrNotAscending) || errors.Is(err, ordermsg.ErrPaginationStuck)) {
+					t.Fatalf("run %d: %v", run, err)
+				}
+				break
+			}
+			if o.DateCreated.Before(prev) {
+				t.Errorf("run %d: order %d yielded after a newer one", run, o.ID)
+			}
+			prev = o.DateCreated.Time
+			seen[o.ID]++
+			if n++; n == stop {
+				break
+			}
+		}
+		var err error
+		if saved, err = json.Marshal(cp); err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case run < 8 && rnd.IntN(2) == 0:
+			addSome()
+			quiet = 0
+		case run >= 8 && n == 0:
+			quiet++
+		}
+	}
+	ls.set(func(ls *listServer) {
+		for _, r := range ls.recs {
+			if seen[r.id] != 1 {
+				t.Errorf("order %d (created %v) yielded %d times", r.id, r.created, seen[r.id])
+			}
+		}
+		if len(seen) != len(ls.recs) {
+			t.Errorf("%d orders yielded, the server has %d", len(seen), len(ls.recs))
+		}
+		var cp ordermsg.Checkpoint
+		if err := json.Unmarshal(saved, &cp); err != nil {
+			t.Fatal(err)
+		}
+		inWindow := 0 // what the next run may list again, at most
+		for _, r := range ls.recs {
+			if !r.created.Before(cp.Mark().Add(-(3*24 + 14) * time.Hour)) {
+				inWindow++
+			}
+		}
+		remembered := 0
+		for _, ids := range seenOf(t, cp) {
+			remembered += len(ids)
+		}
+		if remembered > inWindow || remembered == 0 {
+			t.Errorf("the checkpoint remembers %d orders; the window holds %d", remembered, inWindow)
+		}
+	})
 }
