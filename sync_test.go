@@ -818,3 +818,25 @@ func checkSyncRuns(t *testing.T, rnd *rand.Rand) {
 		}
 	})
 }
+
+// A checkpoint stored in version 1 of the format (the mark and the ids of
+// its second) goes on where it stopped: nothing up to its mark is yielded
+// again, and what comes after is.
+func TestSyncGoesOnFromAVersion1Checkpoint(t *testing.T) {
+	ls := &listServer{}
+	ls.add(minutes(5)...)
+	ls.add(listRecord{6, listBase.Add(3 * time.Minute)})
+	c := ls.client(t)
+	var cp ordermsg.Checkpoint
+	if err := json.Unmarshal([]byte(`{"created":"2024-03-10T12:03:00Z","ids":[3,6]}`), &cp); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := syncIDs(c, &cp, 2); err != nil || !slices.Equal(got, []int64{4, 5}) {
+		t.Errorf("got %v, %v; want [4 5]", got, err)
+	}
+	want := `{"v":2,"created":"2024-03-10T12:05:00Z","covered_before":"2024-03-10T12:03:00Z",` +
+		`"seen":{"2024-03-10T12:03:00Z":[3,6],"2024-03-10T12:04:00Z":[4],"2024-03-10T12:05:00Z":[5]}}`
+	if got := mustJSON(t, cp); got != want {
+		t.Errorf("checkpoint %s\nwant       %s", got, want)
+	}
+}
