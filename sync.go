@@ -101,10 +101,9 @@ func createdOf[T any](v *T) time.Time {
 
 // sync walks the records of cp's overlap and after it, in ascending creation
 // order, yields those that cp does not cover, and advances cp as each one is
-// yielded. Pages are fetched one at a time,
-// whatever walkOpts ask for, and each record is held back until the record
-// listed after it (or the end of the list) shows that the list is in
-// ascending order.
+// yielded. Pages are fetched one at a time, whatever walkOpts ask for, and
+// each record is held back until the record listed after it (or the end of
+// the list) shows that the list is in ascending order.
 func (r resource[T]) sync(ctx context.Context, websiteID int64, cp *Checkpoint, opts syncOptions, walkOpts []WalkOption) iter.Seq2[*T, error] {
 	var list listOptions
 	err := errors.New("ordermsg: Sync needs a checkpoint (a pointer to a zero Checkpoint to start from the beginning)")
