@@ -88,6 +88,6 @@ func ExampleMessagesService_Sync() {
 		}
 		n++
 	}
-	fmt.Println(n, len(cp.IDs) > 0)
+	fmt.Println(n, !cp.IsZero())
 	// Output: 50 true
 }

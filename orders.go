@@ -35,26 +35,42 @@ func (s *OrdersService) All(ctx context.Context, websiteID int64, opts *ListOrde
 }
 
 // Sync yields, in ascending creation order, every order of the website
-// created after the checkpoint cp, and advances *cp as each order is
-// yielded: when the loop body runs for an order, *cp already covers it. Save
-// *cp after any order (or after a break, an error or a crash) and pass it to
-// a later Sync: that one yields every later order exactly once. A zero
-// Checkpoint starts from the first order.
+// that the checkpoint cp does not cover (every order, for a zero
+// Checkpoint), and advances *cp as each order is yielded: when the loop body
+// runs for an order, *cp already covers it. Save *cp after any order (or
+// after a break, an error or a crash) and pass it to a later Sync: that one
+// yields every order not yielded yet exactly once.
 //
 // The date filters are whole days, and the spec says neither whether a
 // bound is inclusive nor in which time zone a day starts, so Sync lists from
-// two days before the checkpoint (date_start), sorted by date_created in
-// ascending order, and drops what the checkpoint already covers; orders
-// created in the same second are told apart by id. Apart from the page in
-// hand, it keeps only the ids of the checkpoint's second.
+// two days before the checkpoint's mark (date_start), sorted by date_created
+// in ascending order, and drops exactly the orders that the checkpoint
+// remembers having yielded; orders created in the same second are told apart
+// by id. Any other order of that overlap is yielded, in the list's order:
+// one that the server shows late, created before the mark, too. The
+// checkpoint remembers the orders of that overlap only (see Checkpoint), so
+// an order shown later still, created before the overlap, is not yielded.
+// A server that orders the orders of one second differently on different
+// pages (a sort without a tiebreak) can make a run miss some of them when
+// they fill more than a page; a later run lists them again and yields those
+// it sees, so such a server makes a run late, not lossy, as long as its
+// pages differ from run to run. An order shown during a run, created before
+// the page in hand, can end the run with ErrNotAscending or
+// ErrPaginationStuck; nothing is lost: the next run lists it again.
+//
+// Pages are fetched one at a time, in order, each asked for once the one
+// before it has been answered: with offset pagination, pages fetched at once
+// can straddle an order that appears meanwhile and miss another, so
+// WithConcurrency does not apply to Sync.
 //
 // opts may be nil; Sync sets Page, DateStart, DateEnd, Direction and Sort
 // itself, and refuses options that set them. A filter (Status, Search)
-// applies as in All; an order that enters it later, older than the
-// checkpoint, is not yielded. If the server does not list in ascending
-// creation order, Sync ends with an *OrderingError (ErrNotAscending).
-// Orders the server shows only after later ones were yielded (created with
-// an earlier time) are behind the checkpoint and not yielded.
+// applies as in All; an order that enters it later, created before the
+// overlap, is not yielded. If the server does not list in ascending creation
+// order, Sync ends with an *OrderingError (ErrNotAscending); it yields an
+// order only once the order listed after it (or the end of the list) shows
+// the order to be ascending, so a list in the wrong order from its start
+// yields nothing and leaves *cp as it was.
 func (s *OrdersService) Sync(ctx context.Context, websiteID int64, cp *Checkpoint, opts *ListOrdersOptions, walk ...WalkOption) iter.Seq2[*Order, error] {
 	return s.r.sync(ctx, websiteID, cp, opts, walk)
 }

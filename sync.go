@@ -21,8 +21,11 @@ var (
 )
 
 // OrderingError is the error of a Sync that met a record created before the
-// record listed just before it. Nothing after the previous record is
-// yielded, and the checkpoint stays at the last record yielded.
+// record listed just before it. Neither of the two is yielded, nor anything
+// listed after them: a Sync yields a record only once the record listed
+// after it (or the end of the list) shows the order to be ascending, so a
+// list in the wrong order from its start yields nothing and leaves the
+// checkpoint where it was.
 type OrderingError struct {
 	// Object is the records' kind: "order" or "message".
 	Object string
@@ -96,39 +99,50 @@ func createdOf[T any](v *T) time.Time {
 	return time.Time{}
 }
 
-// sync walks the records created after cp in ascending creation order and
-// advances cp as each one is yielded.
+// sync walks the records of cp's overlap and after it, in ascending creation
+// order, yields those that cp does not cover, and advances cp as each one is
+// yielded. Pages are fetched one at a time, whatever walkOpts ask for, and
+// each record is held back until the record listed after it (or the end of
+// the list) shows that the list is in ascending order.
 func (r resource[T]) sync(ctx context.Context, websiteID int64, cp *Checkpoint, opts syncOptions, walkOpts []WalkOption) iter.Seq2[*T, error] {
 	var list listOptions
 	err := errors.New("ordermsg: Sync needs a checkpoint (a pointer to a zero Checkpoint to start from the beginning)")
 	if cp != nil {
-		slices.Sort(cp.IDs) // a checkpoint edited by hand may not be
 		list, err = opts.forSync(cp.overlapStart())
 	}
+	// Pages fetched at once are answered at different times: a record that
+	// appears meanwhile shifts the later pages but not the earlier ones, and
+	// the record pushed across the boundary is on neither.
+	walkOpts = append(slices.Clip(walkOpts), WithConcurrency(1))
 	return func(yield func(*T, error) bool) {
 		if err != nil {
 			yield(nil, err)
 			return
 		}
-		var prev *T
+		var held *T // listed, in order so far, not yet yielded
+		release := func() bool {
+			t, id := createdOf(held), idOf(held)
+			if cp.covers(t, id) {
+				return true
+			}
+			cp.advance(t, id)
+			return yield(held, nil)
+		}
 		for rec, err := range r.all(ctx, websiteID, list, walkOpts) {
+			if err == nil {
+				err = r.checkOrder(held, rec)
+			}
 			if err != nil {
 				yield(nil, err)
 				return
 			}
-			if err := r.checkOrder(prev, rec); err != nil {
-				yield(nil, err)
+			if held != nil && !release() {
 				return
 			}
-			prev = rec
-			t, id := createdOf(rec), idOf(rec)
-			if cp.covers(t, id) {
-				continue
-			}
-			cp.advance(t, id)
-			if !yield(rec, nil) {
-				return
-			}
+			held = rec
+		}
+		if held != nil {
+			release()
 		}
 	}
 }

@@ -1,14 +1,17 @@
 package ordermsg_test
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"iter"
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -197,10 +200,19 @@ func TestSyncTiesAreToldApartByID(t *testing.T) {
 			tied++
 		}
 	}
-	if !cp.Created.Equal(last) || len(cp.IDs) != tied {
-		t.Errorf("checkpoint %v %v: want the last second %v and its %d ids", cp.Created, cp.IDs, last, tied)
+	seen := seenOf(t, cp)
+	lastKey := last.UTC().Format(time.RFC3339)
+	if !cp.Mark().Equal(last) || len(seen[lastKey]) != tied {
+		t.Errorf("checkpoint %v %v: want the last second %v and its %d ids", cp.Mark(), seen, last, tied)
 	}
-	slices.Reverse(cp.IDs) // as a hand-edited checkpoint might hold them
+	for k := range seen {
+		slices.Reverse(seen[k]) // as a hand-edited checkpoint might hold them
+	}
+	b, _ := json.Marshal(map[string]any{"v": 2, "created": last, "seen": seen})
+	cp = ordermsg.Checkpoint{}
+	if err := json.Unmarshal(b, &cp); err != nil {
+		t.Fatal(err)
+	}
 	for o, err := range c.Orders.Sync(context.Background(), srv.WebsiteID, &cp, nil) {
 		t.Errorf("nothing is new, yet Sync yielded %v, %v", o, err)
 	}
@@ -252,12 +264,12 @@ func TestSyncNoChangeRunReadsOnlyTheOverlap(t *testing.T) {
 	if got := cs.requests.Load(); got != 1 || full < 20 {
 		t.Errorf("no-change run made %d requests (the first run %d); want 1: the overlap fits a page", got, full)
 	}
-	wantStart := "date_start=" + ordermsg.DateOf(before.Created.UTC().AddDate(0, 0, -2)).String()
+	wantStart := "date_start=" + ordermsg.DateOf(before.Mark().UTC().AddDate(0, 0, -2)).String()
 	if !strings.Contains(cs.queries[0], wantStart) || !strings.Contains(cs.queries[0], "direction=asc") ||
 		!strings.Contains(cs.queries[0], "sort=date_created") {
 		t.Errorf("query %q: want %s, direction=asc and sort=date_created", cs.queries[0], wantStart)
 	}
-	if !slices.Equal(cp.IDs, before.IDs) || !cp.Created.Equal(before.Created) {
+	if a, b := mustJSON(t, cp), mustJSON(t, before); a != b {
 		t.Errorf("a run with nothing new moved the checkpoint from %v to %v", before, cp)
 	}
 }
@@ -287,12 +299,14 @@ func TestSyncStopsWhenTheServerIsNotAscending(t *testing.T) {
 	if !errors.Is(err, ordermsg.ErrNotAscending) || !errors.As(err, &oe) {
 		t.Fatalf("err = %v, want an *OrderingError matching ErrNotAscending", err)
 	}
+	// Each message is held back until the next one shows the order: the
+	// newest, listed first, is not yielded, and the checkpoint does not move.
 	newest := ds.Websites[0].Messages[len(ds.Websites[0].Messages)-1]
-	if len(yielded) != 1 || yielded[0] != newest.ID || oe.PrevID != newest.ID || !oe.Created.Before(oe.PrevCreated) {
-		t.Errorf("yielded %v, error %+v: want only the first listed, newest message %d", yielded, oe, newest.ID)
+	if len(yielded) != 0 || oe.PrevID != newest.ID || !oe.Created.Before(oe.PrevCreated) {
+		t.Errorf("yielded %v, error %+v: want nothing, and the error after the newest message %d", yielded, oe, newest.ID)
 	}
-	if !cp.Created.Equal(newest.DateCreated.Time) || !slices.Equal(cp.IDs, []int64{newest.ID}) {
-		t.Errorf("checkpoint %+v: want it at the one message yielded", cp)
+	if !cp.IsZero() {
+		t.Errorf("checkpoint %+v: want it still zero", cp)
 	}
 }
 
@@ -359,10 +373,470 @@ func TestCheckpointJSON(t *testing.T) {
 	if err != nil || string(zero) != "{}" {
 		t.Errorf("zero checkpoint encodes as %s, %v; want {}", zero, err)
 	}
-	cp := ordermsg.Checkpoint{Created: time.Date(2024, 3, 1, 23, 30, 0, 0, time.FixedZone("", 2*3600)), IDs: []int64{5, 9}}
-	b, _ := json.Marshal(cp)
-	var back ordermsg.Checkpoint
-	if err := json.Unmarshal(b, &back); err != nil || !back.Created.Equal(cp.Created) || !slices.Equal(back.IDs, cp.IDs) || back.IsZero() {
-		t.Errorf("round trip of %s gave %+v, %v", b, back, err)
+	var cp ordermsg.Checkpoint
+	if err := json.Unmarshal(zero, &cp); err != nil || !cp.IsZero() {
+		t.Errorf("{} decodes as %s, %v; want the zero checkpoint", mustJSON(t, cp), err)
+	}
+	// Version 2: the mark and the ids yielded in the window, by creation
+	// time; a record older than the window is forgotten when read.
+	v2 := `{"v":2,"created":"2024-03-10T12:05:00Z","seen":{"2024-03-01T00:00:00Z":[1],"2024-03-10T12:04:00Z":[4],"2024-03-10T12:05:00Z":[6,5]}}`
+	if err := json.Unmarshal([]byte(v2), &cp); err != nil {
+		t.Fatal(err)
+	}
+	want := `{"v":2,"created":"2024-03-10T12:05:00Z","seen":{"2024-03-10T12:04:00Z":[4],"2024-03-10T12:05:00Z":[5,6]}}`
+	if got := mustJSON(t, cp); got != want || !cp.Mark().Equal(time.Date(2024, 3, 10, 12, 5, 0, 0, time.UTC)) {
+		t.Errorf("read %s, wrote %s, mark %v; want %s", v2, got, cp.Mark(), want)
+	}
+	// Version 1, from before the window was remembered: everything up to
+	// its mark counts as yielded, until the window has moved past it.
+	v1 := `{"created":"2024-03-10T13:05:00+01:00","ids":[9,5]}`
+	if err := json.Unmarshal([]byte(v1), &cp); err != nil {
+		t.Fatal(err)
+	}
+	want = `{"v":2,"created":"2024-03-10T12:05:00Z","covered_before":"2024-03-10T12:05:00Z","seen":{"2024-03-10T12:05:00Z":[5,9]}}`
+	if got := mustJSON(t, cp); got != want {
+		t.Errorf("read %s, wrote %s; want %s", v1, got, want)
+	}
+	for _, bad := range []string{`{"v":3,"created":"2024-03-10T12:05:00Z"}`, `{"v":2,"ids":[1]}`, `{"v":2,"seen":{"2024-03-10T12:05:00Z":[1]}}`,
+		`{"v":2,"created":"2024-03-10T12:05:00Z","seen":{"2024-03-11T12:05:00Z":[1]}}`, `{"v":2,"created":"2024-03-10T12:05:00Z","seen":{"yesterday":[1]}}`} {
+		if err := json.Unmarshal([]byte(bad), &cp); err == nil {
+			t.Errorf("%s was read as %s; want an error", bad, mustJSON(t, cp))
+		}
+	}
+}
+
+// seenOf is the "seen" of cp's JSON: ids by creation time.
+func seenOf(t *testing.T, cp ordermsg.Checkpoint) map[string][]int64 {
+	t.Helper()
+	var v struct{ Seen map[string][]int64 }
+	if err := json.Unmarshal([]byte(mustJSON(t, cp)), &v); err != nil {
+		t.Fatal(err)
+	}
+	return v.Seen
+}
+
+// listServer is an orders list endpoint over records of its own, sorted by
+// date_created (ties by id) and paged by offset, that misbehaves on demand.
+// date_start is read as an inclusive UTC day; everything else is ignored.
+type listServer struct {
+	mu   sync.Mutex
+	recs []listRecord
+	// descending lists newest first, whatever the direction asked for.
+	descending bool
+	// tiesDescending, when set, orders the records of one second by id
+	// descending on the pages for which it returns true (a sort without a
+	// tiebreak); run counts the lists that asked for page 1.
+	tiesDescending func(run, page int) bool
+	run            int
+	// beforePage, when set, runs before page is answered, without the lock.
+	beforePage          func(page int)
+	inFlight, maxFlight int
+}
+
+type listRecord struct {
+	id      int64
+	created time.Time
+}
+
+// add makes records visible, as if their transactions had just committed.
+func (ls *listServer) add(recs ...listRecord) {
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	ls.recs = append(ls.recs, recs...)
+}
+
+func (ls *listServer) set(f func(ls *listServer)) {
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	f(ls)
+}
+
+func (ls *listServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	page, _ := strconv.Atoi(q.Get("page"))
+	page = max(page, 1)
+	ls.mu.Lock()
+	ls.inFlight++
+	ls.maxFlight = max(ls.maxFlight, ls.inFlight)
+	if page == 1 {
+		ls.run++
+	}
+	ls.mu.Unlock()
+	if ls.beforePage != nil {
+		ls.beforePage(page)
+	}
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	defer func() { ls.inFlight-- }()
+	count, _ := strconv.Atoi(q.Get("count"))
+	if count == 0 {
+		count = 10
+	}
+	start, _ := time.Parse(time.DateOnly, q.Get("date_start"))
+	var sel []listRecord
+	for _, x := range ls.recs {
+		if !x.created.Before(start) {
+			sel = append(sel, x)
+		}
+	}
+	tiesDesc := ls.tiesDescending != nil && ls.tiesDescending(ls.run, page)
+	slices.SortFunc(sel, func(a, b listRecord) int {
+		if c := a.created.Compare(b.created); c != 0 {
+			if ls.descending {
+				return -c
+			}
+			return c
+		}
+		if tiesDesc {
+			return cmp.Compare(b.id, a.id)
+		}
+		return cmp.Compare(a.id, b.id)
+	})
+	lo, hi := min((page-1)*count, len(sel)), min(page*count, len(sel))
+	data := []map[string]any{}
+	for _, x := range sel[lo:hi] {
+		data = append(data, map[string]any{"object": "order", "id": x.id, "date_created": x.created.Format(time.RFC3339)})
+	}
+	json.NewEncoder(w).Encode(map[string]any{"object": "list", "data": data, "meta": map[string]any{"pagination": map[string]any{
+		"total": len(sel), "count": len(data), "per_page": count, "current_page": page, "total_pages": max(1, (len(sel)+count-1)/count)}}})
+}
+
+func (ls *listServer) client(t *testing.T) *ordermsg.Client {
+	t.Helper()
+	hs := httptest.NewServer(ls)
+	t.Cleanup(hs.Close)
+	c, err := ordermsg.NewClient(hs.URL, "key", ordermsg.WithAllowHTTP())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// listBase is the creation time of the listServer tests' first records.
+var listBase = time.Date(2024, 3, 10, 12, 0, 0, 0, time.UTC)
+
+// minutes are records 1 to n, created a minute apart after listBase.
+func minutes(n int) []listRecord {
+	var out []listRecord
+	for i := 1; i <= n; i++ {
+		out = append(out, listRecord{int64(i), listBase.Add(time.Duration(i) * time.Minute)})
+	}
+	return out
+}
+
+// syncIDs runs one Sync of orders (website 1, pages of count) to its end
+// and returns the ids yielded and the error that ended it.
+func syncIDs(c *ordermsg.Client, cp *ordermsg.Checkpoint, count int, walk ...ordermsg.WalkOption) ([]int64, error) {
+	var got []int64
+	for o, err := range c.Orders.Sync(context.Background(), 1, cp, &ordermsg.ListOrdersOptions{Count: count}, walk...) {
+		if err != nil {
+			return got, err
+		}
+		got = append(got, o.ID)
+	}
+	return got, nil
+}
+
+// A server that lists newest first when asked for ascending: nothing is
+// yielded and the checkpoint does not move, so the run after the server is
+// fixed yields every record. Before each record was held back until the
+// next one, the newest was yielded first and moved the checkpoint past the
+// others, which were lost.
+func TestSyncDescendingListYieldsNothing(t *testing.T) {
+	for _, count := range []int{10, 1} { // pages of one each look ascending alone
+		t.Run(fmt.Sprintf("count=%d", count), func(t *testing.T) {
+			ls := &listServer{}
+			ls.add(minutes(3)...)
+			c := ls.client(t)
+			var cp ordermsg.Checkpoint
+			if got, err := syncIDs(c, &cp, count); err != nil || !slices.Equal(got, []int64{1, 2, 3}) {
+				t.Fatalf("first run: %v, %v", got, err)
+			}
+			before := mustJSON(t, cp)
+			ls.add(minutes(5)[3:]...)
+			ls.set(func(ls *listServer) { ls.descending = true })
+			got, err := syncIDs(c, &cp, count)
+			var oe *ordermsg.OrderingError
+			if len(got) != 0 || !errors.As(err, &oe) || !errors.Is(err, ordermsg.ErrNotAscending) || oe.PrevID != 5 || oe.ID != 4 {
+				t.Errorf("descending run: yielded %v, err %v; want nothing and an *OrderingError after 5", got, err)
+			}
+			if after := mustJSON(t, cp); after != before {
+				t.Errorf("descending run moved the checkpoint from %s to %s", before, after)
+			}
+			ls.set(func(ls *listServer) { ls.descending = false })
+			if got, err := syncIDs(c, &cp, count); err != nil || !slices.Equal(got, []int64{4, 5}) {
+				t.Errorf("run after the fix: %v, %v; want [4 5]", got, err)
+			}
+		})
+	}
+}
+
+// mustJSON is cp as the caller stores it.
+func mustJSON(t *testing.T, cp ordermsg.Checkpoint) string {
+	t.Helper()
+	b, err := json.Marshal(cp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// Sync fetches its pages one at a time, whatever WithConcurrency asks for:
+// with pages fetched at once, a record appearing during the walk shifted
+// the pages answered after it but not those answered before, and the
+// record pushed across the boundary was on neither page, never yielded.
+// One page at a time, a shift only repeats a record, which is dropped.
+func TestSyncFetchesPagesOneAtATime(t *testing.T) {
+	ls := &listServer{}
+	ls.add(minutes(30)...)
+	var once sync.Once
+	ls.beforePage = func(page int) {
+		if page == 3 {
+			// Appears at the head of the list during the walk.
+			once.Do(func() { ls.add(listRecord{99, listBase.Add(30 * time.Second)}) })
+		}
+	}
+	c := ls.client(t)
+	var cp ordermsg.Checkpoint
+	seen := map[int64]int{}
+	for run := range 2 {
+		got, err := syncIDs(c, &cp, 5, ordermsg.WithConcurrency(4))
+		if err != nil {
+			t.Fatalf("run %d: %v", run, err)
+		}
+		for _, id := range got {
+			seen[id]++
+		}
+	}
+	for id := int64(1); id <= 30; id++ {
+		if seen[id] != 1 {
+			t.Errorf("order %d yielded %d times", id, seen[id])
+		}
+	}
+	ls.set(func(ls *listServer) {
+		if ls.maxFlight != 1 {
+			t.Errorf("%d requests were in flight at once; want 1", ls.maxFlight)
+		}
+	})
+}
+
+// A record the server shows late, created before the mark but inside the
+// overlap that the next run lists again, is yielded by that run: the
+// checkpoint remembers which records of the overlap it yielded, rather
+// than dropping everything older than the mark.
+func TestSyncYieldsALateRecordOfTheOverlap(t *testing.T) {
+	ls := &listServer{}
+	ls.add(minutes(5)...)
+	c := ls.client(t)
+	var cp ordermsg.Checkpoint
+	if got, err := syncIDs(c, &cp, 3); err != nil || !slices.Equal(got, []int64{1, 2, 3, 4, 5}) {
+		t.Fatalf("first run: %v, %v", got, err)
+	}
+	ls.add(
+		listRecord{6, listBase.Add(4*time.Minute + 30*time.Second)}, // committed late
+		listRecord{7, listBase.Add(10 * time.Minute)},
+		listRecord{8, listBase.Add(-36 * time.Hour)}, // the day before, still in the overlap
+		listRecord{9, listBase.Add(5 * time.Minute)}, // the mark's second
+	)
+	if got, err := syncIDs(c, &cp, 3); err != nil || !slices.Equal(got, []int64{8, 6, 9, 7}) {
+		t.Errorf("second run: %v, %v; want [8 6 9 7]: the late ones in the list's order", got, err)
+	}
+	if got, err := syncIDs(c, &cp, 3); err != nil || len(got) != 0 {
+		t.Errorf("third run: %v, %v; want nothing", got, err)
+	}
+	want := `{"v":2,"created":"2024-03-10T12:10:00Z","seen":{"2024-03-09T00:00:00Z":[8],"2024-03-10T12:01:00Z":[1],` +
+		`"2024-03-10T12:02:00Z":[2],"2024-03-10T12:03:00Z":[3],"2024-03-10T12:04:00Z":[4],"2024-03-10T12:04:30Z":[6],"2024-03-10T12:05:00Z":[5,9],"2024-03-10T12:10:00Z":[7]}}`
+	if got := mustJSON(t, cp); got != want {
+		t.Errorf("checkpoint %s\nwant       %s", got, want)
+	}
+}
+
+// More than a page of records created in one second, which the server
+// orders differently on different pages (a sort without a tiebreak): a
+// run can miss some of them, the next run lists them again and yields
+// them, none twice.
+func TestSyncUnstableTiesMakeARunLateNotLossy(t *testing.T) {
+	ls := &listServer{tiesDescending: func(run, page int) bool { return (run+page)%2 == 0 }}
+	for i := int64(1); i <= 12; i++ {
+		ls.add(listRecord{i, listBase})
+	}
+	ls.add(listRecord{13, listBase.Add(time.Second)})
+	c := ls.client(t)
+	var cp ordermsg.Checkpoint
+	seen := map[int64]int{}
+	var runs [][]int64
+	for range 3 {
+		got, err := syncIDs(c, &cp, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs = append(runs, got)
+		for _, id := range got {
+			seen[id]++
+		}
+	}
+	if len(runs[0]) == 13 {
+		t.Fatalf("the first run yielded all of %v: the test's server did not make it miss any", runs[0])
+	}
+	for id := int64(1); id <= 13; id++ {
+		if seen[id] != 1 {
+			t.Errorf("order %d yielded %d times in runs %v", id, seen[id], runs)
+		}
+	}
+}
+
+// A property of Sync, over datasets and runs drawn at random: whatever the
+// page size, where runs break (the checkpoint saved as JSON and read back),
+// records added between and during runs, some sharing a second, some shown
+// late with a creation time inside the overlap (before or during a run),
+// runs ended by the errors such a late record can cause, the union of the runs is
+// the dataset, with no repeats, each run in ascending creation order, and
+// the checkpoint remembers no more than the records of its window.
+func TestSyncPropertyUnionOfRunsIsTheDataset(t *testing.T) {
+	for seed := range uint64(40) {
+		t.Run(fmt.Sprint(seed), func(t *testing.T) { checkSyncRuns(t, rand.New(rand.NewPCG(seed, 12))) })
+	}
+}
+
+func checkSyncRuns(t *testing.T, rnd *rand.Rand) {
+	ls := &listServer{}
+	var nextID int64
+	newest := listBase
+	// A history over ten days, so that the window moves and forgets.
+	for range 20 + rnd.IntN(60) {
+		nextID++
+		newest = newest.Add(time.Duration(rnd.IntN(4*3600)) * time.Second)
+		ls.add(listRecord{nextID, newest})
+	}
+	var mu sync.Mutex // newest and nextID, also used by the server's hook
+	addSome := func() {
+		mu.Lock()
+		defer mu.Unlock()
+		for range 1 + rnd.IntN(4) {
+			nextID++
+			switch rnd.IntN(3) {
+			case 0: // in the same second as the newest
+			case 1: // late: created up to a day before the newest
+				ls.add(listRecord{nextID, newest.Add(-time.Duration(rnd.IntN(24*3600)) * time.Second)})
+				continue
+			default:
+				newest = newest.Add(time.Duration(1+rnd.IntN(600)) * time.Second)
+			}
+			ls.add(listRecord{nextID, newest})
+		}
+	}
+	during := rnd.IntN(3) == 0
+	ls.beforePage = func(page int) {
+		mu.Lock()
+		now := during && page > 1
+		mu.Unlock()
+		if now {
+			addSome()
+		}
+	}
+	c := ls.client(t)
+	count := 1 + rnd.IntN(12)
+	var saved []byte
+	seen := map[int64]int{}
+	quiet := 0
+	for run := 0; quiet < 2; run++ {
+		if run > 300 {
+			t.Fatal("sync never caught up")
+		}
+		if run == 8 {
+			mu.Lock()
+			during = false
+			mu.Unlock()
+		}
+		var cp ordermsg.Checkpoint
+		if err := json.Unmarshal(saved, &cp); saved != nil && err != nil {
+			t.Fatal(err)
+		}
+		stop := rnd.IntN(25) // 0: to the end
+		var prev time.Time
+		n := 0
+		for o, err := range c.Orders.Sync(context.Background(), 1, &cp, &ordermsg.ListOrdersOptions{Count: count}) {
+			if err != nil {
+				// A record shown during the run, created before the page
+				// in hand, shifts the pages: the run may see it after a
+				// newer one, or a page of repeats, and stop, as after a
+				// break: the next run lists it again.
+				mu.Lock()
+				shifting := during
+				mu.Unlock()
+				if !shifting || !(errors.Is(err, ordermsg.ErrNotAscending) || errors.Is(err, ordermsg.ErrPaginationStuck)) {
+					t.Fatalf("run %d: %v", run, err)
+				}
+				break
+			}
+			if o.DateCreated.Before(prev) {
+				t.Errorf("run %d: order %d yielded after a newer one", run, o.ID)
+			}
+			prev = o.DateCreated.Time
+			seen[o.ID]++
+			if n++; n == stop {
+				break
+			}
+		}
+		var err error
+		if saved, err = json.Marshal(cp); err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case run < 8 && rnd.IntN(2) == 0:
+			addSome()
+			quiet = 0
+		case run >= 8 && n == 0:
+			quiet++
+		}
+	}
+	ls.set(func(ls *listServer) {
+		for _, r := range ls.recs {
+			if seen[r.id] != 1 {
+				t.Errorf("order %d (created %v) yielded %d times", r.id, r.created, seen[r.id])
+			}
+		}
+		if len(seen) != len(ls.recs) {
+			t.Errorf("%d orders yielded, the server has %d", len(seen), len(ls.recs))
+		}
+		var cp ordermsg.Checkpoint
+		if err := json.Unmarshal(saved, &cp); err != nil {
+			t.Fatal(err)
+		}
+		inWindow := 0 // what the next run may list again, at most
+		for _, r := range ls.recs {
+			if !r.created.Before(cp.Mark().Add(-(3*24 + 14) * time.Hour)) {
+				inWindow++
+			}
+		}
+		remembered := 0
+		for _, ids := range seenOf(t, cp) {
+			remembered += len(ids)
+		}
+		if remembered > inWindow || remembered == 0 {
+			t.Errorf("the checkpoint remembers %d orders; the window holds %d", remembered, inWindow)
+		}
+	})
+}
+
+// A checkpoint stored in version 1 of the format (the mark and the ids of
+// its second) goes on where it stopped: nothing up to its mark is yielded
+// again, and what comes after is.
+func TestSyncGoesOnFromAVersion1Checkpoint(t *testing.T) {
+	ls := &listServer{}
+	ls.add(minutes(5)...)
+	ls.add(listRecord{6, listBase.Add(3 * time.Minute)})
+	c := ls.client(t)
+	var cp ordermsg.Checkpoint
+	if err := json.Unmarshal([]byte(`{"created":"2024-03-10T12:03:00Z","ids":[3,6]}`), &cp); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := syncIDs(c, &cp, 2); err != nil || !slices.Equal(got, []int64{4, 5}) {
+		t.Errorf("got %v, %v; want [4 5]", got, err)
+	}
+	want := `{"v":2,"created":"2024-03-10T12:05:00Z","covered_before":"2024-03-10T12:03:00Z",` +
+		`"seen":{"2024-03-10T12:03:00Z":[3,6],"2024-03-10T12:04:00Z":[4],"2024-03-10T12:05:00Z":[5]}}`
+	if got := mustJSON(t, cp); got != want {
+		t.Errorf("checkpoint %s\nwant       %s", got, want)
 	}
 }

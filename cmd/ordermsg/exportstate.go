@@ -69,7 +69,9 @@ next run exports the same %[1]s again. A crash between the end of the output
 and the update of FILE has the same effect: the next run repeats that batch.
 To never repeat a record, use ordermsg sync --db, which keeps the state in the
 same transaction as the records. --since, --until, --sort, --direction and
---items do not go with --state.`, k.plural)
+--items do not go with --state, and --concurrency does not apply: pages are
+fetched one at a time, as pages fetched at once can miss a record that
+appears during the export.`, k.plural)
 	export.Example += fmt.Sprintf("\n  ordermsg %[1]s export --state %[1]s.state -o new-%[1]s.jsonl --demo", k.plural)
 	plain := export.RunE
 	export.RunE = func(cmd *cobra.Command, args []string) error {
@@ -122,7 +124,7 @@ func exportSince[T any](cmd *cobra.Command, a *app, k *kind[T], src recordSource
 		}
 		defer file.Discard() // a no-op once committed
 	}
-	n, err := writeSince(cmd.Context(), a, c, site, k, src, &f, format, file, &state.Checkpoint, ordermsg.WithConcurrency(concurrency))
+	n, err := writeSince(cmd.Context(), a, c, site, k, src, &f, format, file, &state.Checkpoint)
 	if err != nil {
 		progress := fmt.Sprintf("after %d %s; %s not updated", n, k.plural, statePath)
 		var local *localFailure
@@ -177,7 +179,7 @@ func writeState(ctx context.Context, path string, state any) error {
 
 // writeSince writes the records created after cp to file (standard output
 // when nil) and advances cp. The output is complete when it returns nil.
-func writeSince[T any](ctx context.Context, a *app, c *ordermsg.Client, site int64, k *kind[T], src recordSource[T], f *filters, format string, file *outputFile, cp *ordermsg.Checkpoint, walk ...ordermsg.WalkOption) (int, error) {
+func writeSince[T any](ctx context.Context, a *app, c *ordermsg.Client, site int64, k *kind[T], src recordSource[T], f *filters, format string, file *outputFile, cp *ordermsg.Checkpoint) (int, error) {
 	dst := io.Writer(stdoutWriter{a.stdout})
 	if file != nil {
 		dst = file
@@ -187,7 +189,7 @@ func writeSince[T any](ctx context.Context, a *app, c *ordermsg.Client, site int
 	}
 	w := newRecordWriter(format, dst, k.table)
 	n := 0
-	for v, err := range src.sync(ctx, c, site, cp, f, walk...) {
+	for v, err := range src.sync(ctx, c, site, cp, f) {
 		if err != nil {
 			return n, err
 		}

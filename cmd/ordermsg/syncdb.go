@@ -47,6 +47,10 @@ Nothing in the API says when a record changes (statuses do): --refresh-days N
 reads again the records created in the N days before the newest one, and
 updates those whose JSON changed. A database mirrors one website.
 
+The new records are read one page at a time: pages fetched at once can miss
+a record that appears during the run. --concurrency applies only to the
+--refresh-days pass, which updates records already mirrored.
+
 On a terminal a progress bar shows on stderr; at the end one line tells the
 records that were new, updated and unchanged, and the seconds taken.`,
 		Example: `  ordermsg sync --db shop.db                    # needs ORDERMSG_BASE_URL, ORDERMSG_API_KEY, ORDERMSG_WEBSITE_ID
@@ -95,7 +99,7 @@ records that were new, updated and unchanged, and the seconds taken.`,
 	fl.StringVar(&dbPath, "db", "", "the SQLite database file (created if missing)")
 	fl.IntVar(&refreshDays, "refresh-days", 0, "also update the records created in the N days before the newest")
 	fl.IntVar(&count, "count", 100, "page size of the requests")
-	fl.IntVar(&pages, "concurrency", 4, "pages fetched at once")
+	fl.IntVar(&pages, "concurrency", 4, "pages fetched at once by the --refresh-days pass (new records are read one page at a time)")
 	return cmd
 }
 
@@ -112,17 +116,18 @@ type syncRun struct {
 // export --state.
 type recordSource[T any] struct {
 	// sync walks what was created after cp, advancing it.
-	sync func(ctx context.Context, c *ordermsg.Client, site int64, cp *ordermsg.Checkpoint, f *filters, walk ...ordermsg.WalkOption) iter.Seq2[*T, error]
+	// Pages are fetched one at a time (see ordermsg.OrdersService.Sync).
+	sync func(ctx context.Context, c *ordermsg.Client, site int64, cp *ordermsg.Checkpoint, f *filters) iter.Seq2[*T, error]
 	// since walks, ascending, what was created from the day start on.
 	since func(ctx context.Context, c *ordermsg.Client, site int64, start ordermsg.Date, count int, walk ...ordermsg.WalkOption) iter.Seq2[*T, error]
 }
 
 var ordersSource = recordSource[ordermsg.Order]{
-	sync: func(ctx context.Context, c *ordermsg.Client, site int64, cp *ordermsg.Checkpoint, f *filters, walk ...ordermsg.WalkOption) iter.Seq2[*ordermsg.Order, error] {
+	sync: func(ctx context.Context, c *ordermsg.Client, site int64, cp *ordermsg.Checkpoint, f *filters) iter.Seq2[*ordermsg.Order, error] {
 		return c.Orders.Sync(ctx, site, cp, &ordermsg.ListOrdersOptions{
 			Count: f.count, Search: f.search, Status: ordermsg.OrderStatus(f.only), Includes: toIncludes[ordermsg.OrderInclude](f.includes),
 			KeepRawJSON: true, // stored and exported as the server sent them
-		}, walk...)
+		})
 	},
 	since: func(ctx context.Context, c *ordermsg.Client, site int64, start ordermsg.Date, count int, walk ...ordermsg.WalkOption) iter.Seq2[*ordermsg.Order, error] {
 		return c.Orders.All(ctx, site, &ordermsg.ListOrdersOptions{DateStart: start, Direction: ordermsg.DirectionAsc, Sort: "date_created", Count: count, KeepRawJSON: true}, walk...)
@@ -130,11 +135,11 @@ var ordersSource = recordSource[ordermsg.Order]{
 }
 
 var messagesSource = recordSource[ordermsg.Message]{
-	sync: func(ctx context.Context, c *ordermsg.Client, site int64, cp *ordermsg.Checkpoint, f *filters, walk ...ordermsg.WalkOption) iter.Seq2[*ordermsg.Message, error] {
+	sync: func(ctx context.Context, c *ordermsg.Client, site int64, cp *ordermsg.Checkpoint, f *filters) iter.Seq2[*ordermsg.Message, error] {
 		return c.Messages.Sync(ctx, site, cp, &ordermsg.ListMessagesOptions{
 			Count: f.count, Search: f.search, MessageType: ordermsg.MessageType(f.only), Includes: toIncludes[ordermsg.MessageInclude](f.includes),
 			KeepRawJSON: true, // stored and exported as the server sent them
-		}, walk...)
+		})
 	},
 	since: func(ctx context.Context, c *ordermsg.Client, site int64, start ordermsg.Date, count int, walk ...ordermsg.WalkOption) iter.Seq2[*ordermsg.Message, error] {
 		return c.Messages.All(ctx, site, &ordermsg.ListMessagesOptions{DateStart: start, Direction: ordermsg.DirectionAsc, Sort: "date_created", Count: count, KeepRawJSON: true}, walk...)
@@ -153,8 +158,7 @@ func mirror[T any](ctx context.Context, run *syncRun, t *mirrorTable[T], src rec
 	}
 	w := newMirrorWriter(run.db, t, run.site, syncBatch)
 	defer w.rollback()
-	walk := ordermsg.WithConcurrency(run.pages)
-	for v, err := range src.sync(ctx, run.c, run.site, &cp, &filters{count: run.count}, walk) {
+	for v, err := range src.sync(ctx, run.c, run.site, &cp, &filters{count: run.count}) {
 		if err != nil {
 			return w.counts, joinCommit(err, w.commit(dbctx, &cp))
 		}
@@ -170,12 +174,13 @@ func mirror[T any](ctx context.Context, run *syncRun, t *mirrorTable[T], src rec
 	// listed from two days earlier whatever the server's reading of
 	// date_start, up to the checkpoint (what comes after is the next
 	// sync's).
-	from := cp.Created.Add(-time.Duration(run.refreshDays) * 24 * time.Hour)
+	from := cp.Mark().Add(-time.Duration(run.refreshDays) * 24 * time.Hour)
+	walk := ordermsg.WithConcurrency(run.pages)
 	for v, err := range src.since(ctx, run.c, run.site, ordermsg.DateOf(from.UTC().AddDate(0, 0, -2)), run.count, walk) {
 		if err != nil {
 			return w.counts, joinCommit(err, w.commit(dbctx, nil))
 		}
-		if created := t.created(v); created.Before(from) || created.After(cp.Created) {
+		if created := t.created(v); created.Before(from) || created.After(cp.Mark()) {
 			continue
 		}
 		if err := w.put(dbctx, v, nil); err != nil {
