@@ -699,33 +699,41 @@ func TestSyncPropertyUnionOfRunsIsTheDataset(t *testing.T) {
 }
 
 func checkSyncRuns(t *testing.T, rnd *rand.Rand) {
+	// The server's hook (on its own goroutine) and the loop below both draw
+	// from rnd while a page is read ahead.
+	var rndMu sync.Mutex
+	intN := func(n int) int {
+		rndMu.Lock()
+		defer rndMu.Unlock()
+		return rnd.IntN(n)
+	}
 	ls := &listServer{}
 	var nextID int64
 	newest := listBase
 	// A history over ten days, so that the window moves and forgets.
-	for range 20 + rnd.IntN(60) {
+	for range 20 + intN(60) {
 		nextID++
-		newest = newest.Add(time.Duration(rnd.IntN(4*3600)) * time.Second)
+		newest = newest.Add(time.Duration(intN(4*3600)) * time.Second)
 		ls.add(listRecord{nextID, newest})
 	}
 	var mu sync.Mutex // newest and nextID, also used by the server's hook
 	addSome := func() {
 		mu.Lock()
 		defer mu.Unlock()
-		for range 1 + rnd.IntN(4) {
+		for range 1 + intN(4) {
 			nextID++
-			switch rnd.IntN(3) {
+			switch intN(3) {
 			case 0: // in the same second as the newest
 			case 1: // late: created up to a day before the newest
-				ls.add(listRecord{nextID, newest.Add(-time.Duration(rnd.IntN(24*3600)) * time.Second)})
+				ls.add(listRecord{nextID, newest.Add(-time.Duration(intN(24*3600)) * time.Second)})
 				continue
 			default:
-				newest = newest.Add(time.Duration(1+rnd.IntN(600)) * time.Second)
+				newest = newest.Add(time.Duration(1+intN(600)) * time.Second)
 			}
 			ls.add(listRecord{nextID, newest})
 		}
 	}
-	during := rnd.IntN(3) == 0
+	during := intN(3) == 0
 	ls.beforePage = func(page int) {
 		mu.Lock()
 		now := during && page > 1
@@ -735,7 +743,7 @@ func checkSyncRuns(t *testing.T, rnd *rand.Rand) {
 		}
 	}
 	c := ls.client(t)
-	count := 1 + rnd.IntN(12)
+	count := 1 + intN(12)
 	var saved []byte
 	seen := map[int64]int{}
 	quiet := 0
@@ -752,7 +760,7 @@ func checkSyncRuns(t *testing.T, rnd *rand.Rand) {
 		if err := json.Unmarshal(saved, &cp); saved != nil && err != nil {
 			t.Fatal(err)
 		}
-		stop := rnd.IntN(25) // 0: to the end
+		stop := intN(25) // 0: to the end
 		var prev time.Time
 		n := 0
 		for o, err := range c.Orders.Sync(context.Background(), 1, &cp, &ordermsg.ListOrdersOptions{Count: count}) {
@@ -783,7 +791,7 @@ func checkSyncRuns(t *testing.T, rnd *rand.Rand) {
 			t.Fatal(err)
 		}
 		switch {
-		case run < 8 && rnd.IntN(2) == 0:
+		case run < 8 && intN(2) == 0:
 			addSome()
 			quiet = 0
 		case run >= 8 && n == 0:
