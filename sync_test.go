@@ -708,19 +708,23 @@ func checkSyncRuns(t *testing.T, rnd *rand.Rand) {
 		newest = newest.Add(time.Duration(rnd.IntN(4*3600)) * time.Second)
 		ls.add(listRecord{nextID, newest})
 	}
-	var mu sync.Mutex // newest and nextID, also used by the server's hook
+	var mu sync.Mutex // newest, nextID and addRnd, also used by the server's hook
+	// addSome draws from its own source, under mu: the server's hook can
+	// still run after a run broke off and cancelled its request, while this
+	// goroutine draws from rnd (a data race under -race).
+	addRnd := rand.New(rand.NewPCG(rnd.Uint64(), rnd.Uint64()))
 	addSome := func() {
 		mu.Lock()
 		defer mu.Unlock()
-		for range 1 + rnd.IntN(4) {
+		for range 1 + addRnd.IntN(4) {
 			nextID++
-			switch rnd.IntN(3) {
+			switch addRnd.IntN(3) {
 			case 0: // in the same second as the newest
 			case 1: // late: created up to a day before the newest
-				ls.add(listRecord{nextID, newest.Add(-time.Duration(rnd.IntN(24*3600)) * time.Second)})
+				ls.add(listRecord{nextID, newest.Add(-time.Duration(addRnd.IntN(24*3600)) * time.Second)})
 				continue
 			default:
-				newest = newest.Add(time.Duration(1+rnd.IntN(600)) * time.Second)
+				newest = newest.Add(time.Duration(1+addRnd.IntN(600)) * time.Second)
 			}
 			ls.add(listRecord{nextID, newest})
 		}
