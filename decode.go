@@ -44,21 +44,37 @@ var codecOptions = json.JoinOptions(
 	jsonv1.MergeWithLegacySemantics(true),
 )
 
-// decodeFields decodes the next value into f, a resource's twin type. On Go
-// 1.27, encoding/json (v1) calls the v2 methods with its own lenient options
-// (names that match in any case, duplicate names and invalid UTF-8
-// allowed), which a method cannot change for the value it reads: then the
-// value is read whole and decoded again with the SDK's options, so that v1
-// gives the client's results there too. Only the outermost value pays.
+// decodeFields decodes the next value into f, a resource's twin type.
 func decodeFields(dec *jsontext.Decoder, f any) error {
-	if lenient, _ := json.GetOption(dec.Options(), jsontext.AllowDuplicateNames); !lenient {
-		return json.UnmarshalDecode(dec, f)
+	if calledByV1(dec) {
+		return decodeWhole(dec, f)
 	}
+	return json.UnmarshalDecode(dec, f)
+}
+
+// calledByV1 reports whether dec has encoding/json (v1)'s lenient options:
+// on Go 1.27, v1 calls the v2 methods with them (names that match in any
+// case, duplicate names and invalid UTF-8 allowed, time.Time parsed as v1
+// did), and a method cannot change the options of the value it reads. Every
+// UnmarshalJSONFrom that reads on its own or hands dec to encoding/json/v2
+// for a value it does not own (decodeFields, FormFields, Timestamp) checks
+// this first and then decodes through decodeWhole, so that v1 gives the
+// client's results on every release. Ref and Nullable hand their objects to
+// such a method; FieldValues decodes its own copy of the bytes strictly.
+func calledByV1(dec *jsontext.Decoder) bool {
+	lenient, _ := json.GetOption(dec.Options(), jsontext.AllowDuplicateNames)
+	return lenient
+}
+
+// decodeWhole reads the next value whole and decodes it into v again with
+// the SDK's options. Only the outermost value of a v1 decode pays: the
+// values inside it are decoded with the SDK's options.
+func decodeWhole(dec *jsontext.Decoder, v any) error {
 	raw, err := dec.ReadValue()
 	if err != nil {
 		return err
 	}
-	return json.Unmarshal(raw, f, codecOptions)
+	return json.Unmarshal(raw, v, codecOptions)
 }
 
 // unmarshalJSON decodes data into v with the SDK's options: the body of every

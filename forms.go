@@ -45,6 +45,9 @@ func (ff *FormFields) UnmarshalJSON(data []byte) error { return unmarshalJSON(da
 
 // UnmarshalJSONFrom reads a JSON object of form fields from dec, keeping their order (encoding/json/v2).
 func (ff *FormFields) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	if calledByV1(dec) {
+		return decodeWhole(dec, ff)
+	}
 	if null, err := readNull(dec); null {
 		*ff = nil
 		return err

@@ -33,6 +33,9 @@ func (t *Timestamp) UnmarshalJSON(data []byte) error { return unmarshalJSON(data
 
 // UnmarshalJSONFrom accepts an RFC 3339 string or null (encoding/json/v2).
 func (t *Timestamp) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	if calledByV1(dec) {
+		return decodeWhole(dec, t)
+	}
 	if null, err := readNull(dec); null {
 		*t = Timestamp{}
 		return err

@@ -496,3 +496,67 @@ func TestEncodingJSONV1IsAsStrictAsTheClient(t *testing.T) {
 		}
 	}
 }
+
+// TestEncodingJSONV1MatchesTheClientForBareTypes: every type with JSON
+// methods of its own, decoded bare with encoding/json (v1), gives what the
+// SDK's own decode gives (unmarshalJSON, the options of the client): the same
+// value, or an error for the same input. On Go 1.27, v1 calls the v2 methods
+// with its own lenient options (duplicate names, invalid UTF-8, names in any
+// case); on Go 1.26 it calls UnmarshalJSON.
+func TestEncodingJSONV1MatchesTheClientForBareTypes(t *testing.T) {
+	type tc struct {
+		name string
+		new  func() any
+		in   string
+	}
+	cases := []tc{
+		{"FormFields duplicate", func() any { return new(FormFields) }, `{"f1":{"id":"f1"},"f1":{"id":"f1"}}`},
+		{"FormFields inner duplicate", func() any { return new(FormFields) }, `{"f1":{"id":"f1","id":"f1"}}`},
+		{"FormFields invalid UTF-8 key", func() any { return new(FormFields) }, "{\"f\xff\":{\"id\":\"f1\"}}"},
+		{"FormFields invalid UTF-8 value", func() any { return new(FormFields) }, "{\"f1\":{\"id\":\"f\xff\"}}"},
+		{"FormFields name case", func() any { return new(FormFields) }, `{"f1":{"ID":"f1"}}`},
+		{"FormFields ok", func() any { return new(FormFields) }, `{"f1":{"id":"f1","values":{"first":"A"}},"x":{"id":"f2"}}`},
+		{"FieldValues duplicate", func() any { return new(FieldValues) }, `{"first":"A","first":"B"}`},
+		{"FieldValues invalid UTF-8", func() any { return new(FieldValues) }, "{\"first\":\"\xff\"}"},
+		{"FieldValues name case", func() any { return new(FieldValues) }, `{"First":"A"}`},
+		{"FieldValues ok", func() any { return new(FieldValues) }, `{"first":"A","number":5}`},
+		{"FormSubmission duplicate", func() any { return new(FormSubmission) }, `{"object":"form_submission","fields":{"f1":{"id":"f1"},"f1":{"id":"f1"}}}`},
+		{"FormSubmission ok", func() any { return new(FormSubmission) }, `{"object":"form_submission","fields":{"f1":{"id":"f1"}}}`},
+		{"Ref duplicate", func() any { return new(Ref[Portal]) }, `{"object":"portal","id":1,"id":2}`},
+		{"Ref invalid UTF-8", func() any { return new(Ref[Portal]) }, "{\"object\":\"portal\",\"title\":\"\xff\"}"},
+		{"Ref name case", func() any { return new(Ref[Portal]) }, `{"object":"portal","ID":1}`},
+		{"Ref id", func() any { return new(Ref[Portal]) }, `7`},
+		{"Ref null", func() any { return new(Ref[Portal]) }, `null`},
+		{"Nullable duplicate", func() any { return new(Nullable[FormSubmission]) }, `{"object":"form_submission","object":"form_submission"}`},
+		{"Nullable inner duplicate", func() any { return new(Nullable[FormSubmission]) }, `{"fields":{"f1":{"id":"f1"},"f1":{"id":"f1"}}}`},
+		{"Nullable invalid UTF-8", func() any { return new(Nullable[FormSubmission]) }, "{\"object\":\"\xff\"}"},
+		{"Nullable ok", func() any { return new(Nullable[FormSubmission]) }, `{"object":"form_submission"}`},
+		{"Timestamp invalid UTF-8", func() any { return new(Timestamp) }, "\"2024-05-01T09:30:00+00:00\xff\""},
+		{"Timestamp lowercase t", func() any { return new(Timestamp) }, `"2024-05-01t09:30:00+00:00"`},
+		{"Timestamp comma fraction", func() any { return new(Timestamp) }, `"2024-05-01T09:30:00,5+00:00"`},
+		{"Timestamp hour 24", func() any { return new(Timestamp) }, `"2024-05-01T24:00:00+00:00"`},
+		{"Timestamp lowercase z", func() any { return new(Timestamp) }, `"2024-05-01T09:30:00z"`},
+		{"Timestamp offset without colon", func() any { return new(Timestamp) }, `"2024-05-01T09:30:00+0000"`},
+		{"Timestamp one-digit hour", func() any { return new(Timestamp) }, `"2024-05-01T9:30:00+00:00"`},
+		{"Timestamp ok", func() any { return new(Timestamp) }, `"2024-05-01T09:30:00+00:00"`},
+		{"Date", func() any { return new(Date) }, `{"Year":2024,"Month":5,"Day":1}`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			viaV1, viaSDK := c.new(), c.new()
+			errV1 := json.Unmarshal([]byte(c.in), viaV1)
+			errSDK := unmarshalJSON([]byte(c.in), viaSDK)
+			if (errV1 == nil) != (errSDK == nil) {
+				t.Fatalf("encoding/json: %v; the SDK: %v", errV1, errSDK)
+			}
+			if errV1 == nil && !reflect.DeepEqual(viaV1, viaSDK) {
+				t.Errorf("encoding/json gave %#v, the SDK %#v", viaV1, viaSDK)
+			}
+		})
+	}
+	// The issue's case: a duplicate field id is an error, not two fields.
+	var ff FormFields
+	if err := json.Unmarshal([]byte(`{"f1":{"id":"f1"},"f1":{"id":"f1"}}`), &ff); err == nil {
+		t.Errorf("encoding/json accepted a duplicate field id: %d fields", len(ff))
+	}
+}
