@@ -52,7 +52,7 @@ func refuseWithState(cmd *cobra.Command, names ...string) error {
 }
 
 // addStateFlag gives `<kind> export` the flag --state FILE.
-func addStateFlag[T any](a *app, root *cobra.Command, k *kind[T], src recordSource[T]) {
+func addStateFlag[T any](a *app, root *cobra.Command, k *kind[T]) {
 	export, _, err := root.Find([]string{k.plural, "export"})
 	if err != nil || export.Name() != "export" {
 		panic("ordermsg: no " + k.plural + " export command to add --state to")
@@ -78,12 +78,12 @@ appears during the export.`, k.plural)
 		if statePath == "" {
 			return plain(cmd, args)
 		}
-		return exportSince(cmd, a, k, src, statePath)
+		return exportSince(cmd, a, k, statePath)
 	}
 }
 
 // exportSince runs export --state.
-func exportSince[T any](cmd *cobra.Command, a *app, k *kind[T], src recordSource[T], statePath string) error {
+func exportSince[T any](cmd *cobra.Command, a *app, k *kind[T], statePath string) error {
 	if err := refuseWithState(cmd, "since", "until", "sort", "direction", "items"); err != nil {
 		return err
 	}
@@ -124,7 +124,7 @@ func exportSince[T any](cmd *cobra.Command, a *app, k *kind[T], src recordSource
 		}
 		defer file.Discard() // a no-op once committed
 	}
-	n, err := writeSince(cmd.Context(), a, c, site, k, src, &f, format, file, &state.Checkpoint)
+	n, err := writeSince(cmd.Context(), a, c, site, k, &f, format, file, &state.Checkpoint)
 	if err != nil {
 		progress := fmt.Sprintf("after %d %s; %s not updated", n, k.plural, statePath)
 		var local *localFailure
@@ -179,7 +179,7 @@ func writeState(ctx context.Context, path string, state any) error {
 
 // writeSince writes the records created after cp to file (standard output
 // when nil) and advances cp. The output is complete when it returns nil.
-func writeSince[T any](ctx context.Context, a *app, c *ordermsg.Client, site int64, k *kind[T], src recordSource[T], f *filters, format string, file *outputFile, cp *ordermsg.Checkpoint) (int, error) {
+func writeSince[T any](ctx context.Context, a *app, c *ordermsg.Client, site int64, k *kind[T], f *filters, format string, file *outputFile, cp *ordermsg.Checkpoint) (int, error) {
 	dst := io.Writer(stdoutWriter{a.stdout})
 	if file != nil {
 		dst = file
@@ -189,7 +189,7 @@ func writeSince[T any](ctx context.Context, a *app, c *ordermsg.Client, site int
 	}
 	w := newRecordWriter(format, dst, k.table)
 	n := 0
-	for v, err := range src.sync(ctx, c, site, cp, f) {
+	for v, err := range k.sync(ctx, c, site, cp, f) {
 		if err != nil {
 			return n, err
 		}

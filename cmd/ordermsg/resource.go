@@ -75,6 +75,10 @@ type kind[T any] struct {
 	get              func(ctx context.Context, c *ordermsg.Client, site, id int64, includes []string) (*T, error)
 	list             func(ctx context.Context, c *ordermsg.Client, site int64, f *filters) (*ordermsg.Page[T], error)
 	all              func(ctx context.Context, c *ordermsg.Client, site int64, f *filters, walk ...ordermsg.WalkOption) iter.Seq2[*T, error]
+	// sync walks what was created after cp, advancing it (sync --db and
+	// --state); f holds no page, dates, direction or sort, which Sync
+	// chooses. Pages are fetched one at a time (see OrdersService.Sync).
+	sync func(ctx context.Context, c *ordermsg.Client, site int64, cp *ordermsg.Checkpoint, f *filters) iter.Seq2[*T, error]
 	// table is the CSV of export --format csv; itemTable, when set, is the
 	// one of --items.
 	table, itemTable *csvTable[T]
@@ -236,6 +240,9 @@ var ordersKind = &kind[ordermsg.Order]{
 	all: func(ctx context.Context, c *ordermsg.Client, site int64, f *filters, walk ...ordermsg.WalkOption) iter.Seq2[*ordermsg.Order, error] {
 		return c.Orders.All(ctx, site, orderOptions(f), walk...)
 	},
+	sync: func(ctx context.Context, c *ordermsg.Client, site int64, cp *ordermsg.Checkpoint, f *filters) iter.Seq2[*ordermsg.Order, error] {
+		return c.Orders.Sync(ctx, site, cp, orderOptions(f))
+	},
 	table:       orderTable,
 	itemTable:   orderItemTable,
 	csvIncludes: []string{string(ordermsg.OrderIncludeItemsPortal)},
@@ -263,6 +270,9 @@ var messagesKind = &kind[ordermsg.Message]{
 	},
 	all: func(ctx context.Context, c *ordermsg.Client, site int64, f *filters, walk ...ordermsg.WalkOption) iter.Seq2[*ordermsg.Message, error] {
 		return c.Messages.All(ctx, site, messageOptions(f), walk...)
+	},
+	sync: func(ctx context.Context, c *ordermsg.Client, site int64, cp *ordermsg.Checkpoint, f *filters) iter.Seq2[*ordermsg.Message, error] {
+		return c.Messages.Sync(ctx, site, cp, messageOptions(f))
 	},
 	table: messageTable,
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"iter"
 	"time"
 
 	"github.com/ordermsg/ordermsg-go"
@@ -15,8 +14,8 @@ import (
 // addSyncCommands adds `sync` to root and `--state` to the export commands.
 func (a *app) addSyncCommands(root *cobra.Command) {
 	root.AddCommand(a.syncCommand())
-	addStateFlag(a, root, ordersKind, ordersSource)
-	addStateFlag(a, root, messagesKind, messagesSource)
+	addStateFlag(a, root, ordersKind)
+	addStateFlag(a, root, messagesKind)
 }
 
 // syncBatch is the number of records of one transaction of sync --db.
@@ -79,10 +78,10 @@ records that were new, updated and unchanged, and the seconds taken.`,
 			defer db.Close()
 			run := syncRun{db: db, c: c, site: site, refreshDays: refreshDays, count: count, pages: pages, bar: newSyncProgress(a)}
 			start := time.Now()
-			oc, err := mirror(ctx, &run, ordersMirror, ordersSource)
+			oc, err := mirror(ctx, &run, ordersMirror, ordersKind)
 			var mc mirrorCounts
 			if err == nil {
-				mc, err = mirror(ctx, &run, messagesMirror, messagesSource)
+				mc, err = mirror(ctx, &run, messagesMirror, messagesKind)
 			}
 			run.bar.stop()
 			if err != nil {
@@ -112,43 +111,9 @@ type syncRun struct {
 	bar                       *progress
 }
 
-// recordSource is how a resource's records are read for the mirror and for
-// export --state.
-type recordSource[T any] struct {
-	// sync walks what was created after cp, advancing it.
-	// Pages are fetched one at a time (see ordermsg.OrdersService.Sync).
-	sync func(ctx context.Context, c *ordermsg.Client, site int64, cp *ordermsg.Checkpoint, f *filters) iter.Seq2[*T, error]
-	// since walks, ascending, what was created from the day start on.
-	since func(ctx context.Context, c *ordermsg.Client, site int64, start ordermsg.Date, count int, walk ...ordermsg.WalkOption) iter.Seq2[*T, error]
-}
-
-var ordersSource = recordSource[ordermsg.Order]{
-	sync: func(ctx context.Context, c *ordermsg.Client, site int64, cp *ordermsg.Checkpoint, f *filters) iter.Seq2[*ordermsg.Order, error] {
-		return c.Orders.Sync(ctx, site, cp, &ordermsg.ListOrdersOptions{
-			Count: f.count, Search: f.search, Status: ordermsg.OrderStatus(f.only), Includes: toIncludes[ordermsg.OrderInclude](f.includes),
-			KeepRawJSON: true, // stored and exported as the server sent them
-		})
-	},
-	since: func(ctx context.Context, c *ordermsg.Client, site int64, start ordermsg.Date, count int, walk ...ordermsg.WalkOption) iter.Seq2[*ordermsg.Order, error] {
-		return c.Orders.All(ctx, site, &ordermsg.ListOrdersOptions{DateStart: start, Direction: ordermsg.DirectionAsc, Sort: "date_created", Count: count, KeepRawJSON: true}, walk...)
-	},
-}
-
-var messagesSource = recordSource[ordermsg.Message]{
-	sync: func(ctx context.Context, c *ordermsg.Client, site int64, cp *ordermsg.Checkpoint, f *filters) iter.Seq2[*ordermsg.Message, error] {
-		return c.Messages.Sync(ctx, site, cp, &ordermsg.ListMessagesOptions{
-			Count: f.count, Search: f.search, MessageType: ordermsg.MessageType(f.only), Includes: toIncludes[ordermsg.MessageInclude](f.includes),
-			KeepRawJSON: true, // stored and exported as the server sent them
-		})
-	},
-	since: func(ctx context.Context, c *ordermsg.Client, site int64, start ordermsg.Date, count int, walk ...ordermsg.WalkOption) iter.Seq2[*ordermsg.Message, error] {
-		return c.Messages.All(ctx, site, &ordermsg.ListMessagesOptions{DateStart: start, Direction: ordermsg.DirectionAsc, Sort: "date_created", Count: count, KeepRawJSON: true}, walk...)
-	},
-}
-
 // mirror brings one table up to date: the records created since its
 // checkpoint, then (with --refresh-days) the recent ones again.
-func mirror[T any](ctx context.Context, run *syncRun, t *mirrorTable[T], src recordSource[T]) (mirrorCounts, error) {
+func mirror[T any](ctx context.Context, run *syncRun, t *mirrorTable[T], k *kind[T]) (mirrorCounts, error) {
 	// The database work is not cancelled with ctx, so that an interrupted
 	// run commits what it has.
 	dbctx := context.WithoutCancel(ctx)
@@ -158,7 +123,7 @@ func mirror[T any](ctx context.Context, run *syncRun, t *mirrorTable[T], src rec
 	}
 	w := newMirrorWriter(run.db, t, run.site, syncBatch)
 	defer w.rollback()
-	for v, err := range src.sync(ctx, run.c, run.site, &cp, &filters{count: run.count}) {
+	for v, err := range k.sync(ctx, run.c, run.site, &cp, &filters{count: run.count}) {
 		if err != nil {
 			return w.counts, joinCommit(err, w.commit(dbctx, &cp))
 		}
@@ -176,7 +141,8 @@ func mirror[T any](ctx context.Context, run *syncRun, t *mirrorTable[T], src rec
 	// sync's).
 	from := cp.Mark().Add(-time.Duration(run.refreshDays) * 24 * time.Hour)
 	walk := ordermsg.WithConcurrency(run.pages)
-	for v, err := range src.since(ctx, run.c, run.site, ordermsg.DateOf(from.UTC().AddDate(0, 0, -2)), run.count, walk) {
+	recent := filters{since: ordermsg.DateOf(from.UTC().AddDate(0, 0, -2)).String(), direction: string(ordermsg.DirectionAsc), sort: "date_created", count: run.count}
+	for v, err := range k.all(ctx, run.c, run.site, &recent, walk) {
 		if err != nil {
 			return w.counts, joinCommit(err, w.commit(dbctx, nil))
 		}
