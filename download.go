@@ -32,7 +32,18 @@ var ErrNoFile = errors.New("ordermsg: no file to download")
 
 // errFileChanged stops a download whose file changed between attempts, since
 // the bytes already written would not belong with the rest.
-var errFileChanged = fmt.Errorf("ordermsg: the file changed on the server during the download: %w", errNotRetryable)
+var errFileChanged = final(errors.New("the file changed on the server during the download"))
+
+// final marks err as one that a retry cannot mend (errNotRetryable) without
+// adding to its text. Errors of an attempt say what went wrong only: run
+// prefixes them with "ordermsg: GET" and the URL.
+func final(err error) error { return &finalError{err: err} }
+
+// finalError is an error marked by final.
+type finalError struct{ err error }
+
+func (e *finalError) Error() string   { return e.err.Error() }
+func (e *finalError) Unwrap() []error { return []error{e.err, errNotRetryable} }
 
 // errStalled cuts an attempt that received nothing for the attempt timeout.
 var errStalled = errors.New("ordermsg: download stalled")
@@ -347,8 +358,8 @@ func (d *download) accept(resp *http.Response) (skip int64, err error) {
 	case resp.StatusCode == http.StatusPartialContent:
 		start, total, err = parseContentRange(resp.Header.Get("Content-Range"))
 		if err != nil || start != d.rangeFrom || d.rangeFrom < 0 {
-			return 0, fmt.Errorf("ordermsg: GET %s: a 206 response for bytes from %d has Content-Range %q: %w",
-				d.k.url, d.rangeFrom, resp.Header.Get("Content-Range"), errNotRetryable)
+			return 0, final(fmt.Errorf("a 206 response for bytes from %d has Content-Range %q",
+				d.rangeFrom, resp.Header.Get("Content-Range")))
 		}
 		skip = d.written - start
 	case enc != "":
@@ -366,8 +377,7 @@ func (d *download) accept(resp *http.Response) (skip int64, err error) {
 			return 0, fmt.Errorf("%w: the file is %d bytes, over the limit of %d", ErrBodyTooLarge, total, d.maxBytes)
 		}
 		if total < start+skip {
-			return 0, fmt.Errorf("ordermsg: GET %s: the file is %d bytes, fewer than the %d already written: %w",
-				d.k.url, total, d.written, errNotRetryable)
+			return 0, final(fmt.Errorf("the file is %d bytes, fewer than the %d already written", total, d.written))
 		}
 		d.total = total
 	}
@@ -387,8 +397,7 @@ func (d *download) encodingOf(h http.Header) (string, error) {
 	case "gzip", "x-gzip":
 		enc = "gzip"
 	default:
-		return "", fmt.Errorf("ordermsg: GET %s: the body has Content-Encoding %q, which Download does not decode; it is not written as the file: %w",
-			d.k.url, enc, errNotRetryable)
+		return "", final(fmt.Errorf("the body has Content-Encoding %q, which Download does not decode; it is not written as the file", enc))
 	}
 	if d.written > 0 && enc != d.encoding {
 		return "", errFileChanged
@@ -429,7 +438,7 @@ func (g *gzipBody) Read(p []byte) (int, error) {
 func (d *download) gzipError(err error) error {
 	var corrupt flate.CorruptInputError
 	if errors.Is(err, gzip.ErrHeader) || errors.Is(err, gzip.ErrChecksum) || errors.As(err, &corrupt) {
-		return fmt.Errorf("ordermsg: GET %s: the body sent with Content-Encoding gzip does not decode: %w: %w", d.k.url, err, errNotRetryable)
+		return final(fmt.Errorf("the body sent with Content-Encoding gzip does not decode: %w", err))
 	}
 	if err == io.EOF {
 		err = io.ErrUnexpectedEOF // no gzip header at all: an empty body
@@ -493,7 +502,7 @@ func (d *download) copy(body io.Reader, skip int64, watchdog *time.Timer) error 
 				return fmt.Errorf("%w: more than %d bytes", ErrBodyTooLarge, d.maxBytes)
 			}
 			if d.total >= 0 && d.written+int64(len(chunk)) > d.total {
-				return fmt.Errorf("ordermsg: GET %s: more bytes than the %d announced: %w", d.k.url, d.total, errNotRetryable)
+				return final(fmt.Errorf("more bytes than the %d announced", d.total))
 			}
 			w, werr := d.w.Write(chunk)
 			d.written += int64(w)
@@ -504,10 +513,10 @@ func (d *download) copy(body io.Reader, skip int64, watchdog *time.Timer) error 
 				d.progress(w)
 			}
 			if werr != nil {
-				return fmt.Errorf("ordermsg: writing file %d: %w: %w", d.f.ID, werr, errNotRetryable)
+				return final(fmt.Errorf("writing file %d: %w", d.f.ID, werr))
 			}
 			if w < len(chunk) {
-				return fmt.Errorf("ordermsg: writing file %d: %w: %w", d.f.ID, io.ErrShortWrite, errNotRetryable)
+				return final(fmt.Errorf("writing file %d: %w", d.f.ID, io.ErrShortWrite))
 			}
 		}
 		switch {

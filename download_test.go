@@ -483,6 +483,9 @@ func TestDownloadWrongContentRangeIsAnError(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "Content-Range") || buf.String() != "01234" {
 		t.Fatalf("err = %v, wrote %q: want a Content-Range error after the first 5 bytes", err, buf.String())
 	}
+	if msg := err.Error(); strings.Count(msg, "ordermsg:") != 1 || strings.Count(msg, srv.URL) != 1 || strings.Contains(msg, "retryable") {
+		t.Errorf("%q: want one prefix, the URL once, no internal marker", msg)
+	}
 }
 
 func TestDownloadFileChangedBetweenAttemptsFails(t *testing.T) {
@@ -783,6 +786,9 @@ func TestDownloadUndecodableBodyIsRefused(t *testing.T) {
 			_, err := c.DownloadFile(context.Background(), &ordermsg.File{ID: 1, URL: srv.URL + "/f.pdf"}, filepath.Join(dir, "out.pdf"), nil)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("err = %v, want one saying %s", err, tc.want)
+			}
+			if msg := err.Error(); strings.Count(msg, "ordermsg:") != 1 || strings.Count(msg, srv.URL) != 1 || strings.Contains(msg, "retryable") {
+				t.Errorf("%q: want one prefix, the URL once, no internal marker", msg)
 			}
 			if requests.Load() != 1 {
 				t.Errorf("%d requests: a body that cannot be decoded was retried", requests.Load())
