@@ -76,13 +76,13 @@ other unprintable characters, / \ < > : " | ? * and ~ become _; leading and
 trailing dots and spaces go (no ".", "..", or hidden names); an empty name
 becomes "file"; names are cut to 180 bytes, keeping the extension; then
 Windows device names (CON, nul.txt, COM1, COM¹, in any case or width) get a
-leading _. When one directory gets
-several files, a name equal to another but for case, and any name outside
-ASCII, carries ~<file id> before its extension. Nothing is written outside
-DIR and no file overwrites another. A directory is filled from the first
-listing of its item or message only: when the server repeats an id (an item
-in an order, a message, a file in one item), the repeat's files are not
-downloaded but reported and counted as failed, never lost unnoticed.
+leading _. When one directory gets several files, a name equal to another
+but for case, and any name outside ASCII, carries ~<file id> before its
+extension. Nothing is written outside DIR and no file overwrites another.
+A directory is filled from the first listing of its item or message only:
+when the server repeats an id (an item in an order, a message, a file in one
+item), the repeat's files are not downloaded but reported and counted as
+failed, never lost unnoticed.
 
 The filters are those of orders export and messages export (--status for
 orders, --type for messages).
