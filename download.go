@@ -508,9 +508,9 @@ func (d *download) copy(body io.Reader, skip int64, watchdog *time.Timer) error 
 			d.written += int64(w)
 			if w > 0 {
 				d.last = chunk[w-1]
-			}
-			if d.progress != nil && w > 0 {
-				d.progress(w)
+				if d.progress != nil {
+					d.progress(w)
+				}
 			}
 			if werr != nil {
 				return final(fmt.Errorf("writing file %d: %w", d.f.ID, werr))
