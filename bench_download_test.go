@@ -4,8 +4,10 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"runtime"
 	"runtime/metrics"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -118,9 +120,10 @@ func BenchmarkDownload200Files(b *testing.B) {
 	b.ReportMetric(plainTime.Seconds()/sdkTime.Seconds(), "sdk/plain")
 }
 
-// BenchmarkDownloadPeakHeap downloads one file of 1 MiB and one of 64 MiB and
-// reports the peak of live heap during each above the heap before it: it
-// should not grow with the file's size.
+// BenchmarkDownloadPeakHeap downloads one file of 1 MiB and one of 64 MiB,
+// each as is and gzip-encoded (decoded on the way), and reports the peak of
+// live heap during each above the heap before it: it should not grow with
+// the file's size.
 func BenchmarkDownloadPeakHeap(b *testing.B) {
 	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
 	heap := func() int64 {
@@ -130,9 +133,18 @@ func BenchmarkDownloadPeakHeap(b *testing.B) {
 	for _, tc := range []struct {
 		name string
 		size int64
-	}{{"1MiB", 1 << 20}, {"64MiB", 64 << 20}} {
+		gzip bool
+	}{{"1MiB", 1 << 20, false}, {"64MiB", 64 << 20, false}, {"gzip-1MiB", 1 << 20, true}, {"gzip-64MiB", 64 << 20, true}} {
 		b.Run(tc.name, func(b *testing.B) {
-			_, c, files := benchFiles(b, tc.size, 1)
+			var c *ordermsg.Client
+			var f *ordermsg.File
+			if tc.gzip {
+				c, f = gzipFileServer(b, int(tc.size))
+			} else {
+				var files []*ordermsg.File
+				_, c, files = benchFiles(b, tc.size, 1)
+				f = files[0]
+			}
 			b.SetBytes(tc.size)
 			b.ReportAllocs()
 			var peak int64
@@ -145,11 +157,30 @@ func BenchmarkDownloadPeakHeap(b *testing.B) {
 						peak = max(peak, heap()-base)
 					}
 				}
-				if _, err := c.Download(context.Background(), files[0], io.Discard, &ordermsg.DownloadOptions{Progress: progress}); err != nil {
-					b.Fatal(err)
+				n, err := c.Download(context.Background(), f, io.Discard, &ordermsg.DownloadOptions{Progress: progress})
+				if err != nil || n != tc.size {
+					b.Fatal(n, err)
 				}
 			}
 			b.ReportMetric(float64(peak), "peak-heap-B")
 		})
 	}
+}
+
+// gzipFileServer serves a file of size bytes with Content-Encoding gzip, as
+// a host that stores it compressed does, and returns a client and its link.
+func gzipFileServer(b *testing.B, size int) (*ordermsg.Client, *ordermsg.File) {
+	b.Helper()
+	body := gzipped(b, pdfLike(size))
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Encoding", "gzip")
+		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+		w.Write(body)
+	}))
+	b.Cleanup(srv.Close)
+	c, err := ordermsg.NewClient(srv.URL, "k")
+	if err != nil {
+		b.Fatal(err)
+	}
+	return c, &ordermsg.File{ID: 1, URL: srv.URL + "/f.pdf"}
 }

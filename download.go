@@ -1,6 +1,8 @@
 package ordermsg
 
 import (
+	"compress/flate"
+	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
@@ -30,7 +32,18 @@ var ErrNoFile = errors.New("ordermsg: no file to download")
 
 // errFileChanged stops a download whose file changed between attempts, since
 // the bytes already written would not belong with the rest.
-var errFileChanged = fmt.Errorf("ordermsg: the file changed on the server during the download: %w", errNotRetryable)
+var errFileChanged = final(errors.New("the file changed on the server during the download"))
+
+// final marks err as one that a retry cannot mend (errNotRetryable) without
+// adding to its text. Errors of an attempt say what went wrong only: run
+// prefixes them with "ordermsg: GET" and the URL.
+func final(err error) error { return &finalError{err: err} }
+
+// finalError is an error marked by final.
+type finalError struct{ err error }
+
+func (e *finalError) Error() string   { return e.err.Error() }
+func (e *finalError) Unwrap() []error { return []error{e.err, errNotRetryable} }
 
 // errStalled cuts an attempt that received nothing for the attempt timeout.
 var errStalled = errors.New("ordermsg: download stalled")
@@ -83,7 +96,15 @@ func (p *PrintReadyFile) Downloadable() (*File, error) {
 // announced (Content-Length or Content-Range); the size is capped by
 // DownloadOptions.MaxBytes; memory stays the same whatever the size. An
 // attempt that receives nothing for the attempt timeout (WithAttemptTimeout)
-// is cut and resumed.
+// is cut and resumed. When no length is announced (a chunked body), a resume
+// asks from the last byte already written, and checks it: a body cut right
+// after its last byte then ends as complete, not with a 416.
+//
+// Download asks for the file as it is (Accept-Encoding: identity). A body
+// sent with Content-Encoding gzip all the same (an object stored compressed
+// on its host) is decoded, and w gets the file; a cut one is fetched again
+// from its start, the bytes already written skipped. Any other encoding is
+// an error, never written as the file.
 //
 // The API key is sent only when f.URL is on the client's own origin (scheme,
 // host and port), and never on a redirect to another origin. A link whose
@@ -114,8 +135,11 @@ type download struct {
 	k        call // the retry state, shared with the API calls' policy
 
 	written   int64  // bytes given to w
+	last      byte   // the last byte given to w, checked when a resume starts before it
 	total     int64  // the file's announced length; -1 when not known
 	validator string // the first response's strong ETag or Last-Modified
+	encoding  string // the Content-Encoding of the bytes written: "" or "gzip"
+	rangeFrom int64  // the first byte the attempt's Range asks for; -1 without Range
 }
 
 // newDownload checks the caller's input before any request.
@@ -265,7 +289,11 @@ func (d *download) attempt(ctx context.Context) (*response, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := d.copy(resp.Body, skip, watchdog); err != nil {
+	body, err := d.decoded(resp.Body)
+	if err == nil {
+		err = d.copy(body, skip, watchdog)
+	}
+	if err != nil {
 		return nil, stalledOr(actx, err)
 	}
 	return nil, nil
@@ -280,20 +308,29 @@ func stalledOr(ctx context.Context, err error) error {
 }
 
 // request builds the next attempt's request: the API's headers only on the
-// API's origin, and a Range from the bytes already written.
+// API's origin, and a Range from the bytes already written (from the last of
+// them when the length is not known) unless they were decoded.
 func (d *download) request(ctx context.Context) *http.Request {
 	u := *d.u
 	req := (&http.Request{Method: http.MethodGet, URL: &u, Host: u.Host, Header: http.Header{}}).WithContext(ctx)
 	req.Header.Set("User-Agent", d.c.userAgent)
-	// identity: a transparently decompressed body has no length to check
-	// and no byte ranges to resume from.
+	// identity: a compressed body has no length to check and no byte ranges
+	// of the file to resume from. Set here, it also keeps net/http's
+	// Transport from asking for gzip and decoding it unseen.
 	req.Header.Set("Accept-Encoding", "identity")
 	if sameOrigin(d.u, d.c.baseURL) {
 		req.Header.Set("Authorization", d.c.credentials.authorization)
 		req.Header.Set(d.c.versionHeader, d.c.versionValue)
 	}
-	if d.written > 0 {
-		req.Header.Set("Range", "bytes="+strconv.FormatInt(d.written, 10)+"-")
+	d.rangeFrom = -1
+	if d.written > 0 && d.encoding == "" {
+		// With no length known, the last byte written is asked for again:
+		// a file that was complete answers with that byte (206), not 416.
+		d.rangeFrom = d.written
+		if d.total < 0 {
+			d.rangeFrom--
+		}
+		req.Header.Set("Range", "bytes="+strconv.FormatInt(d.rangeFrom, 10)+"-")
 		if d.validator != "" {
 			req.Header.Set("If-Range", d.validator)
 		}
@@ -312,14 +349,24 @@ func (d *download) accept(resp *http.Response) (skip int64, err error) {
 	if d.written == 0 {
 		d.validator = v
 	}
+	enc, err := d.encodingOf(resp.Header)
+	if err != nil {
+		return 0, err
+	}
 	var start, total int64
-	if resp.StatusCode == http.StatusPartialContent {
+	switch {
+	case resp.StatusCode == http.StatusPartialContent:
 		start, total, err = parseContentRange(resp.Header.Get("Content-Range"))
-		if err != nil || start != d.written || d.written == 0 {
-			return 0, fmt.Errorf("ordermsg: GET %s: a 206 response for bytes from %d has Content-Range %q: %w",
-				d.k.url, d.written, resp.Header.Get("Content-Range"), errNotRetryable)
+		if err != nil || start != d.rangeFrom || d.rangeFrom < 0 {
+			return 0, final(fmt.Errorf("a 206 response for bytes from %d has Content-Range %q",
+				d.rangeFrom, resp.Header.Get("Content-Range")))
 		}
-	} else {
+		skip = d.written - start
+	case enc != "":
+		// The announced length is the encoded body's: the decoder checks
+		// the file's own (gzip's trailer).
+		start, total, skip = 0, -1, d.written
+	default:
 		start, total, skip = 0, resp.ContentLength, d.written
 	}
 	if total >= 0 {
@@ -330,12 +377,73 @@ func (d *download) accept(resp *http.Response) (skip int64, err error) {
 			return 0, fmt.Errorf("%w: the file is %d bytes, over the limit of %d", ErrBodyTooLarge, total, d.maxBytes)
 		}
 		if total < start+skip {
-			return 0, fmt.Errorf("ordermsg: GET %s: the file is %d bytes, fewer than the %d already written: %w",
-				d.k.url, total, d.written, errNotRetryable)
+			return 0, final(fmt.Errorf("the file is %d bytes, fewer than the %d already written", total, d.written))
 		}
 		d.total = total
 	}
+	d.encoding = enc
 	return skip, nil
+}
+
+// encodingOf reads a 2xx response's Content-Encoding: "" (none, or
+// identity) or "gzip", the one Download decodes. Another is an error, and so
+// is a change from the encoding of the bytes already written: the file
+// changed, or its host serves it in two forms whose bytes do not line up.
+func (d *download) encodingOf(h http.Header) (string, error) {
+	enc := strings.ToLower(strings.TrimSpace(strings.Join(h.Values("Content-Encoding"), ",")))
+	switch enc {
+	case "", "identity":
+		enc = ""
+	case "gzip", "x-gzip":
+		enc = "gzip"
+	default:
+		return "", final(fmt.Errorf("the body has Content-Encoding %q, which Download does not decode; it is not written as the file", enc))
+	}
+	if d.written > 0 && enc != d.encoding {
+		return "", errFileChanged
+	}
+	return enc, nil
+}
+
+// decoded is the file's bytes in body, as the response's encoding (see
+// accept) says.
+func (d *download) decoded(body io.Reader) (io.Reader, error) {
+	if d.encoding == "" {
+		return body, nil
+	}
+	zr, err := gzip.NewReader(body)
+	if err != nil {
+		return nil, d.gzipError(err)
+	}
+	return &gzipBody{zr: zr, d: d}, nil
+}
+
+// gzipBody decodes a gzip body, its errors made as gzipError makes them.
+type gzipBody struct {
+	zr *gzip.Reader
+	d  *download
+}
+
+func (g *gzipBody) Read(p []byte) (int, error) {
+	n, err := g.zr.Read(p)
+	if err != nil && err != io.EOF {
+		err = g.d.gzipError(err)
+	}
+	return n, err
+}
+
+// gzipError is a failure to decode a gzip body: bytes that are not gzip, or
+// whose checksum fails, are an error that is not retried; a body cut short
+// (or any other read error) is retried like any cut body.
+func (d *download) gzipError(err error) error {
+	var corrupt flate.CorruptInputError
+	if errors.Is(err, gzip.ErrHeader) || errors.Is(err, gzip.ErrChecksum) || errors.As(err, &corrupt) {
+		return final(fmt.Errorf("the body sent with Content-Encoding gzip does not decode: %w", err))
+	}
+	if err == io.EOF {
+		err = io.ErrUnexpectedEOF // no gzip header at all: an empty body
+	}
+	return &bodyReadError{err: err}
 }
 
 // validatorOf is what tells one version of a file from another: a strong
@@ -384,6 +492,9 @@ func (d *download) copy(body io.Reader, skip int64, watchdog *time.Timer) error 
 		if skip > 0 {
 			drop := min(skip, int64(len(chunk)))
 			skip -= drop
+			if skip == 0 && drop > 0 && chunk[drop-1] != d.last {
+				return errFileChanged // the byte before the rest is not the one written
+			}
 			chunk = chunk[drop:]
 		}
 		if len(chunk) > 0 {
@@ -391,18 +502,21 @@ func (d *download) copy(body io.Reader, skip int64, watchdog *time.Timer) error 
 				return fmt.Errorf("%w: more than %d bytes", ErrBodyTooLarge, d.maxBytes)
 			}
 			if d.total >= 0 && d.written+int64(len(chunk)) > d.total {
-				return fmt.Errorf("ordermsg: GET %s: more bytes than the %d announced: %w", d.k.url, d.total, errNotRetryable)
+				return final(fmt.Errorf("more bytes than the %d announced", d.total))
 			}
 			w, werr := d.w.Write(chunk)
 			d.written += int64(w)
-			if d.progress != nil && w > 0 {
-				d.progress(w)
+			if w > 0 {
+				d.last = chunk[w-1]
+				if d.progress != nil {
+					d.progress(w)
+				}
 			}
 			if werr != nil {
-				return fmt.Errorf("ordermsg: writing file %d: %w: %w", d.f.ID, werr, errNotRetryable)
+				return final(fmt.Errorf("writing file %d: %w", d.f.ID, werr))
 			}
 			if w < len(chunk) {
-				return fmt.Errorf("ordermsg: writing file %d: %w: %w", d.f.ID, io.ErrShortWrite, errNotRetryable)
+				return final(fmt.Errorf("writing file %d: %w", d.f.ID, io.ErrShortWrite))
 			}
 		}
 		switch {

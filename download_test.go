@@ -1,7 +1,9 @@
 package ordermsg_test
 
 import (
+	"bufio"
 	"bytes"
+	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
@@ -13,6 +15,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -480,6 +483,9 @@ func TestDownloadWrongContentRangeIsAnError(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "Content-Range") || buf.String() != "01234" {
 		t.Fatalf("err = %v, wrote %q: want a Content-Range error after the first 5 bytes", err, buf.String())
 	}
+	if msg := err.Error(); strings.Count(msg, "ordermsg:") != 1 || strings.Count(msg, srv.URL) != 1 || strings.Contains(msg, "retryable") {
+		t.Errorf("%q: want one prefix, the URL once, no internal marker", msg)
+	}
 }
 
 func TestDownloadFileChangedBetweenAttemptsFails(t *testing.T) {
@@ -681,5 +687,208 @@ func TestDownloadTransportErrorsAndRetryLogsShowNoSecretsOfTheLink(t *testing.T)
 				}
 			}
 		})
+	}
+}
+
+// pdfLike is a file that compresses well, as print PDFs often do.
+func pdfLike(n int) []byte {
+	b := bytes.Repeat([]byte("%PDF-1.7 stream 0 0 612 792 re f\n"), n/33+1)
+	return b[:n]
+}
+
+func gzipped(t testing.TB, b []byte) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	if _, err := zw.Write(b); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// A host that stores a file compressed serves it with Content-Encoding gzip
+// whatever Accept-Encoding says: Download writes the file, decoded; a cut
+// one is fetched again from its start (no Range: the written bytes are the
+// decoded file's, not the body's), and ends byte-identical.
+func TestDownloadGzipEncodedBodyIsDecoded(t *testing.T) {
+	file := pdfLike(10_000)
+	body := gzipped(t, file)
+	for _, cut := range []int{0, 40, len(body) - 1} {
+		t.Run(fmt.Sprintf("cut=%d", cut), func(t *testing.T) {
+			var mu sync.Mutex
+			var ranges, encodings []string
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				mu.Lock()
+				ranges, encodings = append(ranges, r.Header.Get("Range")), append(encodings, r.Header.Get("Accept-Encoding"))
+				first := len(ranges) == 1
+				mu.Unlock()
+				w.Header().Set("Content-Encoding", "gzip")
+				w.Header().Set("Content-Type", "application/pdf")
+				w.Header().Set("Content-Length", fmt.Sprint(len(body)))
+				if first && cut > 0 {
+					w.Write(body[:cut])
+					w.(http.Flusher).Flush()
+					panic(http.ErrAbortHandler) // the connection is cut
+				}
+				w.Write(body)
+			}))
+			defer srv.Close()
+			c, _ := ordermsg.NewClient(srv.URL, "k", fastRetry)
+			path := filepath.Join(t.TempDir(), "out.pdf")
+			n, err := c.DownloadFile(context.Background(), &ordermsg.File{ID: 1, URL: srv.URL + "/f.pdf"}, path, nil)
+			got, _ := os.ReadFile(path)
+			if err != nil || n != int64(len(file)) || !bytes.Equal(got, file) {
+				t.Fatalf("n = %d, err = %v, wrote %d bytes: want the %d decoded bytes of the file", n, err, len(got), len(file))
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			for i := range ranges {
+				if ranges[i] != "" || encodings[i] != "identity" {
+					t.Errorf("request %d: Range %q, Accept-Encoding %q: want no Range, identity", i+1, ranges[i], encodings[i])
+				}
+			}
+			if want := map[bool]int{false: 1, true: 2}[cut > 0]; len(ranges) != want {
+				t.Errorf("%d requests, want %d", len(ranges), want)
+			}
+		})
+	}
+}
+
+// An encoding Download does not decode, or a gzip body that does not decode,
+// is an error at once (not retried), and nothing is left as the file.
+func TestDownloadUndecodableBodyIsRefused(t *testing.T) {
+	file := pdfLike(10_000)
+	bad := gzipped(t, file)
+	bad[len(bad)-8] ^= 0xff // the CRC-32 of the trailer
+	for _, tc := range []struct {
+		encoding string
+		body     []byte
+		want     string
+	}{
+		{"br", file, `Content-Encoding "br"`},
+		{"gzip, gzip", gzipped(t, gzipped(t, file)), `Content-Encoding "gzip, gzip"`},
+		{"gzip", bad, "does not decode"},
+		{"gzip", file, "does not decode"}, // said gzip, sent as is
+	} {
+		t.Run(tc.encoding+"/"+tc.want, func(t *testing.T) {
+			var requests atomic.Int32
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				requests.Add(1)
+				w.Header().Set("Content-Encoding", tc.encoding)
+				w.Write(tc.body)
+			}))
+			defer srv.Close()
+			c, _ := ordermsg.NewClient(srv.URL, "k", fastRetry)
+			dir := t.TempDir()
+			_, err := c.DownloadFile(context.Background(), &ordermsg.File{ID: 1, URL: srv.URL + "/f.pdf"}, filepath.Join(dir, "out.pdf"), nil)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want one saying %s", err, tc.want)
+			}
+			if msg := err.Error(); strings.Count(msg, "ordermsg:") != 1 || strings.Count(msg, srv.URL) != 1 || strings.Contains(msg, "retryable") {
+				t.Errorf("%q: want one prefix, the URL once, no internal marker", msg)
+			}
+			if requests.Load() != 1 {
+				t.Errorf("%d requests: a body that cannot be decoded was retried", requests.Load())
+			}
+			if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+				t.Errorf("left behind: %v", entries)
+			}
+		})
+	}
+}
+
+// chunkedServer serves file on a raw loopback listener as a real host
+// would, but its first answer is chunked (no length) and cut after cutAt
+// bytes with no chunked terminator; later ones honour Range (206, or 416
+// with the length when it starts at or after the end), from file or, when
+// set, changed. It records each request's Range.
+func chunkedServer(t *testing.T, file []byte, cutAt int, changed []byte) (string, func() []string) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	var mu sync.Mutex
+	var ranges []string
+	go func() {
+		for {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			req, err := http.ReadRequest(bufio.NewReader(conn))
+			if err != nil {
+				conn.Close()
+				continue
+			}
+			mu.Lock()
+			ranges = append(ranges, req.Header.Get("Range"))
+			first := len(ranges) == 1
+			mu.Unlock()
+			if first {
+				fmt.Fprintf(conn, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n%x\r\n%s\r\n", cutAt, file[:cutAt])
+				conn.Close() // no "0\r\n\r\n"
+				continue
+			}
+			body := file
+			if changed != nil {
+				body = changed
+			}
+			var from int
+			fmt.Sscanf(req.Header.Get("Range"), "bytes=%d-", &from)
+			if from >= len(body) {
+				fmt.Fprintf(conn, "HTTP/1.1 416 Range Not Satisfiable\r\nContent-Range: bytes */%d\r\nContent-Length: 0\r\nConnection: close\r\n\r\n", len(body))
+			} else {
+				fmt.Fprintf(conn, "HTTP/1.1 206 Partial Content\r\nContent-Range: bytes %d-%d/%d\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s",
+					from, len(body)-1, len(body), len(body)-from, body[from:])
+			}
+			conn.Close()
+		}
+	}()
+	return "http://" + ln.Addr().String(), func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return slices.Clone(ranges)
+	}
+}
+
+// A chunked body cut right after its last byte (every byte arrived, the
+// terminator did not) ends as complete: the resume asks from the last byte
+// written, which a complete file answers with 206, not 416. A body cut
+// earlier resumes from the byte before the cut and ends byte-identical.
+func TestDownloadChunkedBodyCutAfterItsLastByteIsComplete(t *testing.T) {
+	file := pdfLike(10_000)
+	for _, cutAt := range []int{len(file), len(file) / 2, 1} {
+		t.Run(fmt.Sprint(cutAt), func(t *testing.T) {
+			url, ranges := chunkedServer(t, file, cutAt, nil)
+			c, _ := ordermsg.NewClient(url, "k", fastRetry)
+			var buf bytes.Buffer
+			n, err := c.Download(context.Background(), &ordermsg.File{ID: 1, URL: url + "/f.pdf"}, &buf, nil)
+			if err != nil || n != int64(len(file)) || !bytes.Equal(buf.Bytes(), file) {
+				t.Fatalf("n = %d, err = %v: want the %d bytes of the file", n, err, len(file))
+			}
+			if got, want := ranges(), []string{"", fmt.Sprintf("bytes=%d-", cutAt-1)}; !slices.Equal(got, want) {
+				t.Fatalf("Range headers %q, want %q", got, want)
+			}
+		})
+	}
+}
+
+// The byte asked for again is checked: a file that changed under a resume
+// with no validator to tell is an error, never a spliced file.
+func TestDownloadChunkedResumeChecksTheByteAskedAgain(t *testing.T) {
+	file := pdfLike(10_000)
+	changed := slices.Clone(file)
+	changed[len(file)/2-1] ^= 0xff
+	url, _ := chunkedServer(t, file, len(file)/2, changed)
+	c, _ := ordermsg.NewClient(url, "k", fastRetry)
+	var buf bytes.Buffer
+	_, err := c.Download(context.Background(), &ordermsg.File{ID: 1, URL: url + "/f.pdf"}, &buf, nil)
+	if err == nil || !strings.Contains(err.Error(), "changed") || buf.Len() != len(file)/2 {
+		t.Fatalf("err = %v, %d bytes written: want the change found after the first %d", err, buf.Len(), len(file)/2)
 	}
 }

@@ -202,3 +202,68 @@ func TestDownloadFileWritesThroughALinkToAPipe(t *testing.T) {
 		t.Fatalf("files left beside the link: %v", entries)
 	}
 }
+
+// linkThroughSymlinkedFolder builds issue 19's layout in a new folder T:
+// T/a -> real/sub and T/real/sub/link -> ../out.pdf, so that T/a/link is
+// T/real/out.pdf to the kernel (and to a shell's `> T/a/link`); T/out.pdf,
+// which the link's text joined to T/a would name, is unrelated. It returns
+// T; T/real/out.pdf holds "old" when exists.
+func linkThroughSymlinkedFolder(t *testing.T, exists bool) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "real", "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join("real", "sub"), filepath.Join(dir, "a")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join("..", "out.pdf"), filepath.Join(dir, "real", "sub", "link")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "out.pdf"), []byte("unrelated"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if exists {
+		if err := os.WriteFile(filepath.Join(dir, "real", "out.pdf"), []byte("old"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func TestDownloadFileResolvesLinksAsTheKernelDoes(t *testing.T) {
+	for _, exists := range []bool{false, true} {
+		t.Run(fmt.Sprintf("exists=%v", exists), func(t *testing.T) {
+			srv, c := fileServer(t, ordermsgtest.FileLinks{Size: 10_000})
+			f := firstFile(t, srv, c)
+			dir := linkThroughSymlinkedFolder(t, exists)
+			if _, err := c.DownloadFile(context.Background(), f, filepath.Join(dir, "a", "link"), nil); err != nil {
+				t.Fatal(err)
+			}
+			if got, _ := os.ReadFile(filepath.Join(dir, "real", "out.pdf")); !bytes.Equal(got, srv.Handler.FileContent(f.ID)) {
+				t.Errorf("T/real/out.pdf holds %d bytes, not the file", len(got))
+			}
+			if got, _ := os.ReadFile(filepath.Join(dir, "out.pdf")); string(got) != "unrelated" {
+				t.Errorf("the unrelated T/out.pdf was replaced (%d bytes)", len(got))
+			}
+		})
+	}
+}
+
+func TestDownloadFileCutThroughASymlinkedFolderLeavesTheTargetAsItWas(t *testing.T) {
+	// The first response brings 100 bytes, the next four none: the retries
+	// run out.
+	srv, c := fileServer(t, ordermsgtest.FileLinks{Size: 10_000, CutAfter: []int64{100, 0, 0, 0, 0}})
+	f := firstFile(t, srv, c)
+	dir := linkThroughSymlinkedFolder(t, true)
+	_, err := c.DownloadFile(context.Background(), f, filepath.Join(dir, "a", "link"), nil)
+	if !errors.Is(err, io.ErrUnexpectedEOF) {
+		t.Fatalf("err = %v, want the cut", err)
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, "real", "out.pdf")); string(got) != "old" {
+		t.Errorf("a cut download changed T/real/out.pdf in place: %d bytes", len(got))
+	}
+	if entries, _ := os.ReadDir(filepath.Join(dir, "real")); len(entries) != 2 {
+		t.Errorf("left behind in T/real: %v", entries)
+	}
+}

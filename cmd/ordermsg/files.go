@@ -21,7 +21,7 @@ func (a *app) filesCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:     "files",
 		Short:   "Download the files of orders and messages",
-		Example: "  ordermsg files download -o hotfolder --since 2024-06-01 --demo",
+		Example: "  ordermsg files download -o hotfolder --since 2024-03-01 --demo",
 	}
 	cmd.AddCommand(a.filesDownloadCommand())
 	return cmd
@@ -65,21 +65,24 @@ one of its directories or files goes is left alone, and that file counts as
 failed (DIR itself may be a symlink). A link that has expired (or that the
 file host refuses with 403) is refreshed by reading its order or message
 again. Print-ready files whose status is not success (failure, with no
-file) are reported and counted as unavailable, not fetched.
+file) are counted as unavailable, not fetched: the first 3 are named, the
+rest summed up in one line (-v names each one), since every run finds the
+same ones again.
 On a terminal a progress bar in bytes shows on stderr; the run ends with one
-line: downloaded, skipped, failed, unavailable, bytes.
+line: downloaded, skipped (already in place), failed, unavailable, bytes.
 
 File names come from the server and are made safe: invalid UTF-8, control and
 other unprintable characters, / \ < > : " | ? * and ~ become _; leading and
 trailing dots and spaces go (no ".", "..", or hidden names); an empty name
-becomes "file"; Windows device names (CON, NUL, COM1...) get a leading _;
-names are cut to 180 bytes, keeping the extension. When one directory gets
-several files, a name equal to another but for case, and any name outside
-ASCII, carries ~<file id> before its extension. Nothing is written outside
-DIR and no file overwrites another. A directory is filled from the first
-listing of its item or message only: when the server repeats an id (an item
-in an order, a message, a file in one item), the repeat's files are not
-downloaded but reported and counted as failed, never lost unnoticed.
+becomes "file"; names are cut to 180 bytes, keeping the extension; then
+Windows device names (CON, nul.txt, COM1, COM¹, in any case or width) get a
+leading _. When one directory gets several files, a name equal to another
+but for case, and any name outside ASCII, carries ~<file id> before its
+extension. Nothing is written outside DIR and no file overwrites another.
+A directory is filled from the first listing of its item or message only:
+when the server repeats an id (an item in an order, a message, a file in one
+item), the repeat's files are not downloaded but reported and counted as
+failed, never lost unnoticed.
 
 The filters are those of orders export and messages export (--status for
 orders, --type for messages).
@@ -102,7 +105,7 @@ Exit codes: 0 all downloaded or skipped, 1 some file or request failed,
 2 usage error, 3 DIR could not be made (or the --state FILE read or
 written), 130 interrupted, 143 terminated.`,
 		Example: "  ordermsg files download -o hotfolder --demo\n" +
-			"  ordermsg files download -o hotfolder --from orders --since 2024-06-01 --concurrency 8 --demo\n" +
+			"  ordermsg files download -o hotfolder --from orders --since 2024-03-01 --concurrency 8 --demo\n" +
 			"  ordermsg files download -o hotfolder --state hotfolder.state --demo",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -176,6 +179,11 @@ type fileJob struct {
 	message int64 // the message's id, for a message's file
 }
 
+// unavailableNamed is how many entries with no file a run names one by one
+// without -v; the others are summed up in one line at its end. They are the
+// server's doing, and every run (a rerun too) finds the same ones again.
+const unavailableNamed = 3
+
 // tally counts the outcome of a run.
 type tally struct {
 	downloaded, skipped, failed, unavailable atomic.Int64
@@ -196,6 +204,11 @@ func (a *app) downloadFiles(ctx context.Context, c *ordermsg.Client, site int64,
 	bar := newByteBar(a)
 	jobs := make(chan fileJob)
 	report := bar.printf
+	unavailable := func(format string, args ...any) {
+		if n := t.unavailable.Add(1); a.verbose || n <= unavailableNamed {
+			report(format, args...)
+		}
+	}
 	var wg sync.WaitGroup
 	for range fl.concurrency {
 		wg.Add(1)
@@ -206,10 +219,13 @@ func (a *app) downloadFiles(ctx context.Context, c *ordermsg.Client, site int64,
 			}
 		}()
 	}
-	walkErr := walkFiles(ctx, c, site, fl, state, jobs, &t, report)
+	walkErr := walkFiles(ctx, c, site, fl, state, jobs, &t, report, unavailable)
 	close(jobs)
 	wg.Wait()
 	bar.stop()
+	if n := t.unavailable.Load(); !a.verbose && n > unavailableNamed {
+		bar.printf("… and %d more print-ready files with no file to download (-v names each one)", n-unavailableNamed)
+	}
 	bar.printf("files: %s", &t)
 	kept := "" // what became of the state
 	if state != nil {
@@ -234,9 +250,10 @@ func (a *app) downloadFiles(ctx context.Context, c *ordermsg.Client, site int64,
 
 // walkFiles sends a job for every file of the matching records: all of
 // them, or with a state those created since its checkpoints, which it
-// advances.
+// advances. It reports a print-ready entry with no file to unavailable,
+// which counts it.
 func walkFiles(ctx context.Context, c *ordermsg.Client, site int64, fl *downloadFlags, state *filesState, jobs chan<- fileJob, t *tally,
-	report func(string, ...any)) error {
+	report, unavailable func(string, ...any)) error {
 	claimed := map[string]bool{} // the directories under DIR that a record has filled
 	send := func(j fileJob) bool {
 		select {
@@ -255,7 +272,7 @@ func walkFiles(ctx context.Context, c *ordermsg.Client, site int64, fl *download
 		if state != nil {
 			orders = c.Orders.Sync(ctx, site, &state.Orders, opts)
 		}
-		if err := sendJobs(orders, "orders", send, func(o *ordermsg.Order) []fileJob { return orderJobs(o, claimed, t, report) }); err != nil {
+		if err := sendJobs(orders, "orders", send, func(o *ordermsg.Order) []fileJob { return orderJobs(o, claimed, t, report, unavailable) }); err != nil {
 			return err
 		}
 	}
@@ -308,11 +325,11 @@ func messageJobs(m *ordermsg.Message, claimed map[string]bool, t *tally, report 
 }
 
 // orderJobs lists the files of an order's versadoc items, and reports the
-// entries that have none. An item's directory is filled once per run
+// entries that have none to unavailable. An item's directory is filled once per run
 // (claimed): the files of an item whose directory another listing of it has
 // filled, and a file listed twice in one item, are reported and counted as
 // failed.
-func orderJobs(o *ordermsg.Order, claimed map[string]bool, t *tally, report func(string, ...any)) []fileJob {
+func orderJobs(o *ordermsg.Order, claimed map[string]bool, t *tally, report, unavailable func(string, ...any)) []fileJob {
 	var out []fileJob
 	for _, it := range o.Items {
 		dir := filepath.Join("orders", strconv.FormatInt(o.ID, 10), strconv.FormatInt(it.ID, 10))
@@ -323,8 +340,7 @@ func orderJobs(o *ordermsg.Order, claimed map[string]bool, t *tally, report func
 			f, err := p.Downloadable()
 			switch {
 			case err != nil:
-				t.unavailable.Add(1)
-				report("order %d item %d: %s; not downloaded", o.ID, it.ID, describe(err))
+				unavailable("order %d item %d: %s; not downloaded", o.ID, it.ID, describe(err))
 				continue
 			case claimed[dir]:
 				repeated(t, report, filepath.Join(dir, safeName(f.Filename)), f.ID, fmt.Sprintf("item %d of order %d", it.ID, o.ID))

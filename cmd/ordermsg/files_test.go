@@ -566,3 +566,93 @@ func TestFilesDownloadStateUsageErrors(t *testing.T) {
 		t.Errorf("the export's state changed: %s -> %s", saved, got)
 	}
 }
+
+// A run names the first few print-ready entries with no file and sums up
+// the rest, so that a rerun, which finds the same ones again, says what it
+// did in a few lines; -v names each one.
+func TestFilesDownloadRerunSumsUpUnavailableFiles(t *testing.T) {
+	srv := ordermsgtest.NewServer(ordermsgtest.Generate(ordermsgtest.Config{Seed: 42, Websites: 1, OrdersPerWebsite: 60}))
+	t.Cleanup(srv.Close)
+	env := map[string]string{envBaseURL: srv.URL, envAPIKey: srv.APIKey, envWebsiteID: fmt.Sprint(srv.WebsiteID)}
+	w := srv.Handler.Dataset().Website(srv.WebsiteID)
+	files, noFile := len(datasetFiles(w)), 0
+	for _, o := range w.Orders {
+		for _, it := range o.Items {
+			for _, p := range it.PrintReadyFiles {
+				if p.File == nil {
+					noFile++
+				}
+			}
+		}
+	}
+	if noFile <= unavailableNamed+1 {
+		t.Fatalf("the dataset has %d entries with no file; the test needs more", noFile)
+	}
+	out := t.TempDir()
+	named := func(stderr string) int { return strings.Count(stderr, ": no file to download: ") }
+	summed := fmt.Sprintf("… and %d more print-ready files with no file to download (-v names each one)\n", noFile-unavailableNamed)
+	for i, want := range []string{
+		fmt.Sprintf("files: %d downloaded, 0 skipped, 0 failed, %d unavailable,", files, noFile),
+		fmt.Sprintf("files: 0 downloaded, %d skipped, 0 failed, %d unavailable, 0 bytes\n", files, noFile),
+	} {
+		_, stderr, code := cli{env: env}.run(context.Background(), "files", "download", "-o", out)
+		if code != exitOK || named(stderr) != unavailableNamed || !strings.Contains(stderr, summed) || !strings.Contains(stderr, want) {
+			t.Fatalf("run %d: exit %d, %d entries named:\n%s", i+1, code, named(stderr), stderr)
+		}
+		if lines := strings.Count(stderr, "\n"); lines != unavailableNamed+2 {
+			t.Errorf("run %d: %d lines, want %d named, the sum and the tally:\n%s", i+1, lines, unavailableNamed, stderr)
+		}
+	}
+	_, stderr, code := cli{env: env}.run(context.Background(), "files", "download", "-o", out, "-v")
+	if code != exitOK || named(stderr) != noFile || strings.Contains(stderr, "more print-ready files") {
+		t.Fatalf("-v: exit %d, %d of %d entries named:\n%s", code, named(stderr), noFile, stderr)
+	}
+}
+
+// The --since examples of files download (its --help, the README's lines)
+// pick records of the demo's data, so that they show files arriving.
+func TestFilesDownloadSinceExamplesMatchTheDemo(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, line := range strings.Split(string(readme), "\n") {
+		if line, ok := strings.CutPrefix(strings.TrimSpace(line), "go run ./cmd/"); ok {
+			lines = append(lines, line)
+		}
+	}
+	root := (&app{getenv: func(string) string { return "" }}).rootCommand()
+	for _, path := range [][]string{{"files"}, {"files", "download"}} {
+		cmd, _, err := root.Find(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, strings.Split(cmd.Example, "\n")...)
+	}
+	demo := ordermsgtest.NewServer(nil) // the demo's data
+	t.Cleanup(demo.Close)
+	credentials := map[string]string{envBaseURL: demo.URL, envAPIKey: demo.APIKey, envWebsiteID: fmt.Sprint(demo.WebsiteID)}
+	checked := 0
+	for _, line := range lines {
+		command, _, _ := strings.Cut(line, "#")
+		args := strings.Fields(command)
+		if len(args) < 3 || args[0] != "ordermsg" || args[1] != "files" || !strings.Contains(command, "--since") {
+			continue
+		}
+		args = args[1:]
+		for i := range args {
+			if args[i] == "-o" {
+				args[i+1] = t.TempDir()
+			}
+		}
+		_, stderr, code := cli{env: credentials}.run(context.Background(), args...)
+		if code != exitOK || !strings.Contains(stderr, "files: ") || strings.Contains(stderr, "files: 0 downloaded") {
+			t.Errorf("%s: exit %d, %s", line, code, stderr)
+		}
+		checked++
+	}
+	if checked < 3 {
+		t.Fatalf("found %d --since examples, want the README's and the two of --help", checked)
+	}
+}

@@ -174,6 +174,51 @@ func TestOutputFollowsSymlinks(t *testing.T) {
 	}
 }
 
+// -o through a relative ".." link inside a symlinked folder writes what a
+// shell's `> T/a/link` writes: with T/a -> real/sub and T/real/sub/link ->
+// ../out.csv, that is T/real/out.csv, never T/out.csv; and a failed export
+// leaves T/real/out.csv as it was, not truncated.
+func TestOutputResolvesLinksAsTheKernelDoes(t *testing.T) {
+	_, env := smallService(t)
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "real", "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join("real", "sub"), filepath.Join(dir, "a")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join("..", "out.csv"), filepath.Join(dir, "real", "sub", "link")); err != nil {
+		t.Fatal(err)
+	}
+	unrelated, real := filepath.Join(dir, "out.csv"), filepath.Join(dir, "real", "out.csv")
+	if err := os.WriteFile(unrelated, []byte("unrelated\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "a", "link")
+
+	// New, then existing.
+	for range 2 {
+		if r := exportTo(t, out, 0o022); r.code != 0 {
+			t.Fatalf("%v", r)
+		}
+		if content(t, real) != wantCSV(t) || content(t, unrelated) != "unrelated\n" {
+			t.Fatalf("T/real/out.csv is not the export, or T/out.csv was replaced")
+		}
+	}
+
+	// A failing export leaves the real target as it was.
+	if err := os.WriteFile(real, []byte("old\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env[envAPIKey] = "wrong"
+	if r := runTool(t, env, "orders", "export", "-o", out); r.code != exitFailure {
+		t.Fatalf("failing export: %v", r)
+	}
+	if content(t, real) != "old\n" || !slices.Equal(entries(t, filepath.Join(dir, "real")), []string{"out.csv", "sub"}) {
+		t.Errorf("a failed export changed T/real: %q, %v", content(t, real), entries(t, filepath.Join(dir, "real")))
+	}
+}
+
 func TestOutputFIFOIsWrittenThrough(t *testing.T) {
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "pipe")

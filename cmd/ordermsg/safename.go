@@ -26,9 +26,12 @@ const maxNameBytes = 180
 //     uniqueNames) become _.
 //  2. Leading and trailing spaces and dots are removed, so ".", "..", and
 //     hidden names are impossible.
-//  3. An empty result becomes "file"; a Windows device name (CON, PRN, AUX,
-//     NUL, COM1–9, LPT1–9, with any extension, in any case) gets a leading _.
+//  3. An empty result becomes "file".
 //  4. A name longer than 180 bytes is cut, keeping its extension when short.
+//  5. A Windows device name (CON, PRN, AUX, NUL, COM0–9, LPT0–9, also with
+//     the superscript digits ¹ ² ³, with any extension, in any case, in
+//     fullwidth forms too) gets a leading _. This comes after the cut, which
+//     can make one ("CON", 200 spaces, "x.pdf" is cut to "CON.pdf").
 func safeName(name string) string {
 	name = strings.ToValidUTF8(name, "_")
 	name = strings.Map(func(r rune) rune {
@@ -41,16 +44,19 @@ func safeName(name string) string {
 	if name == "" {
 		return "file"
 	}
+	name = truncateKeepingExt(name, maxNameBytes)
 	if reservedName(name) {
-		name = "_" + name
+		name = truncateKeepingExt("_"+name, maxNameBytes) // starts with _: no device name
 	}
-	return truncateKeepingExt(name, maxNameBytes)
+	return name
 }
 
 // reservedName reports whether name is a Windows device name, which cannot
-// be a file's name there whatever its extension.
+// be a file's name there whatever its extension. Case, fullwidth forms and
+// superscript digits are folded first: ＣＯＮ, aux and COM¹ are device names
+// to Windows or to a tool on the way.
 func reservedName(name string) bool {
-	stem, _, _ := strings.Cut(name, ".")
+	stem, _, _ := strings.Cut(strings.Map(foldWidth, name), ".")
 	stem = strings.ToUpper(strings.TrimRight(stem, " "))
 	switch stem {
 	case "CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$":
@@ -60,6 +66,29 @@ func reservedName(name string) bool {
 		return stem[3] >= '0' && stem[3] <= '9'
 	}
 	return false
+}
+
+// foldWidth maps a fullwidth ASCII form (U+FF01–U+FF5E) and the ideographic
+// space to ASCII, and a superscript digit to its digit; any other rune is
+// kept.
+func foldWidth(r rune) rune {
+	switch {
+	case r >= '\uff01' && r <= '\uff5e':
+		return r - 0xfee0
+	case r == '\u3000':
+		return ' '
+	case r == '¹':
+		return '1'
+	case r == '²':
+		return '2'
+	case r == '³':
+		return '3'
+	case r == '⁰':
+		return '0'
+	case r >= '⁴' && r <= '⁹':
+		return '4' + r - '⁴'
+	}
+	return r
 }
 
 // truncateKeepingExt cuts name to at most n bytes at a rune boundary, keeping

@@ -14,6 +14,7 @@ var hostileNames = []string{
 	"evil\u202efdp.exe", "CON", "con.pdf", "Lpt1.txt", "COM9", "aux .pdf", ".hidden", "trailing. ", "a~1.pdf",
 	"Front.pdf", "front.pdf", "FRONT.PDF", "caf\u00e9.pdf", "cafe\u0301.pdf", "\u212a.pdf", "k.pdf",
 	strings.Repeat("long", 100) + ".pdf", strings.Repeat("é", 200), "\xff\xfe.pdf",
+	"CON" + strings.Repeat(" ", 200) + "x.pdf", "COM\u00b9.pdf", "\uff23\uff2f\uff2e.pdf", "LPT\uff11",
 }
 
 func TestSafeNameIsOneHarmlessComponent(t *testing.T) {
@@ -64,5 +65,34 @@ func TestUniqueNamesNeverCollide(t *testing.T) {
 	}
 	if one := uniqueNames([]string{"café.pdf"}, []int64{7}); one[0] != "café.pdf" {
 		t.Errorf("a lone file's name changed: %q", one[0])
+	}
+}
+
+// Windows device names are found after the cut to 180 bytes (which can make
+// one), whatever their case, width, or superscript digit.
+func TestSafeNameTamesDeviceNamesAfterTheCut(t *testing.T) {
+	pad := strings.Repeat(" ", 200)
+	for in, want := range map[string]string{
+		"CON" + pad + "x.pdf":    "_CON.pdf",
+		"aux" + pad + "x.txt":    "_aux.txt",
+		"LPT1" + pad + "x.pdf":   "_LPT1.pdf",
+		"nul" + pad + "x":        "_nul",
+		"aux.txt":                "_aux.txt",
+		"LPT1.pdf":               "_LPT1.pdf",
+		"con .tar.gz":            "_con .tar.gz",
+		"COM\u00b9":              "_COM\u00b9",              // COM¹
+		"lpt\u00b3.pdf":          "_lpt\u00b3.pdf",          // lpt³
+		"\uff23\uff2f\uff2e.pdf": "_\uff23\uff2f\uff2e.pdf", // fullwidth CON
+		"\uff4e\uff55\uff4c":     "_\uff4e\uff55\uff4c",     // fullwidth nul
+		"COM\uff17.txt":          "_COM\uff17.txt",          // fullwidth digit 7
+		"CONSOLE.pdf":            "CONSOLE.pdf",
+		"COM10.pdf":              "COM10.pdf",
+		"LPT.pdf":                "LPT.pdf",
+		"COM\u00b9\u00b9.pdf":    "COM\u00b9\u00b9.pdf",
+	} {
+		got := safeName(in)
+		if got != want {
+			t.Errorf("safeName(%q) = %q, want %q", in, got, want)
+		}
 	}
 }

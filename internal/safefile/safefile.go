@@ -10,7 +10,9 @@
 //     under a short hidden temporary name beside the final file and renamed
 //     onto it by Commit, so the path never holds part of a file; a new file
 //     gets mode 0666 less the umask, a replaced one keeps its mode;
-//   - a symlink is followed, never replaced.
+//   - a symlink is followed, never replaced, and resolved as the kernel
+//     resolves it: through symlinked folders and ".." in the path or in a
+//     link's text.
 package safefile
 
 import (
@@ -131,12 +133,25 @@ func openInPlace(ctx context.Context, path string) (*os.File, error) {
 	}
 }
 
-// resolve follows the symlinks at the end of path to the file they name,
-// which may not exist yet (it is then the file to create). A chain longer
-// than MaxSymlinks is an error matching syscall.ELOOP.
+// resolve finds the file that a write to path reaches, the way the kernel
+// walks it: the folder part through every symlink and ".." in it (a ".."
+// after a symlinked folder goes up from where the link leads, not from the
+// link), then the last component's symlinks, each relative one read from the
+// real folder that holds it. The file may not exist yet (it is then the file
+// to create). A chain longer than MaxSymlinks is an error matching
+// syscall.ELOOP.
 func resolve(path string) (string, error) {
 	given := path
 	for range MaxSymlinks {
+		folder, base := filepath.Split(path)
+		if folder == "" {
+			folder = "."
+		}
+		real, err := filepath.EvalSymlinks(folder)
+		if err != nil {
+			return "", &fs.PathError{Op: "open", Path: given, Err: unwrap(err)}
+		}
+		path = filepath.Join(real, base) // real has no symlink: a lexical ".." is the kernel's
 		info, err := os.Lstat(path)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
@@ -151,7 +166,9 @@ func resolve(path string) (string, error) {
 			return "", &fs.PathError{Op: "open", Path: given, Err: unwrap(err)}
 		}
 		if !filepath.IsAbs(link) {
-			link = filepath.Join(filepath.Dir(path), link)
+			// Not filepath.Join, which would clean "dir/.." as text
+			// where dir may be a symlink: the next round resolves it.
+			link = real + string(filepath.Separator) + link
 		}
 		path = link
 	}

@@ -309,3 +309,94 @@ func TestCreateInRenamesInsideTheRootOnCommit(t *testing.T) {
 		t.Error("CreateIn wrote outside its root")
 	}
 }
+
+// kernelTree is the layout of issue 19: T/a is a symlink to the folder
+// real/sub, whose link is "../out.pdf"; a shell's `> T/a/link` writes
+// T/real/out.pdf (the kernel takes ".." from where a leads), while the link's
+// text joined to T/a names T/out.pdf, an unrelated file. T/real/sub/jump/..
+// is T/other through a symlinked folder, and the links new and hop name files
+// that do not exist yet, through ".." (T/new.pdf, unrelated, is not it) and
+// through jump.
+func kernelTree(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, d := range []string{"real/sub", "other/deep"} {
+		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for link, to := range map[string]string{
+		"a":             filepath.Join("real", "sub"),
+		"real/sub/link": filepath.Join("..", "out.pdf"),
+		"real/sub/new":  filepath.Join("..", "new.pdf"),
+		"real/sub/jump": filepath.Join(dir, "other", "deep"),
+		"real/sub/hop":  "jump/../hop.pdf", // not filepath.Join, which cleans ".." as text
+	} {
+		if err := os.Symlink(to, filepath.Join(dir, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, data := range map[string]string{"out.pdf": "unrelated", "new.pdf": "unrelated", "real/out.pdf": "old"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func TestOpenResolvesLinksAsTheKernelDoes(t *testing.T) {
+	dir := kernelTree(t)
+	for path, file := range map[string]string{
+		"a/link": "real/out.pdf",
+		"a/new":  "real/new.pdf",
+		"a/hop":  "other/hop.pdf",
+		// ".." after the symlinked folder a goes up from real/sub.
+		"a/../out.pdf": "real/out.pdf",
+	} {
+		given := dir + "/" + path // not filepath.Join, which would clean ".." as text
+		if err := write(t, given, path); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		if b, _ := os.ReadFile(filepath.Join(dir, file)); string(b) != path {
+			t.Errorf("through %s, %s holds %q", path, file, b)
+		}
+		// The kernel agrees: the path names the file written.
+		viaPath, err1 := os.Stat(given)
+		written, err2 := os.Stat(filepath.Join(dir, file))
+		if err1 != nil || err2 != nil || !os.SameFile(viaPath, written) {
+			t.Errorf("%s and %s are not one file to the kernel: %v, %v", path, file, err1, err2)
+		}
+	}
+	for _, name := range []string{"out.pdf", "new.pdf"} {
+		if b, _ := os.ReadFile(filepath.Join(dir, name)); string(b) != "unrelated" {
+			t.Errorf("the unrelated T/%s now holds %q", name, b)
+		}
+	}
+	for _, d := range []string{".", "real", "real/sub", "other", "other/deep"} {
+		for _, n := range names(t, filepath.Join(dir, d)) {
+			if strings.HasSuffix(n, ".part") {
+				t.Errorf("left behind in %s: %s", d, n)
+			}
+		}
+	}
+}
+
+func TestOpenThroughASymlinkedFolderReplacesOnlyOnCommit(t *testing.T) {
+	dir := kernelTree(t)
+	real := filepath.Join(dir, "real", "out.pdf")
+	f, err := Open(context.Background(), filepath.Join(dir, "a", "link"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.InPlace() {
+		t.Fatal("a regular file behind links is written in place")
+	}
+	io.WriteString(f, "cut")
+	if b, _ := os.ReadFile(real); string(b) != "old" {
+		t.Errorf("before Commit, %s holds %q", real, b)
+	}
+	f.Discard() // the download was cut
+	if b, _ := os.ReadFile(real); string(b) != "old" || !slices.Equal(names(t, filepath.Join(dir, "real")), []string{"out.pdf", "sub"}) {
+		t.Errorf("after Discard: %q, %v", b, names(t, filepath.Join(dir, "real")))
+	}
+}
