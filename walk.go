@@ -64,6 +64,11 @@ type pageFetcher[T any] func(ctx context.Context, page int, received func()) (*P
 
 // all walks every page of the list that opts describe, from opts.Page.
 func (r resource[T]) all(ctx context.Context, websiteID int64, opts listOptions, walkOpts []WalkOption) iter.Seq2[*T, error] {
+	return r.walkList(ctx, websiteID, opts, walkOpts, nil)
+}
+
+// walkList is all, calling check (when not nil) with each page.
+func (r resource[T]) walkList(ctx context.Context, websiteID int64, opts listOptions, walkOpts []WalkOption, check pageCheck) iter.Seq2[*T, error] {
 	cfg := walkConfig{concurrency: 1}
 	for _, o := range walkOpts {
 		o(&cfg)
@@ -86,7 +91,7 @@ func (r resource[T]) all(ctx context.Context, websiteID int64, opts listOptions,
 			yield(nil, err)
 			return
 		}
-		walk(ctx, fetch, max(start, 1), cfg.concurrency, nil, yield)
+		walk(ctx, fetch, max(start, 1), cfg.concurrency, check, yield)
 	}
 }
 
