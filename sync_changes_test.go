@@ -200,16 +200,16 @@ func TestCheckpointDecodingIsAllOrNothing(t *testing.T) {
 	const good = `{"v":2,"resource":"orders","website":3,"created":"2024-03-10T12:05:00Z","seen":{"2024-03-10T12:05:00Z":[5]}}`
 	bad := map[string]string{
 		`{"v":2,"created":"2024-03-10T12:05:00Z","covered_before":"2024-03-11T00:00:00Z"}`: "covered_before 2024-03-11T00:00:00Z is after the mark",
-		`{"v":2,"created":"2024-03-10T12:05:00Z","seen":{"2024-03-11T12:05:00Z":[1]}}`:      "after the mark",
-		`{"v":2,"created":"2024-03-10T12:05:00Z","seen":{"yesterday":[1]}}`:                 `"yesterday" is not an RFC 3339 time`,
-		`{"v":2,"created":"2024-03-10T12:05:00Z","seen":{"2024-03-10T12:05:00Z":[0]}}`:      "id 0 is not positive",
-		`{"v":3,"created":"2024-03-10T12:05:00Z"}`:                                          "version 3",
-		`{"v":2,"ids":[1]}`:                                      `version 2 has no "ids"`,
-		`{"v":2,"seen":{"2024-03-10T12:05:00Z":[1]}}`:            "without a mark",
-		`{"created":"2024-03-10T12:05:00Z","seen":{}}`:           `without "v":2`,
-		`{"v":2,"resource":"invoices","website":1}`:              `resource "invoices"`,
-		`{"v":2,"resource":"orders"}`:                            "without a positive website id",
-		`{"v":2,"website":4}`:                                    "website 4 without a resource",
+		`{"v":2,"created":"2024-03-10T12:05:00Z","seen":{"2024-03-11T12:05:00Z":[1]}}`:     "after the mark",
+		`{"v":2,"created":"2024-03-10T12:05:00Z","seen":{"yesterday":[1]}}`:                `"yesterday" is not an RFC 3339 time`,
+		`{"v":2,"created":"2024-03-10T12:05:00Z","seen":{"2024-03-10T12:05:00Z":[0]}}`:     "id 0 is not positive",
+		`{"v":3,"created":"2024-03-10T12:05:00Z"}`:                                         "version 3",
+		`{"v":2,"ids":[1]}`:                                       `version 2 has no "ids"`,
+		`{"v":2,"seen":{"2024-03-10T12:05:00Z":[1]}}`:             "without a mark",
+		`{"created":"2024-03-10T12:05:00Z","seen":{}}`:            `without "v":2`,
+		`{"v":2,"resource":"invoices","website":1}`:               `resource "invoices"`,
+		`{"v":2,"resource":"orders"}`:                             "without a positive website id",
+		`{"v":2,"website":4}`:                                     "website 4 without a resource",
 		`{"v":2,"created":"2024-03-10T12:05:00Z","seen":{"x":1}}`: "invalid checkpoint",
 	}
 	for in, want := range bad {
