@@ -235,7 +235,8 @@ func (e *ListShiftedError) Is(target error) bool { return target == ErrListShift
 // exists (the Sync asked for it by id) and still matches the list's filter:
 // the server's date filter starts later than any reading of date_start that
 // Sync allows for, so records created after the checkpoint's mark may be
-// missing too. Nothing is yielded and the checkpoint is left as it was.
+// missing too. No record created after the mark is yielded, and the
+// checkpoint's mark stays where it was.
 type OverlapError struct {
 	// Object is the records' kind: "order" or "message".
 	Object string

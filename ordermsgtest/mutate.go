@@ -95,25 +95,27 @@ func (h *Handler) DeleteMessage(websiteID, messageID int64) bool {
 // that it leaves (or joins) the lists filtered by status. It reports whether
 // the order was there.
 func (h *Handler) SetOrderStatus(websiteID, orderID int64, status ordermsg.OrderStatus) bool {
-	return h.change(websiteID, func(w *Website) bool {
-		o := w.Order(orderID)
-		if o != nil {
-			o.Status = status
-		}
-		return o != nil
-	})
+	return update(h, websiteID, func(w *Website) *ordermsg.Order { return w.Order(orderID) },
+		func(o *ordermsg.Order) { o.Status = status })
 }
 
 // SetMessageType changes a message's type while the handler serves, so that
 // it leaves (or joins) the lists filtered by message_type. It reports
 // whether the message was there.
 func (h *Handler) SetMessageType(websiteID, messageID int64, t ordermsg.MessageType) bool {
+	return update(h, websiteID, func(w *Website) *ordermsg.Message { return w.Message(messageID) },
+		func(m *ordermsg.Message) { m.MessageType = t })
+}
+
+// update applies set to the record that find returns from the website,
+// under the write lock, and reports whether there was one.
+func update[T any](h *Handler, websiteID int64, find func(*Website) *T, set func(*T)) bool {
 	return h.change(websiteID, func(w *Website) bool {
-		m := w.Message(messageID)
-		if m != nil {
-			m.MessageType = t
+		r := find(w)
+		if r != nil {
+			set(r)
 		}
-		return m != nil
+		return r != nil
 	})
 }
 
