@@ -225,16 +225,22 @@ func (c Checkpoint) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes versions 1 and 2 of the format (see Checkpoint). On
 // an error, c is left as it was.
 func (c *Checkpoint) UnmarshalJSON(b []byte) error {
-	var in checkpointJSON
-	if err := json.Unmarshal(b, &in); err != nil {
-		return fmt.Errorf("%w: %w", ErrInvalidCheckpoint, err)
-	}
-	out, err := in.checkpoint()
+	out, err := decodeCheckpoint(b)
 	if err != nil {
-		return fmt.Errorf("%w: %s", ErrInvalidCheckpoint, err)
+		return fmt.Errorf("%w: %w", ErrInvalidCheckpoint, err)
 	}
 	*c = out
 	return nil
+}
+
+// decodeCheckpoint decodes and checks a checkpoint's JSON; its error says
+// what is wrong, without a prefix.
+func decodeCheckpoint(b []byte) (Checkpoint, error) {
+	var in checkpointJSON
+	if err := json.Unmarshal(b, &in); err != nil {
+		return Checkpoint{}, err
+	}
+	return in.checkpoint()
 }
 
 // checkpoint checks in and returns the Checkpoint it describes.

@@ -1,10 +1,12 @@
 package ordermsg
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
+
+	"github.com/ordermsg/ordermsg-go/internal/safefile"
 )
 
 // LoadCheckpoint reads a checkpoint that Save wrote to path. A missing file
@@ -17,40 +19,33 @@ func LoadCheckpoint(path string) (*Checkpoint, error) {
 	if err != nil {
 		return nil, err
 	}
-	cp := new(Checkpoint)
-	if err := cp.UnmarshalJSON(b); err != nil { // not json.Unmarshal: its syntax errors would not match ErrInvalidCheckpoint
-		return nil, fmt.Errorf("%s: %w", path, err)
+	cp, err := decodeCheckpoint(b)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s: %w", ErrInvalidCheckpoint, path, err)
 	}
-	return cp, nil
+	return &cp, nil
 }
 
-// Save writes c to path as JSON, replacing the file only once the new one is
-// complete and on disk: a temporary file in the same directory is written,
-// synced and renamed over path, so a crash leaves the old checkpoint or the
-// new one, never a mix. The file is readable by its owner only.
-func (c *Checkpoint) Save(path string) (err error) {
+// Save writes c to path as JSON, the way DownloadFile writes a file: a
+// regular file (new, or replacing an old one) is written to a temporary file
+// beside it, synced, and renamed onto path only when complete, so a crash
+// leaves the old checkpoint or the new one, never a mix. A new file gets mode
+// 0666 less the umask; a replaced one keeps its mode; a symlink is followed.
+func (c *Checkpoint) Save(path string) error {
 	b, err := json.Marshal(c)
 	if err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	out, err := safefile.Open(context.Background(), path)
 	if err != nil {
-		return err
+		return fmt.Errorf("ordermsg: saving checkpoint: %w", err)
 	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	if _, err = f.Write(b); err != nil {
-		return err
+	if _, err := out.Write(b); err != nil {
+		out.Discard()
+		return fmt.Errorf("ordermsg: saving checkpoint: %w", err)
 	}
-	if err = f.Sync(); err != nil {
-		return err
+	if err := out.Commit(); err != nil {
+		return fmt.Errorf("ordermsg: saving checkpoint: %w", err)
 	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
+	return nil
 }

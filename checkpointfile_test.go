@@ -37,8 +37,14 @@ func TestCheckpointSaveAndLoad(t *testing.T) {
 	if len(entries) != 2 {
 		t.Errorf("directory holds %v; want the checkpoint and its neighbour, no temporary file", entries)
 	}
-	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o600 {
-		t.Errorf("mode %v, %v; want 0600", fi.Mode(), err)
+	if err := os.Chmod(path, 0o640); err != nil {
+		t.Fatal(err)
+	}
+	if err := cp.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o640 {
+		t.Errorf("mode %v, %v; want 0640: a replaced file keeps its mode", fi.Mode(), err)
 	}
 	for name, body := range map[string]string{"garbage": "not json", "bad": `{"v":2,"created":"2024-03-10T12:00:00Z","covered_before":"2024-03-11T00:00:00Z"}`} {
 		bad := filepath.Join(dir, name)
