@@ -349,3 +349,49 @@ func TestSyncMaskedShiftIsCaughtByTheNextRun(t *testing.T) {
 		t.Errorf("next run: %v, %v; want [11]", got, err)
 	}
 }
+
+// A list that shifts in every listing: Sync lists again from its checkpoint
+// up to four times, then yields a *ListShiftedError. Nothing is lost: the
+// next run, on a quiet server, yields every record that never left, and
+// none twice.
+func TestSyncGivesUpOnAListThatKeepsShifting(t *testing.T) {
+	ls := &listServer{}
+	ls.add(minutes(40)...)
+	var mu sync.Mutex
+	next, busy := int64(1), true
+	ls.beforePage = func(page int) {
+		mu.Lock()
+		defer mu.Unlock()
+		if busy && page == 2 {
+			ls.remove(next) // a record of page 1 leaves before every page 2
+			next++
+		}
+	}
+	c := ls.client(t)
+	var cp ordermsg.Checkpoint
+	seen := map[int64]int{}
+	got, err := syncIDs(c, &cp, 10)
+	var se *ordermsg.ListShiftedError
+	if !errors.As(err, &se) || !errors.Is(err, ordermsg.ErrListShifted) || se.Listings != 4 || se.After != se.Before-1 {
+		t.Fatalf("first run: %v, %v; want a *ListShiftedError after 4 listings", got, err)
+	}
+	for _, id := range got {
+		seen[id]++
+	}
+	mu.Lock()
+	busy = false
+	left := next - 1
+	mu.Unlock()
+	got, err = syncIDs(c, &cp, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range got {
+		seen[id]++
+	}
+	for id := int64(1); id <= 40; id++ {
+		if seen[id] > 1 || (id > left && seen[id] != 1) { // those up to left have left the list
+			t.Errorf("order %d yielded %d times", id, seen[id])
+		}
+	}
+}
