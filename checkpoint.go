@@ -3,7 +3,6 @@ package ordermsg
 import (
 	"cmp"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -11,41 +10,69 @@ import (
 
 // Checkpoint is how far a Sync has gone: the creation time of the newest
 // record it yielded (the high-water mark) and the records it yielded within
-// the overlap behind the mark, the window that the next Sync lists again.
-// Store it (it encodes to JSON and back) and pass it to the next Sync to get
-// only what it has not yielded yet. Its zero value means "from the
-// beginning". Keep one checkpoint per website and resource.
+// the window behind the mark that the next Sync lists again. Store it (it
+// encodes to JSON and back; LoadCheckpoint and Save keep it in a file) and
+// pass it to the next Sync to get only what it has not yielded yet. Its zero
+// value means "from the beginning"; NewCheckpointAt starts at a given time
+// instead, skipping the history.
 //
-// Its size is the number of records created in the overlap window: from
-// midnight UTC two days before the mark's UTC date, less 14 hours (the
-// earliest time zone's day start), up to the mark; about three days of
-// records, whatever the length of the history. Records that fall out of the
-// window as the mark moves are forgotten.
+// A checkpoint belongs to one resource (orders or messages) of one website:
+// the first Sync it is given records which, and a Sync of another resource
+// or website refuses it with a *CheckpointMismatchError before sending any
+// request. A checkpoint stored before it carried that identity takes it on
+// its next use.
+//
+// Its size is the number of records created in the window: from midnight
+// UTC two days before the mark's UTC date, less 14 hours (the earliest time
+// zone's day start), up to the mark; about three days of records, whatever
+// the length of the history. Records that fall out of the window as the mark
+// moves are forgotten.
 //
 // # JSON format
 //
 // Version 2, the one written:
 //
-//	{"v":2,"created":"2024-03-10T12:05:00Z","seen":{"2024-03-10T12:04:00Z":[4],"2024-03-10T12:05:00Z":[5,6]}}
+//	{"v":2,"resource":"orders","website":7,"created":"2024-03-10T12:05:00Z","seen":{"2024-03-10T12:04:00Z":[4],"2024-03-10T12:05:00Z":[5,6]}}
 //
-// created is the mark; seen maps the creation times (RFC 3339, UTC) of the
-// records yielded within the window to their ids, ascending. The zero
-// Checkpoint is {}. An optional "covered_before" time, written only for a
-// checkpoint read from version 1, counts every record created before it as
-// yielded, until the window has moved past it.
+// resource ("orders" or "messages") and website are the checkpoint's
+// identity, absent until its first Sync; created is the mark; seen maps the
+// creation times (RFC 3339, UTC) of the records yielded within the window to
+// their ids, ascending. The zero Checkpoint is {}. An optional
+// "covered_before" time, not later than the mark, counts every record
+// created before it as yielded, until the window has moved past it: it is
+// written for a checkpoint made by NewCheckpointAt or read from version 1.
 //
 // Version 1 ({"created":…,"ids":[…]}, no "v"), written before the window was
 // remembered, is still read: the records created before its mark count as
-// yielded, and those of its ids at the mark. A version other than 1 or 2 is
-// refused with an error.
+// yielded, and those of its ids at the mark. Decoding is all or nothing: input
+// that is not one of these versions, or whose fields contradict each other (a
+// seen record or a covered_before later than the mark, records without a
+// mark, an id that is not positive, an unknown resource), leaves the
+// Checkpoint as it was and returns an error that says what is wrong and
+// matches ErrInvalidCheckpoint.
 type Checkpoint struct {
-	mark time.Time
-	// coveredBefore, from a version 1 checkpoint, is the time before which
-	// every record counts as yielded; zero once the window is past it.
+	// resource ("orders" or "messages") and website are the checkpoint's
+	// identity; resource is "" until its first Sync.
+	resource string
+	website  int64
+	mark     time.Time
+	// coveredBefore, from NewCheckpointAt or a version 1 checkpoint, is the
+	// time before which every record counts as yielded; zero once the
+	// window is past it.
 	coveredBefore time.Time
 	// seen are the records yielded within the window, ascending by
 	// creation time then id.
 	seen []seenRecord
+}
+
+// NewCheckpointAt returns a checkpoint that starts at t: a Sync given it
+// yields the records created at or after t, and none created before, as if
+// every record before t had been yielded already. A record that the server
+// shows late, created before t, is not yielded. The zero t starts from the
+// beginning, as the zero Checkpoint does.
+func NewCheckpointAt(t time.Time) *Checkpoint {
+	t = t.Round(0).UTC() // no monotonic reading: the checkpoint is a wall-clock time
+	return &Checkpoint{mark: t, coveredBefore: t}
 }
 
 // seenRecord is a record that a Sync yielded.
@@ -58,16 +85,28 @@ func compareSeen(a, b seenRecord) int {
 	return cmp.Or(a.created.Compare(b.created), cmp.Compare(a.id, b.id))
 }
 
-// IsZero reports whether c is the zero Checkpoint: nothing yielded yet.
+// IsZero reports whether c has nothing yielded yet and no start time: a
+// Sync given it lists from the beginning. A zero checkpoint may already
+// belong to a resource and website.
 func (c *Checkpoint) IsZero() bool { return c.mark.IsZero() }
 
 // Mark is the high-water mark: the creation time of the newest record
-// yielded, zero before the first.
+// yielded (or the start time of NewCheckpointAt), zero before the first.
 func (c *Checkpoint) Mark() time.Time { return c.mark }
 
+// claim checks that c belongs to the resource and website given, or to none
+// yet, and makes it theirs.
+func (c *Checkpoint) claim(resource string, website int64) error {
+	if c.resource != "" && (c.resource != resource || c.website != website) {
+		return &CheckpointMismatchError{CheckpointResource: c.resource, CheckpointWebsite: c.website, Resource: resource, Website: website}
+	}
+	c.resource, c.website = resource, website
+	return nil
+}
+
 // covers reports whether the record (created, id) counts as yielded: it is
-// one of the records remembered, or older than the window (or than a version
-// 1 checkpoint's mark), where the checkpoint cannot tell.
+// one of the records remembered, or older than the window (or than a start
+// time), where the checkpoint cannot tell.
 func (c *Checkpoint) covers(created time.Time, id int64) bool {
 	if c.IsZero() {
 		return false
@@ -109,11 +148,17 @@ func (c *Checkpoint) forgetBefore() time.Time {
 	return c.coveredBefore
 }
 
+// newestSeen returns the newest record c remembers and whether there is one.
+func (c *Checkpoint) newestSeen() (seenRecord, bool) {
+	if len(c.seen) == 0 {
+		return seenRecord{}, false
+	}
+	return c.seen[len(c.seen)-1], true
+}
+
 // overlapStart is the date_start that a sync after the checkpoint asks for:
-// two days before the high-water mark's UTC date. Whatever the server's
-// reading of date_start (inclusive, or "after this date", which starts a day
-// later) and whatever the time zone of its days (UTC-12 to UTC+14), the
-// records created at or after the mark are in the list.
+// syncOverlapDays before the high-water mark's UTC date, so that every
+// reading of date_start lists the whole window (see syncOverlapDays).
 func (c *Checkpoint) overlapStart() Date {
 	if c.IsZero() {
 		return Date{}
@@ -121,19 +166,29 @@ func (c *Checkpoint) overlapStart() Date {
 	return DateOf(c.mark.UTC().AddDate(0, 0, -syncOverlapDays))
 }
 
-// windowStart is the earliest creation time that a list from overlapStart
-// can hold under any reading: the start of that day in the earliest time
-// zone, UTC+14. What the checkpoint yielded from there on is what the next
-// Sync lists again.
+// windowStart is the earliest creation time that the checkpoint remembers:
+// midnight UTC windowDays before the mark's UTC date, less the earliest time
+// zone's day start. What the checkpoint yielded from there on is what it
+// tells apart from what the next Sync must yield.
 func (c *Checkpoint) windowStart() time.Time {
-	d := c.overlapStart()
-	return time.Date(d.Year, d.Month, d.Day, 0, 0, 0, 0, time.UTC).Add(-earliestDayStart)
+	d := c.mark.UTC().AddDate(0, 0, -windowDays)
+	return time.Date(d.Year(), d.Month(), d.Day(), 0, 0, 0, 0, time.UTC).Add(-earliestDayStart)
 }
 
-// syncOverlapDays is how many days before the high-water mark's date a sync
-// starts its list. Exclusive bounds move the start one day later, and the
-// latest time zone (UTC-12) half a day more; two days cover both.
-const syncOverlapDays = 2
+// windowDays is how many days before the mark's UTC date the window starts
+// (at that day's start in the earliest time zone): at least 62 hours before
+// the mark, at most 86.
+const windowDays = 2
+
+// syncOverlapDays is how many days before the high-water mark's UTC date a
+// sync starts its list. The spec does not say how the server reads
+// date_start=S. Read as inclusive, the list starts at the start of day S in
+// the server's time zone; read as "after S", a day later. The latest of
+// these starts, exclusive in the latest time zone (UTC-12), is 12:00 UTC the
+// day after S; it must not be later than the window's start (10:00 UTC three
+// days before the mark's date), so S is five days before the mark's date:
+// 12:00 UTC four days before it.
+const syncOverlapDays = 5
 
 // earliestDayStart is how long before midnight UTC a day starts in the
 // earliest time zone, UTC+14.
@@ -142,6 +197,8 @@ const earliestDayStart = 14 * time.Hour
 // checkpointJSON is the JSON shape of a Checkpoint, versions 1 and 2.
 type checkpointJSON struct {
 	V             int                `json:"v,omitempty"`
+	Resource      string             `json:"resource,omitempty"`
+	Website       int64              `json:"website,omitempty"`
 	Created       time.Time          `json:"created,omitzero"`
 	CoveredBefore time.Time          `json:"covered_before,omitzero"`
 	Seen          map[string][]int64 `json:"seen,omitempty"`
@@ -151,10 +208,13 @@ type checkpointJSON struct {
 // MarshalJSON encodes c in version 2 of the format (see Checkpoint); the
 // zero Checkpoint is {}.
 func (c Checkpoint) MarshalJSON() ([]byte, error) {
-	if c.IsZero() {
+	if c.IsZero() && c.resource == "" {
 		return []byte("{}"), nil
 	}
-	out := checkpointJSON{V: 2, Created: c.mark.UTC(), CoveredBefore: c.coveredBefore.UTC(), Seen: map[string][]int64{}}
+	out := checkpointJSON{V: 2, Resource: c.resource, Website: c.website, Created: c.mark.UTC(), CoveredBefore: c.coveredBefore.UTC()}
+	if len(c.seen) > 0 {
+		out.Seen = map[string][]int64{}
+	}
 	for _, r := range c.seen {
 		k := r.created.UTC().Format(time.RFC3339Nano)
 		out.Seen[k] = append(out.Seen[k], r.id)
@@ -162,47 +222,86 @@ func (c Checkpoint) MarshalJSON() ([]byte, error) {
 	return json.Marshal(out)
 }
 
-// UnmarshalJSON decodes versions 1 and 2 of the format (see Checkpoint).
+// UnmarshalJSON decodes versions 1 and 2 of the format (see Checkpoint). On
+// an error, c is left as it was.
 func (c *Checkpoint) UnmarshalJSON(b []byte) error {
-	var in checkpointJSON
-	if err := json.Unmarshal(b, &in); err != nil {
-		return err
+	out, err := decodeCheckpoint(b)
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrInvalidCheckpoint, err)
 	}
-	*c = Checkpoint{mark: in.Created}
-	switch {
-	case in.V == 0 && in.Seen == nil && in.CoveredBefore.IsZero():
-		// Version 1: the ids of the mark's second, everything before it.
-		c.coveredBefore = in.Created
-		for _, id := range in.IDs {
-			c.seen = append(c.seen, seenRecord{in.Created, id})
-		}
-	case in.V == 2 && in.IDs == nil:
-		c.coveredBefore = in.CoveredBefore
-		for k, ids := range in.Seen {
-			t, err := time.Parse(time.RFC3339Nano, k)
-			if err != nil {
-				return fmt.Errorf("ordermsg: checkpoint: seen: %w", err)
-			}
-			for _, id := range ids {
-				c.seen = append(c.seen, seenRecord{t, id})
-			}
-			if t.After(c.mark) {
-				return fmt.Errorf("ordermsg: checkpoint: seen holds %s, after the mark %s", k, in.Created.Format(time.RFC3339))
-			}
-		}
-	default:
-		return fmt.Errorf("ordermsg: checkpoint of version %d with fields %s: %w", in.V, b, errCheckpointFormat)
-	}
-	if c.mark.IsZero() && (len(c.seen) > 0 || !c.coveredBefore.IsZero()) {
-		return fmt.Errorf("ordermsg: checkpoint: records without a mark (created): %w", errCheckpointFormat)
-	}
-	slices.SortFunc(c.seen, compareSeen)
-	c.seen = slices.CompactFunc(c.seen, func(a, b seenRecord) bool { return compareSeen(a, b) == 0 })
-	if !c.IsZero() {
-		c.prune()
-	}
+	*c = out
 	return nil
 }
 
-// errCheckpointFormat is the cause of a checkpoint that cannot be read.
-var errCheckpointFormat = errors.New("not a checkpoint this version of ordermsg can read (versions 1 and 2)")
+// decodeCheckpoint decodes and checks a checkpoint's JSON; its error says
+// what is wrong, without a prefix.
+func decodeCheckpoint(b []byte) (Checkpoint, error) {
+	var in checkpointJSON
+	if err := json.Unmarshal(b, &in); err != nil {
+		return Checkpoint{}, err
+	}
+	return in.checkpoint()
+}
+
+// checkpoint checks in and returns the Checkpoint it describes.
+func (in *checkpointJSON) checkpoint() (Checkpoint, error) {
+	out := Checkpoint{resource: in.Resource, website: in.Website, mark: in.Created}
+	switch in.Resource {
+	case "":
+		if in.Website != 0 {
+			return out, fmt.Errorf("website %d without a resource", in.Website)
+		}
+	case "orders", "messages":
+		if in.Website <= 0 {
+			return out, fmt.Errorf("resource %q without a positive website id", in.Resource)
+		}
+	default:
+		return out, fmt.Errorf("resource %q: want \"orders\" or \"messages\"", in.Resource)
+	}
+	switch {
+	case in.V == 0 && in.Seen == nil && in.CoveredBefore.IsZero():
+		// Version 1: the ids of the mark's second, everything before it.
+		out.coveredBefore = in.Created
+		for _, id := range in.IDs {
+			out.seen = append(out.seen, seenRecord{in.Created, id})
+		}
+	case in.V == 2 && in.IDs == nil:
+		out.coveredBefore = in.CoveredBefore
+		for k, ids := range in.Seen {
+			t, err := time.Parse(time.RFC3339Nano, k)
+			if err != nil {
+				return out, fmt.Errorf("seen: %q is not an RFC 3339 time", k)
+			}
+			if !in.Created.IsZero() && t.After(in.Created) {
+				return out, fmt.Errorf("seen holds %s, after the mark (created) %s", k, in.Created.Format(time.RFC3339Nano))
+			}
+			for _, id := range ids {
+				out.seen = append(out.seen, seenRecord{t, id})
+			}
+		}
+	case in.V == 2:
+		return out, fmt.Errorf(`version 2 has no "ids"`)
+	case in.V == 0:
+		return out, fmt.Errorf(`"seen" or "covered_before" without "v":2`)
+	default:
+		return out, fmt.Errorf("version %d: this version of ordermsg reads versions 1 and 2", in.V)
+	}
+	if in.Created.IsZero() && (len(out.seen) > 0 || !out.coveredBefore.IsZero()) {
+		return out, fmt.Errorf("records or covered_before without a mark (created)")
+	}
+	if out.coveredBefore.After(in.Created) {
+		return out, fmt.Errorf("covered_before %s is after the mark (created) %s",
+			out.coveredBefore.Format(time.RFC3339Nano), in.Created.Format(time.RFC3339Nano))
+	}
+	for _, r := range out.seen {
+		if r.id <= 0 {
+			return out, fmt.Errorf("seen: id %d is not positive", r.id)
+		}
+	}
+	slices.SortFunc(out.seen, compareSeen)
+	out.seen = slices.CompactFunc(out.seen, func(a, b seenRecord) bool { return compareSeen(a, b) == 0 })
+	if !out.IsZero() {
+		out.prune()
+	}
+	return out, nil
+}

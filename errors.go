@@ -167,3 +167,91 @@ func (e *DecodeError) Error() string {
 
 // Unwrap returns the underlying error.
 func (e *DecodeError) Unwrap() error { return e.Err }
+
+// Errors of an incremental sync (Orders.Sync, Messages.Sync) and of its
+// checkpoint.
+var (
+	// ErrInvalidCheckpoint is matched by the error of a checkpoint that
+	// cannot be read: not JSON, a version this package does not know, or
+	// fields that contradict each other. The error's text says which.
+	ErrInvalidCheckpoint = errors.New("ordermsg: invalid checkpoint")
+	// ErrCheckpointMismatch is matched by a *CheckpointMismatchError.
+	ErrCheckpointMismatch = errors.New("ordermsg: the checkpoint belongs to another resource or website")
+	// ErrListShifted is matched by a *ListShiftedError.
+	ErrListShifted = errors.New("ordermsg: the list kept changing during the sync")
+	// ErrOverlapMissing is matched by an *OverlapError.
+	ErrOverlapMissing = errors.New("ordermsg: the server did not list again the records the checkpoint remembers")
+)
+
+// CheckpointMismatchError is the error of a Sync given a checkpoint made by
+// a Sync of another resource or website. It is returned before any request
+// is sent, and the checkpoint is left as it was.
+type CheckpointMismatchError struct {
+	// CheckpointResource and CheckpointWebsite are what the checkpoint
+	// belongs to.
+	CheckpointResource string
+	CheckpointWebsite  int64
+	// Resource ("orders" or "messages") and Website are what the Sync was
+	// asked for.
+	Resource string
+	Website  int64
+}
+
+// Error names both.
+func (e *CheckpointMismatchError) Error() string {
+	return fmt.Sprintf("%v: it is for the %s of website %d, not the %s of website %d",
+		ErrCheckpointMismatch, e.CheckpointResource, e.CheckpointWebsite, e.Resource, e.Website)
+}
+
+// Is makes errors.Is(err, ErrCheckpointMismatch) true.
+func (e *CheckpointMismatchError) Is(target error) bool { return target == ErrCheckpointMismatch }
+
+// ListShiftedError is the error of a Sync that saw the list change under it
+// (records leaving it between two page requests) in every one of its
+// listings. Each time, the Sync listed again from its checkpoint; after
+// Listings tries it stops. Nothing is lost: the checkpoint covers exactly
+// the records yielded, and the next Sync lists the rest again.
+type ListShiftedError struct {
+	// Object is the records' kind: "order" or "message".
+	Object string
+	// Listings is how many times the Sync listed from its checkpoint.
+	Listings int
+	// Before and After are the list's total on the two pages between
+	// which it last changed.
+	Before, After int
+}
+
+// Error says how often the list changed.
+func (e *ListShiftedError) Error() string {
+	return fmt.Sprintf("%v: the %ss listed went from %d to %d between two pages, in each of %d listings; run the sync again",
+		ErrListShifted, e.Object, e.Before, e.After, e.Listings)
+}
+
+// Is makes errors.Is(err, ErrListShifted) true.
+func (e *ListShiftedError) Is(target error) bool { return target == ErrListShifted }
+
+// OverlapError is the error of a Sync whose listing from the checkpoint did
+// not hold a record the checkpoint remembers, although that record still
+// exists (the Sync asked for it by id) and still matches the list's filter:
+// the server's date filter starts later than any reading of date_start that
+// Sync allows for, so records created after the checkpoint's mark may be
+// missing too. No record created after the mark is yielded, and the
+// checkpoint's mark stays where it was.
+type OverlapError struct {
+	// Object is the records' kind: "order" or "message".
+	Object string
+	// ID and Created name the record the checkpoint remembers.
+	ID      int64
+	Created time.Time
+	// DateStart is the date_start the Sync asked for.
+	DateStart Date
+}
+
+// Error names the record and the date asked for.
+func (e *OverlapError) Error() string {
+	return fmt.Sprintf("%v: %s %d (created %s) exists but was not listed from date_start=%s",
+		ErrOverlapMissing, e.Object, e.ID, e.Created.Format(time.RFC3339), e.DateStart)
+}
+
+// Is makes errors.Is(err, ErrOverlapMissing) true.
+func (e *OverlapError) Is(target error) bool { return target == ErrOverlapMissing }

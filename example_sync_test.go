@@ -2,35 +2,32 @@ package ordermsg_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/ordermsg/ordermsg-go"
 )
 
 // syncOrders runs one incremental sync: it loads the checkpoint from path
 // (none yet: from the beginning), handles the orders created since, and
-// stores the checkpoint again. A crash before the store repeats the orders
-// handled since the last store on the next run; store after every order, or
+// saves the checkpoint again. A crash before the save repeats the orders
+// handled since the last save on the next run; save after every order, or
 // in the same transaction as what handling them writes, to repeat nothing.
 func syncOrders(ctx context.Context, c *ordermsg.Client, websiteID int64, path string) (int, error) {
-	var cp ordermsg.Checkpoint
-	switch b, err := os.ReadFile(path); {
-	case errors.Is(err, fs.ErrNotExist):
-	case err != nil:
+	cp, err := ordermsg.LoadCheckpoint(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		cp, err = new(ordermsg.Checkpoint), nil // first run: from the beginning
+	}
+	if err != nil {
 		return 0, err
-	default:
-		if err := json.Unmarshal(b, &cp); err != nil {
-			return 0, fmt.Errorf("%s: %w", path, err)
-		}
 	}
 	n := 0
 	var syncErr error
-	for o, err := range c.Orders.Sync(ctx, websiteID, &cp, nil) {
+	for o, err := range c.Orders.Sync(ctx, websiteID, cp, nil) {
 		if err != nil {
 			syncErr = err // cp still covers every order handled
 			break
@@ -38,15 +35,7 @@ func syncOrders(ctx context.Context, c *ordermsg.Client, websiteID int64, path s
 		_ = o // handle the order here
 		n++
 	}
-	b, err := json.Marshal(cp)
-	if err != nil {
-		return n, err
-	}
-	tmp := path + ".tmp" // write, then rename: the file is never half-written
-	if err := os.WriteFile(tmp, b, 0o644); err != nil {
-		return n, err
-	}
-	return n, errors.Join(syncErr, os.Rename(tmp, path))
+	return n, errors.Join(syncErr, cp.Save(path))
 }
 
 // Sync the orders created since the last run, keeping the checkpoint in a
@@ -90,4 +79,74 @@ func ExampleMessagesService_Sync() {
 	}
 	fmt.Println(n, !cp.IsZero())
 	// Output: 50 true
+}
+
+// Start an hourly job from now, skipping the history: the first run yields
+// only what is created from now on.
+func ExampleNewCheckpointAt() {
+	srv, c := fakeService()
+	defer srv.Close()
+	ctx := context.Background()
+	now := time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC) // time.Now() in a real job; after every order of the fake
+	cp := ordermsg.NewCheckpointAt(now)
+
+	n := 0
+	for _, err := range c.Orders.Sync(ctx, srv.WebsiteID, cp, nil) {
+		if err != nil {
+			panic(err)
+		}
+		n++
+	}
+	fmt.Println("history skipped:", n)
+	fmt.Println(cp.Mark())
+	// Output:
+	// history skipped: 0
+	// 2030-01-01 00:00:00 +0000 UTC
+}
+
+// Load the checkpoint a previous run saved, or start from now when there is
+// none.
+func ExampleLoadCheckpoint() {
+	dir, err := os.MkdirTemp("", "ordermsg-checkpoint-example")
+	if err != nil {
+		panic(err)
+	}
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "orders.json")
+
+	cp, err := ordermsg.LoadCheckpoint(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		cp, err = ordermsg.NewCheckpointAt(time.Date(2024, 3, 10, 12, 0, 0, 0, time.UTC)), nil // time.Now() in a real job
+	}
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(cp.Mark())
+	// Output: 2024-03-10 12:00:00 +0000 UTC
+}
+
+// Save the checkpoint after a run (or after each record): the file is
+// replaced whole, never left half-written.
+func ExampleCheckpoint_Save() {
+	srv, c := fakeService()
+	defer srv.Close()
+	dir, err := os.MkdirTemp("", "ordermsg-checkpoint-example")
+	if err != nil {
+		panic(err)
+	}
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "messages.json")
+
+	var cp ordermsg.Checkpoint
+	for _, err := range c.Messages.Sync(context.Background(), srv.WebsiteID, &cp, nil) {
+		if err != nil {
+			panic(err)
+		}
+	}
+	if err := cp.Save(path); err != nil {
+		panic(err)
+	}
+	again, err := ordermsg.LoadCheckpoint(path)
+	fmt.Println(again.Mark().Equal(cp.Mark()), err)
+	// Output: true <nil>
 }

@@ -37,9 +37,12 @@ func (s *MessagesService) All(ctx context.Context, websiteID int64, opts *ListMe
 // Sync yields, in ascending creation order, every message of the website
 // that the checkpoint cp does not cover, and advances *cp as each message is
 // yielded, exactly as Orders.Sync does for orders (see there for how the
-// day-granular date bounds are dealt with, and why pages are fetched one at
-// a time: WithConcurrency does not apply). opts may be nil; Sync sets Page,
-// DateStart, DateEnd, Direction and Sort itself.
+// day-granular date bounds are dealt with, how messages that join or leave
+// the list during a run are dealt with, and why pages are fetched one at a
+// time: WithConcurrency does not apply). A checkpoint belongs to the
+// messages of one website. opts may be nil; Sync sets Page, DateStart,
+// DateEnd, Direction and Sort itself. A MessageType filter is accepted as
+// Orders.Sync accepts Status.
 func (s *MessagesService) Sync(ctx context.Context, websiteID int64, cp *Checkpoint, opts *ListMessagesOptions, walk ...WalkOption) iter.Seq2[*Message, error] {
 	return s.r.sync(ctx, websiteID, cp, opts, walk)
 }

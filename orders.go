@@ -36,41 +36,66 @@ func (s *OrdersService) All(ctx context.Context, websiteID int64, opts *ListOrde
 
 // Sync yields, in ascending creation order, every order of the website
 // that the checkpoint cp does not cover (every order, for a zero
-// Checkpoint), and advances *cp as each order is yielded: when the loop body
-// runs for an order, *cp already covers it. Save *cp after any order (or
-// after a break, an error or a crash) and pass it to a later Sync: that one
-// yields every order not yielded yet exactly once.
+// Checkpoint; those from a given time on, for NewCheckpointAt), and advances
+// *cp as each order is yielded: when the loop body runs for an order, *cp
+// already covers it. Save *cp after any order (or after a break, an error or
+// a crash) and pass it to a later Sync: that one yields every order not
+// yielded yet exactly once. A checkpoint belongs to the orders of one
+// website: given one made for another website or for messages, Sync yields a
+// *CheckpointMismatchError before sending any request.
 //
 // The date filters are whole days, and the spec says neither whether a
 // bound is inclusive nor in which time zone a day starts, so Sync lists from
-// two days before the checkpoint's mark (date_start), sorted by date_created
-// in ascending order, and drops exactly the orders that the checkpoint
-// remembers having yielded; orders created in the same second are told apart
-// by id. Any other order of that overlap is yielded, in the list's order:
-// one that the server shows late, created before the mark, too. The
-// checkpoint remembers the orders of that overlap only (see Checkpoint), so
-// an order shown later still, created before the overlap, is not yielded.
+// five days before the checkpoint's mark (date_start), sorted by
+// date_created in ascending order, and drops exactly the orders that the
+// checkpoint remembers having yielded; orders created in the same second are
+// told apart by id. Any other order of that overlap is yielded, in the
+// list's order: one that the server shows late, created before the mark,
+// too, as long as it was created inside the checkpoint's window (from
+// midnight UTC two days before the mark's UTC date, less 14 hours: at least
+// 62 hours before the mark), which every reading of date_start lists. An
+// order shown later still, created before the window, is not yielded. If
+// the listing does not hold the newest order the checkpoint remembers, Sync
+// reads that order by id before yielding anything created after the mark:
+// when it still exists and matches the filter, the server's date filter
+// started too late, and Sync yields an *OverlapError (ErrOverlapMissing)
+// rather than skip the orders between the mark and that start.
+//
+// Orders that join or leave the list during a run move the others between
+// pages. Pages are fetched one at a time, in order, each asked for once the
+// one before it has been answered (WithConcurrency does not apply to Sync),
+// and each page's total is compared with the one before. A smaller total
+// means orders left, and orders after them moved back onto pages already
+// read: Sync lists again from *cp, which yields what it skipped and drops
+// what it yielded (it does so at most four times in one run, then yields a
+// *ListShiftedError, ErrListShifted, with nothing lost). Orders that join
+// only repeat others, which are dropped; one shown during a run, created
+// before the page in hand, can also make the list look out of order or
+// repeat a page: after a change of total, Sync lists again too. One order
+// leaving while another joins between the same two pages leaves the total
+// as it was, which no response shows: the order skipped is yielded by the
+// next run when it was created inside the window of that run's mark; see
+// RELIABILITY.md for the bounds.
+//
 // A server that orders the orders of one second differently on different
 // pages (a sort without a tiebreak) can make a run miss some of them when
 // they fill more than a page; a later run lists them again and yields those
 // it sees, so such a server makes a run late, not lossy, as long as its
-// pages differ from run to run. An order shown during a run, created before
-// the page in hand, can end the run with ErrNotAscending or
-// ErrPaginationStuck; nothing is lost: the next run lists it again.
-//
-// Pages are fetched one at a time, in order, each asked for once the one
-// before it has been answered: with offset pagination, pages fetched at once
-// can straddle an order that appears meanwhile and miss another, so
-// WithConcurrency does not apply to Sync.
+// pages differ from run to run.
 //
 // opts may be nil; Sync sets Page, DateStart, DateEnd, Direction and Sort
 // itself, and refuses options that set them. A filter (Status, Search)
-// applies as in All; an order that enters it later, created before the
-// overlap, is not yielded. If the server does not list in ascending creation
-// order, Sync ends with an *OrderingError (ErrNotAscending); it yields an
-// order only once the order listed after it (or the end of the list) shows
-// the order to be ascending, so a list in the wrong order from its start
-// yields nothing and leaves *cp as it was.
+// applies as in All. Status is accepted although an order's status changes
+// over its life: Sync yields the orders that have the status when a run
+// lists them, once; an order that leaves the status during a run does not
+// make Sync lose another, but each such change costs a new listing, and an
+// order that takes the status later, created before the window, is not
+// yielded. To see every order once whatever happens to its status, sync
+// without a Status filter and filter in the loop. If the server does not
+// list in ascending creation order, Sync ends with an *OrderingError
+// (ErrNotAscending); it yields an order only once the order listed after it
+// (or the end of the list) shows the order to be ascending, so a list in the
+// wrong order from its start yields nothing and leaves *cp as it was.
 func (s *OrdersService) Sync(ctx context.Context, websiteID int64, cp *Checkpoint, opts *ListOrdersOptions, walk ...WalkOption) iter.Seq2[*Order, error] {
 	return s.r.sync(ctx, websiteID, cp, opts, walk)
 }

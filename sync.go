@@ -48,12 +48,17 @@ func (e *OrderingError) Is(target error) bool { return target == ErrNotAscending
 
 // syncOptions are list options that a Sync can take: it chooses the page,
 // the date window and the order itself.
-type syncOptions interface {
+type syncOptions[T any] interface {
 	listOptions
 	// forSync returns a copy of the options that lists, in ascending
 	// creation order, the records created from start on (all of them when
 	// start is zero). It fails when the caller set what Sync chooses.
 	forSync(start Date) (listOptions, error)
+	// certainlyLists reports whether rec, as read by id, belongs in the
+	// list the options describe, as far as the client can tell: its status
+	// or type matches, and no Search is set (the spec does not say which
+	// fields a search reads).
+	certainlyLists(rec *T) bool
 }
 
 // setSyncFields checks that the caller left zero the fields that Sync
@@ -82,6 +87,14 @@ func (o *ListMessagesOptions) forSync(start Date) (listOptions, error) {
 	return &out, setSyncFields(&out.Page, &out.DateStart, &out.DateEnd, &out.Direction, &out.Sort, start)
 }
 
+func (o *ListOrdersOptions) certainlyLists(rec *Order) bool {
+	return o == nil || (o.Search == "" && (o.Status == "" || o.Status == rec.Status))
+}
+
+func (o *ListMessagesOptions) certainlyLists(rec *Message) bool {
+	return o == nil || (o.Search == "" && (o.MessageType == "" || o.MessageType == rec.MessageType))
+}
+
 // syncSort is the sort a Sync asks for. The spec does not list the sort
 // names; date_created is the field the records are created by.
 const syncSort = "date_created"
@@ -99,53 +112,183 @@ func createdOf[T any](v *T) time.Time {
 	return time.Time{}
 }
 
-// sync walks the records of cp's overlap and after it, in ascending creation
-// order, yields those that cp does not cover, and advances cp as each one is
-// yielded. Pages are fetched one at a time, whatever walkOpts ask for, and
-// each record is held back until the record listed after it (or the end of
-// the list) shows that the list is in ascending order.
-func (r resource[T]) sync(ctx context.Context, websiteID int64, cp *Checkpoint, opts syncOptions, walkOpts []WalkOption) iter.Seq2[*T, error] {
-	var list listOptions
-	err := errors.New("ordermsg: Sync needs a checkpoint (a pointer to a zero Checkpoint to start from the beginning)")
-	if cp != nil {
-		list, err = opts.forSync(cp.overlapStart())
-	}
+// maxListings is how many times one Sync lists from its checkpoint before
+// it gives up on a list that keeps shifting (ListShiftedError).
+const maxListings = 4
+
+// sync yields the records that cp does not cover, listing from cp's overlap
+// on, in ascending creation order, and advances cp as each one is yielded.
+// When the list shifts under it, it lists again from cp, up to maxListings
+// times.
+func (r resource[T]) sync(ctx context.Context, websiteID int64, cp *Checkpoint, opts syncOptions[T], walkOpts []WalkOption) iter.Seq2[*T, error] {
 	// Pages fetched at once are answered at different times: a record that
 	// appears meanwhile shifts the later pages but not the earlier ones, and
 	// the record pushed across the boundary is on neither.
 	walkOpts = append(slices.Clip(walkOpts), WithConcurrency(1))
 	return func(yield func(*T, error) bool) {
-		if err != nil {
+		if err := r.startSync(websiteID, cp, opts); err != nil {
 			yield(nil, err)
 			return
 		}
-		var held *T // listed, in order so far, not yet yielded
-		release := func() bool {
-			t, id := createdOf(held), idOf(held)
-			if cp.covers(t, id) {
-				return true
-			}
-			cp.advance(t, id)
-			return yield(held, nil)
-		}
-		for rec, err := range r.all(ctx, websiteID, list, walkOpts) {
-			if err == nil {
-				err = r.checkOrder(held, rec)
-			}
-			if err != nil {
-				yield(nil, err)
+		for listing := 1; ; listing++ {
+			shift := r.syncListing(ctx, websiteID, cp, opts, walkOpts, yield)
+			if shift == nil {
 				return
 			}
-			if held != nil && !release() {
+			if listing == maxListings {
+				shift.Listings = listing
+				yield(nil, shift)
 				return
 			}
-			held = rec
-		}
-		if held != nil {
-			release()
 		}
 	}
 }
+
+// startSync checks a Sync's arguments, before any request, and makes cp
+// belong to the resource and website.
+func (r resource[T]) startSync(websiteID int64, cp *Checkpoint, opts syncOptions[T]) error {
+	if cp == nil {
+		return invalidArgument("Sync needs a checkpoint (a pointer to a zero Checkpoint to start from the beginning)")
+	}
+	list, err := opts.forSync(cp.overlapStart())
+	if err != nil {
+		return err
+	}
+	if _, err := r.checkList(websiteID, list); err != nil {
+		return err
+	}
+	return cp.claim(r.collection, websiteID)
+}
+
+// errShifted ends a walk whose list lost records between two pages.
+var errShifted = errors.New("ordermsg: the list shifted")
+
+// syncListing lists once from cp's overlap on and yields what cp does not
+// cover. It returns the shift that ended it when the list changed under it
+// in a way that can hide a record (cp then covers exactly what was yielded),
+// or nil when it ended otherwise: at the end of the list, by the caller's
+// break, or with an error yielded.
+//
+// Each record is held back until the record listed after it (or the end of
+// the list) shows the order to be ascending. Pages are fetched one at a
+// time; each page's total is compared with the one before: a smaller total
+// means records left the list, and those after them moved back, some onto
+// pages already read. The records moved past are all created after the
+// record held (they came after it), so listing again from cp finds them. A
+// larger total is records joining, at the list's end (new ones) or before
+// the page in hand (shown late): these only repeat records, which are
+// dropped; an ordering error or a page of repeats after a change of total is
+// such a join, and is a shift too.
+func (r resource[T]) syncListing(ctx context.Context, websiteID int64, cp *Checkpoint, opts syncOptions[T], walkOpts []WalkOption, yield func(*T, error) bool) *ListShiftedError {
+	start := cp.overlapStart()
+	list, _ := opts.forSync(start) // checked by startSync
+	shift := &ListShiftedError{Object: r.kind}
+	prevTotal, changed, shifted := -1, false, false
+	check := func(pg Pagination) error {
+		if prevTotal >= 0 && pg.Total != prevTotal {
+			changed, shift.Before, shift.After = true, prevTotal, pg.Total
+			if pg.Total < prevTotal {
+				shifted = true
+				return errShifted
+			}
+		}
+		prevTotal = pg.Total
+		return nil
+	}
+	overlap := r.overlapCheck(cp, start)
+	var held *T // listed, in order so far, not yet yielded
+	// release yields held unless cp covers it; it returns false when the
+	// listing is over.
+	release := func() bool {
+		if err := overlap.verify(ctx, websiteID, opts, held); err != nil {
+			yield(nil, err)
+			return false
+		}
+		if held == nil {
+			return true
+		}
+		t, id := createdOf(held), idOf(held)
+		if cp.covers(t, id) {
+			return true
+		}
+		cp.advance(t, id)
+		return yield(held, nil)
+	}
+	for rec, err := range r.walkList(ctx, websiteID, list, walkOpts, check) {
+		if err == nil {
+			err = r.checkOrder(held, rec)
+		}
+		switch {
+		case shifted, err != nil && changed && (errors.Is(err, ErrNotAscending) || errors.Is(err, ErrPaginationStuck)):
+			return shift
+		case err != nil:
+			yield(nil, err)
+			return nil
+		}
+		overlap.see(rec)
+		if held != nil && !release() {
+			return nil
+		}
+		held = rec
+	}
+	if release() && held != nil {
+		held = nil
+		release() // the end of the list, for the check
+	}
+	return nil
+}
+
+// overlapCheck checks that a listing from a checkpoint starts early enough:
+// that it lists the newest record the checkpoint remembers before a record
+// created after the mark is yielded. When it does not, the record is read by
+// id: if it still exists and belongs in the list, the server's date filter
+// started after the mark, and records created between the mark and that
+// start would never be listed. That costs a request only when the record is
+// missing from the listing.
+type overlapCheck[T any] struct {
+	r         resource[T]
+	want      seenRecord // the newest record remembered
+	mark      time.Time
+	dateStart Date
+	pending   bool // want not listed yet, and not checked
+}
+
+func (r resource[T]) overlapCheck(cp *Checkpoint, start Date) *overlapCheck[T] {
+	want, ok := cp.newestSeen()
+	return &overlapCheck[T]{r: r, want: want, mark: cp.mark, dateStart: start, pending: ok}
+}
+
+// see is called with each record listed, in order.
+func (c *overlapCheck[T]) see(rec *T) {
+	if c.pending && idOf(rec) == c.want.id && createdOf(rec).Equal(c.want.created) {
+		c.pending = false
+	}
+}
+
+// verify is called before rec is yielded, and with nil at the end of the
+// list: it checks the remembered record when rec is the first record
+// created after the mark, or at the end, and it has not been listed.
+func (c *overlapCheck[T]) verify(ctx context.Context, websiteID int64, opts syncOptions[T], rec *T) error {
+	if !c.pending || (rec != nil && !createdOf(rec).After(c.mark)) {
+		return nil
+	}
+	c.pending = false
+	got, err := c.r.get(ctx, websiteID, c.want.id, noOptions{})
+	switch {
+	case errors.Is(err, ErrNotFound):
+		return nil // deleted
+	case err != nil:
+		return err
+	case !createdOf(got).Equal(c.want.created) || !opts.certainlyLists(got):
+		return nil // not the record remembered, or it may have left the filter
+	}
+	return &OverlapError{Object: c.r.kind, ID: c.want.id, Created: c.want.created, DateStart: c.dateStart}
+}
+
+// noOptions is a request without options.
+type noOptions struct{}
+
+func (noOptions) validate() error { return nil }
 
 // checkOrder checks that rec, listed after prev (nil for the first record),
 // has a creation time and was not created before prev.

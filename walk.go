@@ -23,9 +23,16 @@ var (
 	// page asked for, nor one already walked.
 	ErrPageMismatch = errors.New("ordermsg: the server returned another page than the one asked for")
 	// ErrEmptyPage is returned when a page holds no record while its own
-	// metadata says more pages follow (current_page < total_pages): ending
-	// the walk there would silently lose every record after it.
+	// metadata says more pages follow (current_page < total_pages) and
+	// fewer records than its total have arrived: ending the walk there
+	// would silently lose the records still missing. An empty page after
+	// total records (a server whose total_pages overstates) ends the walk
+	// quietly instead: nothing is missing.
 	ErrEmptyPage = errors.New("ordermsg: an empty page says more pages follow")
+	// ErrNoPagination is returned when a page has no pagination metadata:
+	// meta.pagination.current_page is missing (or 0, which no page is), so
+	// the walk cannot tell which page it got nor how many follow.
+	ErrNoPagination = errors.New("ordermsg: the page has no pagination metadata")
 )
 
 // WalkOption configures a walk (Orders.All, Messages.All).
@@ -57,6 +64,11 @@ type pageFetcher[T any] func(ctx context.Context, page int, received func()) (*P
 
 // all walks every page of the list that opts describe, from opts.Page.
 func (r resource[T]) all(ctx context.Context, websiteID int64, opts listOptions, walkOpts []WalkOption) iter.Seq2[*T, error] {
+	return r.walkList(ctx, websiteID, opts, walkOpts, nil)
+}
+
+// walkList is all, calling check (when not nil) with each page.
+func (r resource[T]) walkList(ctx context.Context, websiteID int64, opts listOptions, walkOpts []WalkOption, check pageCheck) iter.Seq2[*T, error] {
 	cfg := walkConfig{concurrency: 1}
 	for _, o := range walkOpts {
 		o(&cfg)
@@ -79,9 +91,13 @@ func (r resource[T]) all(ctx context.Context, websiteID int64, opts listOptions,
 			yield(nil, err)
 			return
 		}
-		walk(ctx, fetch, max(start, 1), cfg.concurrency, yield)
+		walk(ctx, fetch, max(start, 1), cfg.concurrency, check, yield)
 	}
 }
+
+// pageCheck is called by walk with each page, in order, before any of its
+// records is yielded; an error it returns is yielded and ends the walk.
+type pageCheck func(Pagination) error
 
 // walk yields the records of pages start, start+1, … in order. It keeps up to
 // concurrency page requests in flight ahead of the page being yielded, and
@@ -98,7 +114,10 @@ func (r resource[T]) all(ctx context.Context, websiteID int64, opts listOptions,
 // (total_pages of the last page yielded from), never guessed: nothing is
 // requested before page start has been walked, nor past its total_pages. At
 // most concurrency+1 pages are fetched but not yet yielded.
-func walk[T any](ctx context.Context, fetch pageFetcher[T], start, concurrency int, yield func(*T, error) bool) {
+//
+// check, when not nil, sees each page's pagination once the page is known to
+// be the one asked for, before anything else is done with it.
+func walk[T any](ctx context.Context, fetch pageFetcher[T], start, concurrency int, check pageCheck, yield func(*T, error) bool) {
 	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	defer func() {
@@ -137,6 +156,7 @@ func walk[T any](ctx context.Context, fetch pageFetcher[T], start, concurrency i
 	}
 
 	var seen pageMemory[T]
+	arrived := 0 // records on the pages walked, repeats included
 	launch()
 	for want := start; len(window) > 0; want++ {
 		var res result
@@ -170,19 +190,28 @@ func walk[T any](ctx context.Context, fetch pageFetcher[T], start, concurrency i
 			return
 		}
 		pg := res.page.Meta.Pagination
-		if pg.CurrentPage != want {
-			err := ErrPageMismatch
-			if pg.CurrentPage >= start && pg.CurrentPage < want {
-				err = ErrPaginationStuck
-			}
-			yield(nil, fmt.Errorf("%w: asked for page %d, got current_page %d", err, want, pg.CurrentPage))
+		if err := checkCurrentPage(pg, start, want); err != nil {
+			yield(nil, err)
 			return
+		}
+		if check != nil {
+			if err := check(pg); err != nil {
+				yield(nil, err)
+				return
+			}
 		}
 		last := pg.CurrentPage >= pg.TotalPages
+		// Records before page start count as arrived: the caller chose to
+		// skip them.
+		before := (start - 1) * max(pg.PerPage, 0)
 		if len(res.page.Data) == 0 && !last {
-			yield(nil, fmt.Errorf("%w: page %d of %d", ErrEmptyPage, want, pg.TotalPages))
-			return
+			if before+arrived < pg.Total {
+				yield(nil, fmt.Errorf("%w: page %d of %d is empty after %d of %d records", ErrEmptyPage, want, pg.TotalPages, before+arrived, pg.Total))
+				return
+			}
+			last = true // every record of total has arrived: total_pages overstates
 		}
+		arrived += len(res.page.Data)
 		fresh, err := seen.next(res.page.Data)
 		if err != nil {
 			yield(nil, fmt.Errorf("%w: page %d", err, want))
@@ -205,6 +234,19 @@ func walk[T any](ctx context.Context, fetch pageFetcher[T], start, concurrency i
 			return
 		}
 	}
+}
+
+// checkCurrentPage checks that a page is page want of a walk from start.
+func checkCurrentPage(pg Pagination, start, want int) error {
+	switch {
+	case pg.CurrentPage == want:
+		return nil
+	case pg.CurrentPage == 0:
+		return fmt.Errorf("%w: asked for page %d; meta.pagination.current_page is missing or 0", ErrNoPagination, want)
+	case pg.CurrentPage >= start && pg.CurrentPage < want:
+		return fmt.Errorf("%w: asked for page %d, got current_page %d", ErrPaginationStuck, want, pg.CurrentPage)
+	}
+	return fmt.Errorf("%w: asked for page %d, got current_page %d", ErrPageMismatch, want, pg.CurrentPage)
 }
 
 // doneWhenReusable tells the walk that a page's request is done with its

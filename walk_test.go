@@ -203,15 +203,54 @@ func loopbackWalkClient(t *testing.T, s *pageServer) *Client {
 	return c
 }
 
+// An empty page while fewer records than total have arrived: the records
+// still missing would be lost if the walk ended there.
 func TestWalkEmptyPageBeforeTheLastIsAnError(t *testing.T) {
 	t.Cleanup(func() { goleak.VerifyNone(t) }) // after the servers' own cleanups
 	s := newPageServer(25, 10)
-	s.lie = func(_ int, p *Page[Order]) { p.Meta.Pagination.TotalPages = 50 } // claims far more than it has
+	s.lie = func(_ int, p *Page[Order]) { // claims far more than it has
+		p.Meta.Pagination.Total, p.Meta.Pagination.TotalPages = 500, 50
+	}
 	for _, n := range []int{1, 8} {
 		ids, errs := collect(loopbackWalkClient(t, s), nil, WithConcurrency(n))
-		if !equalIDs(ids, seq(1, 25)) || len(errs) != 1 || !errors.Is(errs[0], ErrEmptyPage) {
+		if !equalIDs(ids, seq(1, 25)) || len(errs) != 1 || !errors.Is(errs[0], ErrEmptyPage) ||
+			!strings.Contains(errs[0].Error(), "after 25 of 500 records") {
 			t.Fatalf("concurrency %d: ids %v errs %v", n, ids, errs)
 		}
+	}
+	// A walk from page 2 counts the records of page 1 as arrived.
+	ids, errs := collect(walkClient(t, s), &ListOrdersOptions{Page: 2})
+	if !equalIDs(ids, seq(11, 25)) || len(errs) != 1 || !strings.Contains(errs[0].Error(), "after 25 of 500 records") {
+		t.Fatalf("from page 2: ids %v errs %v", ids, errs)
+	}
+}
+
+// An empty page after every record of total has arrived (a server whose
+// total_pages overstates) is not a gap: the walk ends quietly.
+func TestWalkEmptyPageAfterTotalRecordsEndsQuietly(t *testing.T) {
+	t.Cleanup(func() { goleak.VerifyNone(t) }) // after the servers' own cleanups
+	s := newPageServer(25, 10)
+	s.lie = func(_ int, p *Page[Order]) { p.Meta.Pagination.TotalPages = 50 } // total stays 25
+	for _, n := range []int{1, 8} {
+		ids, errs := collect(loopbackWalkClient(t, s), nil, WithConcurrency(n))
+		if !equalIDs(ids, seq(1, 25)) || len(errs) != 0 {
+			t.Fatalf("concurrency %d: ids %v errs %v", n, ids, errs)
+		}
+	}
+	if ids, errs := collect(walkClient(t, s), &ListOrdersOptions{Page: 3}); !equalIDs(ids, seq(21, 25)) || len(errs) != 0 {
+		t.Fatalf("from page 3: ids %v errs %v", ids, errs)
+	}
+}
+
+// A page without meta says so, rather than "got current_page 0".
+func TestWalkPageWithoutPaginationMetadata(t *testing.T) {
+	c, mt := newMockClient(t)
+	mt.RegisterResponder(http.MethodGet, testBaseURL+"/websites/1/orders",
+		httpmock.NewStringResponder(200, `{"object":"list","data":[{"object":"order","id":1}]}`))
+	ids, errs := collect(c, nil)
+	if len(ids) != 0 || len(errs) != 1 || !errors.Is(errs[0], ErrNoPagination) ||
+		!strings.Contains(errs[0].Error(), "no pagination metadata") || strings.Contains(errs[0].Error(), "got current_page") {
+		t.Fatalf("ids %v errs %v", ids, errs)
 	}
 }
 

@@ -23,6 +23,8 @@ type Handler struct {
 	faults  *faultInjector
 	files   *fileHost
 	lenient bool // see WithStrictQuery
+
+	beforeList func(ListRequest) // see WithBeforeList (mutate.go)
 }
 
 // Option configures a Handler (and so a Server).
@@ -88,6 +90,7 @@ func jsonReply(v any) reply {
 
 // answer computes the response to r, faults aside.
 func (h *Handler) answer(r *http.Request) reply {
+	h.runBeforeList(r)
 	h.mu.RLock()
 	defer h.mu.RUnlock()
 	if r.Method != http.MethodGet {
