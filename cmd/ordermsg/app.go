@@ -117,9 +117,10 @@ instead (it requires the version header you set).
 func (a *app) connectionFlags(c *cobra.Command) {
 	pf := c.PersistentFlags()
 	pf.StringVar(&a.baseURL, "base-url", a.getenv(envBaseURL), "base URL of the service (env "+envBaseURL+")")
-	pf.StringVar(&a.apiKey, "api-key", a.getenv(envAPIKey), "API key (env "+envAPIKey+")")
+	// The key's default is read in connect, so that --help never shows it.
+	pf.StringVar(&a.apiKey, "api-key", "", "API key (env "+envAPIKey+")")
 	pf.Int64Var(&a.websiteID, "website", 0, "website id (env "+envWebsiteID+")")
-	a.versionHeader = headerFlag{env: envVersionHeader, value: a.getenv(envVersionHeader)}
+	a.versionHeader = headerFlag{env: envVersionHeader, envValue: a.getenv(envVersionHeader)}
 	pf.Var(&a.versionHeader, "version-header", `the API's version header, "Name: value" (env `+envVersionHeader+`; default "`+defaultVersionHeader+`")`)
 	pf.BoolVar(&a.demo, "demo", false, "use a built-in fake of the service, with generated data")
 	pf.BoolVar(&a.allowHTTP, "allow-http", false, "allow a plain http:// base URL for a host that is not loopback (sends the API key in the clear)")
@@ -179,6 +180,9 @@ func (a *app) connect() (c *ordermsg.Client, websiteID int64, close func(), err 
 		ordermsg.WithVersionHeader(name, value)}
 	if a.verbose {
 		opts = append(opts, ordermsg.WithLogger(slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))))
+	}
+	if a.apiKey == "" {
+		a.apiKey = a.getenv(envAPIKey)
 	}
 	websiteID = a.websiteID
 	if a.demo {

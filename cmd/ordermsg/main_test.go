@@ -269,3 +269,17 @@ func newLoopback(t *testing.T, h http.Handler) string {
 	t.Cleanup(srv.Close)
 	return srv.URL
 }
+
+// --help shows neither the API key of the environment nor its header as
+// the flags' defaults; the key still applies.
+func TestHelpDoesNotShowTheEnvironment(t *testing.T) {
+	srv, env := smallService(t)
+	env[envVersionHeader] = "Service-Api-Version: 1"
+	stdout, _, code := cli{env: env}.run(context.Background(), "orders", "list", "--help")
+	if code != exitOK || strings.Contains(stdout, srv.APIKey) || strings.Contains(stdout, "(default Service-Api-Version") {
+		t.Errorf("exit %d, help:\n%s", code, stdout)
+	}
+	if _, stderr, code := (cli{env: env}).run(context.Background(), "orders", "list", "--count", "1"); code != exitOK {
+		t.Errorf("the key of the environment: exit %d, %s", code, stderr)
+	}
+}

@@ -20,7 +20,7 @@ func (a *app) serveCommand() *cobra.Command {
 		rate     float64
 		delay    time.Duration
 		every    time.Duration
-		required = headerFlag{env: envVersionHeader, value: a.getenv(envVersionHeader)}
+		required = headerFlag{env: envVersionHeader, envValue: a.getenv(envVersionHeader)}
 	)
 	cmd := &cobra.Command{
 		Use:   "serve",

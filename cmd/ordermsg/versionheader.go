@@ -13,13 +13,15 @@ import (
 // writes it; the real name is the maker's.
 const defaultVersionHeader = ordermsgtest.VersionHeader + ": " + ordermsgtest.APIVersion
 
-// headerFlag is --version-header "Name: value", whose default comes from
-// the environment variable env. It is checked by parse, when the command
-// needs it, so that the message can say where the value came from.
+// headerFlag is --version-header "Name: value", whose default is envValue,
+// the value of the environment variable env (kept out of the flag's value,
+// so that the help does not show it as the default). It is checked by
+// parse, when the command needs it, so that the message can say where the
+// value came from.
 type headerFlag struct {
-	env     string
-	value   string
-	fromCLI bool
+	env, envValue string
+	value         string
+	fromCLI       bool
 }
 
 func (f *headerFlag) String() string { return f.value }
@@ -36,7 +38,11 @@ func (f *headerFlag) Set(v string) error {
 // a usage error naming the flag or the environment variable.
 func (f *headerFlag) parse() (name, value string, err error) {
 	raw := f.value
-	if raw == "" && !f.fromCLI {
+	switch {
+	case f.fromCLI:
+	case f.envValue != "":
+		raw = f.envValue
+	default:
 		raw = defaultVersionHeader
 	}
 	name, value, found := strings.Cut(raw, ":")
