@@ -14,11 +14,11 @@ import (
 // A fake told to require the maker's header answers a client that sends
 // it, and gives its 400 to one that sends the spec's neutral name only.
 func TestWithVersionHeaderIsRequired(t *testing.T) {
-	srv := ordermsgtest.NewServer(ordermsgtest.Generate(small), ordermsgtest.WithVersionHeader("acme-api-version", "2"))
+	srv := ordermsgtest.NewServer(ordermsgtest.Generate(small), ordermsgtest.WithVersionHeader("acme-api-version", "1"))
 	defer srv.Close()
 	ctx := context.Background()
 
-	if name, value := srv.Handler.VersionHeader(); name != "Acme-Api-Version" || value != "2" {
+	if name, value := srv.Handler.VersionHeader(); name != "Acme-Api-Version" || value != "1" {
 		t.Errorf("VersionHeader() = %q, %q", name, value)
 	}
 	c, err := srv.Client()
@@ -35,7 +35,7 @@ func TestWithVersionHeaderIsRequired(t *testing.T) {
 		want string
 	}{
 		{"the spec's neutral name", nil, "missing Acme-Api-Version header"},
-		{"another value", []ordermsg.Option{ordermsg.WithVersionHeader("Acme-Api-Version", "1")}, `unsupported Acme-Api-Version "1"; supported: 2`},
+		{"another value", []ordermsg.Option{ordermsg.WithVersionHeader("Acme-Api-Version", "2")}, `unsupported Acme-Api-Version "2"; supported: 1`},
 	} {
 		other, err := ordermsg.NewClient(srv.URL, srv.APIKey, tc.opts...)
 		if err != nil {
@@ -61,7 +61,7 @@ func TestDefaultVersionHeader(t *testing.T) {
 // handler's version header, and the caller's options after its own.
 func TestHandlerClient(t *testing.T) {
 	ds := ordermsgtest.Generate(small)
-	for _, opts := range [][]ordermsgtest.Option{nil, {ordermsgtest.WithVersionHeader("Acme-Api-Version", "2")}} {
+	for _, opts := range [][]ordermsgtest.Option{nil, {ordermsgtest.WithVersionHeader("Acme-Api-Version", "1")}} {
 		h := ordermsgtest.NewHandler(ds, opts...)
 		c, err := h.Client(ordermsg.WithUserAgent("handler-client-test/1"))
 		if err != nil {

@@ -116,23 +116,23 @@ func TestServeRequiresTheVersionHeaderItIsGiven(t *testing.T) {
 		env  map[string]string
 		args []string
 	}{
-		{nil, []string{"--version-header", "Acme-Api-Version: 2"}},
-		{map[string]string{envVersionHeader: "Acme-Api-Version: 2"}, nil},
-		{map[string]string{envVersionHeader: "Other-Version: 9"}, []string{"--version-header", "acme-api-version:2"}},
+		{nil, []string{"--version-header", "Acme-Api-Version: 1"}},
+		{map[string]string{envVersionHeader: "Acme-Api-Version: 1"}, nil},
+		{map[string]string{envVersionHeader: "Other-Version: 9"}, []string{"--version-header", "acme-api-version:1"}},
 	} {
 		s := startServe(t, tc.env, append([]string{"--websites", "1", "--orders", "3", "--messages", "3"}, tc.args...)...)
 		path := fmt.Sprintf("/websites/%d/orders", s.websiteID)
-		if s.header != "Acme-Api-Version: 2" {
+		if s.header != "Acme-Api-Version: 1" {
 			t.Errorf("%v %v: header line %q", tc.env, tc.args, s.header)
 		}
-		for header, want := range map[string]int{"Acme-Api-Version: 2": 200, "Service-Api-Version: 1": 400, "": 400, "Acme-Api-Version: 1": 400} {
+		for header, want := range map[string]int{"Acme-Api-Version: 1": 200, "Service-Api-Version: 1": 400, "": 400, "Acme-Api-Version: 2": 400} {
 			if got := s.get(t, path, header); got != want {
 				t.Errorf("%v %v: with %q: %d, want %d", tc.env, tc.args, header, got, want)
 			}
 		}
 		// The CLI, given the same header, reads it.
 		env := map[string]string{envBaseURL: s.url, envAPIKey: s.key, envWebsiteID: fmt.Sprint(s.websiteID)}
-		if _, stderr, code := (cli{env: env}).run(context.Background(), "orders", "list", "--version-header", "Acme-Api-Version: 2"); code != exitOK {
+		if _, stderr, code := (cli{env: env}).run(context.Background(), "orders", "list", "--version-header", "Acme-Api-Version: 1"); code != exitOK {
 			t.Errorf("orders list against it: exit %d, %s", code, stderr)
 		}
 		if code := s.stop(); code != exitOK {

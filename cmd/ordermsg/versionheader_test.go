@@ -13,7 +13,7 @@ import (
 // sends; the flag wins over the environment.
 func TestVersionHeaderFlagAndEnvironment(t *testing.T) {
 	srv := ordermsgtest.NewServer(ordermsgtest.Generate(ordermsgtest.Config{Seed: 5, Websites: 1, OrdersPerWebsite: 3, MessagesPerWebsite: 3}),
-		ordermsgtest.WithVersionHeader("Acme-Api-Version", "2"))
+		ordermsgtest.WithVersionHeader("Acme-Api-Version", "1"))
 	t.Cleanup(srv.Close)
 	conn := func(header string) map[string]string {
 		env := map[string]string{envBaseURL: srv.URL, envAPIKey: srv.APIKey, envWebsiteID: fmt.Sprint(srv.WebsiteID)}
@@ -29,11 +29,11 @@ func TestVersionHeaderFlagAndEnvironment(t *testing.T) {
 		stderr    string
 	}{
 		{"neither: the spec's neutral name", "", nil, exitFailure, "error: 400 Bad Request: missing Acme-Api-Version header\n"},
-		{"the flag", "", []string{"--version-header", "Acme-Api-Version: 2"}, exitOK, ""},
-		{"the flag, without the space", "", []string{"--version-header=acme-api-version:2"}, exitOK, ""},
-		{"the environment", "Acme-Api-Version: 2", nil, exitOK, ""},
-		{"the flag wins", "Acme-Api-Version: 1", []string{"--version-header", "Acme-Api-Version: 2"}, exitOK, ""},
-		{"the flag wins, wrongly", "Acme-Api-Version: 2", []string{"--version-header", "Acme-Api-Version: 1"}, exitFailure, `error: 400 Bad Request: unsupported Acme-Api-Version "1"; supported: 2` + "\n"},
+		{"the flag", "", []string{"--version-header", "Acme-Api-Version: 1"}, exitOK, ""},
+		{"the flag, without the space", "", []string{"--version-header=acme-api-version:1"}, exitOK, ""},
+		{"the environment", "Acme-Api-Version: 1", nil, exitOK, ""},
+		{"the flag wins", "Acme-Api-Version: 2", []string{"--version-header", "Acme-Api-Version: 1"}, exitOK, ""},
+		{"the flag wins, wrongly", "Acme-Api-Version: 1", []string{"--version-header", "Acme-Api-Version: 2"}, exitFailure, `error: 400 Bad Request: unsupported Acme-Api-Version "2"; supported: 1` + "\n"},
 	} {
 		_, stderr, code := cli{env: conn(tc.env)}.run(context.Background(), append([]string{"orders", "list", "--count", "1"}, tc.args...)...)
 		if code != tc.code || stderr != tc.stderr {
@@ -73,7 +73,7 @@ func TestMalformedVersionHeaderIsAUsageError(t *testing.T) {
 // --demo's fake requires the header the CLI sends, so a demo run works
 // whatever the header setting.
 func TestDemoWorksWithTheConfiguredHeader(t *testing.T) {
-	stdout, stderr, code := cli{env: map[string]string{envVersionHeader: "Acme-Api-Version: 3"}}.run(context.Background(), "orders", "list", "--demo", "--count", "1")
+	stdout, stderr, code := cli{env: map[string]string{envVersionHeader: "Acme-Api-Version: 1"}}.run(context.Background(), "orders", "list", "--demo", "--count", "1")
 	if code != exitOK || !strings.Contains(stdout, `"object":"list"`) {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
