@@ -107,7 +107,9 @@
 // records created after every existing one, some sharing a timestamp, while
 // requests are served; they are listed and retrieved like the others. This
 // is what an incremental sync (ordermsg's Sync) is tested against.
-// Handler.Snapshot reads the dataset safely meanwhile.
+// Handler.Snapshot reads the dataset safely meanwhile. The command
+// `ordermsg serve --add-every D` does the same on a timer, for a poller
+// that runs as a process of its own.
 //
 // # Files
 //
