@@ -12,9 +12,13 @@ import (
 // name: a test of code that sends the real name sets it here. A request
 // without the header, or with another value, gets the fake's 400; the
 // default header is then not accepted either. Server.Client and
-// Handler.Client send it.
+// Handler.Client send it. An empty name or value keeps the default.
 func WithVersionHeader(name, value string) Option {
-	return func(h *Handler) { h.versionName, h.versionValue = http.CanonicalHeaderKey(name), value }
+	return func(h *Handler) {
+		if name != "" && value != "" {
+			h.versionName, h.versionValue = http.CanonicalHeaderKey(name), value
+		}
+	}
 }
 
 // VersionHeader returns the name and value of the version header the

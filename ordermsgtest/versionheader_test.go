@@ -49,11 +49,14 @@ func TestWithVersionHeaderIsRequired(t *testing.T) {
 	}
 }
 
-// The default stays the spec's Service-Api-Version: 1.
+// The default stays the spec's Service-Api-Version: 1, and an empty name
+// or value keeps it.
 func TestDefaultVersionHeader(t *testing.T) {
-	name, value := ordermsgtest.NewHandler(ordermsgtest.Generate(small)).VersionHeader()
-	if name != ordermsgtest.VersionHeader || value != ordermsgtest.APIVersion {
-		t.Errorf("VersionHeader() = %q, %q", name, value)
+	for _, opts := range [][]ordermsgtest.Option{nil, {ordermsgtest.WithVersionHeader("", "1")}, {ordermsgtest.WithVersionHeader("Acme-Api-Version", "")}} {
+		name, value := ordermsgtest.NewHandler(ordermsgtest.Generate(small), opts...).VersionHeader()
+		if name != ordermsgtest.VersionHeader || value != ordermsgtest.APIVersion {
+			t.Errorf("VersionHeader() = %q, %q", name, value)
+		}
 	}
 }
 
