@@ -22,7 +22,7 @@ const (
 	envAPIKey    = "ORDERMSG_API_KEY"
 	envWebsiteID = "ORDERMSG_WEBSITE_ID"
 	// envVersionHeader is the version header, "Name: value" (see
-	// versionHeader).
+	// headerFlag).
 	envVersionHeader = "ORDERMSG_VERSION_HEADER"
 )
 

@@ -32,10 +32,11 @@ func (f *headerFlag) Set(v string) error {
 	return nil
 }
 
-// parse returns the header's name (canonical) and value: defaultVersionHeader's when
-// neither the flag nor the environment sets it. A value that is not
-// "Name: value", with an HTTP token as the name and a non-empty value, is
-// a usage error naming the flag or the environment variable.
+// parse returns the header's name (canonical) and value, from the flag,
+// else the environment, else defaultVersionHeader. A value that is not
+// "Name: value", with an HTTP token as the name (not one the client sets
+// itself) and a non-empty value, is a usage error naming the flag or the
+// environment variable.
 func (f *headerFlag) parse() (name, value string, err error) {
 	raw := f.value
 	switch {
