@@ -237,6 +237,9 @@ func checkAPIKey(key string) error {
 func parseBaseURL(raw, apiKey string, allowHTTP bool) (*url.URL, error) {
 	u, err := url.Parse(raw)
 	switch {
+	case !strings.Contains(raw, "://") && (err != nil || u.Scheme != "http" && u.Scheme != "https"):
+		// "127.0.0.1:8080" and "api.example.com" are a host without the scheme.
+		return nil, invalidArgument("the base URL has no scheme: begin it with https:// (or http:// for a loopback host, as in http://127.0.0.1:8080)")
 	case err != nil:
 		return nil, invalidArgument("the base URL does not parse as a URL")
 	case u.Scheme != "http" && u.Scheme != "https":

@@ -8,7 +8,8 @@
 //     URL, APIKey and WebsiteID are what a client needs.
 //   - NewHandler returns it as an http.Handler, to mount anywhere.
 //   - Handler.Register serves it through an httpmock.MockTransport, so that a
-//     test needs no port at all.
+//     test needs no port at all; Handler.Client returns an SDK client set up
+//     that way, as Server.Client does for a server.
 //
 // # OpenAPI
 //
@@ -56,7 +57,10 @@
 //     gives 401 with WWW-Authenticate. A known key reading another
 //     account's website gives 403. An unknown website or record gives 404.
 //   - Version header: Service-Api-Version must be "1"; a missing header or
-//     another value gives 400.
+//     another value gives 400. The spec's Service stands for the maker's
+//     name, so WithVersionHeader makes the fake require the real name (and
+//     value) instead, to test code that sends it; Server.Client and
+//     Handler.Client send whatever the fake requires.
 //   - Methods other than GET give 405.
 //   - count: default 25 (DefaultCount), from 1 to 100 (MaxCount); outside
 //     that, 400 (strict mode, below). page: from 1, default 1; a page past
@@ -103,7 +107,9 @@
 // records created after every existing one, some sharing a timestamp, while
 // requests are served; they are listed and retrieved like the others. This
 // is what an incremental sync (ordermsg's Sync) is tested against.
-// Handler.Snapshot reads the dataset safely meanwhile.
+// Handler.Snapshot reads the dataset safely meanwhile. The command
+// `ordermsg serve --add-every D` does the same on a timer, for a poller
+// that runs as a process of its own.
 //
 // # Files
 //

@@ -61,3 +61,20 @@ func ExampleHandler_Register() {
 	fmt.Println(n, "messages in", mt.GetTotalCallCount(), "requests")
 	// Output: 20 messages in 4 requests
 }
+
+// Handler.Client is the same in one line: a client of the first website's
+// account, whose requests the handler answers through httpmock.
+func ExampleHandler_Client() {
+	h := ordermsgtest.NewHandler(ordermsgtest.Generate(ordermsgtest.Config{Seed: 1, Websites: 1, OrdersPerWebsite: 12, MessagesPerWebsite: 20}),
+		ordermsgtest.WithVersionHeader("Acme-Api-Version", "1")) // the maker's header name, as your code sends it
+	c, err := h.Client()
+	if err != nil {
+		panic(err)
+	}
+	page, err := c.Orders.List(context.Background(), h.Dataset().Websites[0].ID, &ordermsg.ListOrdersOptions{Count: 5})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(len(page.Data), "of", page.Meta.Pagination.Total, "orders in", h.Stats().Requests, "request")
+	// Output: 5 of 12 orders in 1 request
+}

@@ -23,6 +23,9 @@ type Handler struct {
 	faults  *faultInjector
 	files   *fileHost
 	lenient bool // see WithStrictQuery
+	// versionName and versionValue are the version header required (see
+	// WithVersionHeader); versionName is canonical.
+	versionName, versionValue string
 
 	beforeList func(ListRequest) // see WithBeforeList (mutate.go)
 }
@@ -42,7 +45,8 @@ func NewHandler(ds *Dataset, opts ...Option) *Handler {
 	if ds == nil {
 		ds = Generate(DefaultConfig())
 	}
-	h := &Handler{ds: ds, faults: newFaultInjector(Faults{}), files: newFileHost(FileLinks{})}
+	h := &Handler{ds: ds, faults: newFaultInjector(Faults{}), files: newFileHost(FileLinks{}),
+		versionName: VersionHeader, versionValue: APIVersion}
 	for _, opt := range opts {
 		opt(h)
 	}
@@ -104,12 +108,12 @@ func (h *Handler) answer(r *http.Request) reply {
 		rep.header.Set("WWW-Authenticate", `Basic realm="ordermsg"`)
 		return rep
 	}
-	switch v := r.Header.Get(VersionHeader); v {
+	switch v := r.Header.Get(h.versionName); v {
 	case "":
-		return errorReply(http.StatusBadRequest, "missing %s header", VersionHeader)
-	case APIVersion:
+		return errorReply(http.StatusBadRequest, "missing %s header", h.versionName)
+	case h.versionValue:
 	default:
-		return errorReply(http.StatusBadRequest, "unsupported %s %q; supported: %s", VersionHeader, v, APIVersion)
+		return errorReply(http.StatusBadRequest, "unsupported %s %q; supported: %s", h.versionName, v, h.versionValue)
 	}
 	parts := strings.Split(strings.Trim(r.URL.Path, "/"), "/")
 	if len(parts) < 3 || len(parts) > 4 || parts[0] != "websites" || (parts[2] != "orders" && parts[2] != "messages") {
@@ -175,7 +179,8 @@ func (h *Handler) knownKey(key string) bool {
 	return false
 }
 
-// VersionHeader and APIVersion are the version header the fake requires.
+// VersionHeader and APIVersion are the version header the fake requires
+// by default, as the spec writes it; WithVersionHeader sets another.
 const (
 	VersionHeader = "Service-Api-Version"
 	APIVersion    = "1"

@@ -48,7 +48,9 @@ func (h *Handler) decide(r *http.Request) (reply, bool) {
 		rep = h.answer(r)
 	}
 	rep.fault = fault
-	exchangeLog().record(r, rep)
+	if log := exchangeLog(); log != nil {
+		log.record(h.documented(r), rep)
+	}
 	return rep, true
 }
 
@@ -195,7 +197,8 @@ func (s *Server) Close() {
 }
 
 // Client returns an SDK client for the server, authenticated as the first
-// website's account; opts are added after the server's own.
+// website's account and sending the version header the server requires
+// (see WithVersionHeader); opts are added after the server's own.
 func (s *Server) Client(opts ...ordermsg.Option) (*ordermsg.Client, error) {
-	return ordermsg.NewClient(s.URL, s.APIKey, opts...)
+	return ordermsg.NewClient(s.URL, s.APIKey, s.Handler.clientOptions(opts)...)
 }

@@ -21,6 +21,9 @@ const (
 	envBaseURL   = "ORDERMSG_BASE_URL"
 	envAPIKey    = "ORDERMSG_API_KEY"
 	envWebsiteID = "ORDERMSG_WEBSITE_ID"
+	// envVersionHeader is the version header, "Name: value" (see
+	// headerFlag).
+	envVersionHeader = "ORDERMSG_VERSION_HEADER"
 )
 
 // app is one run of the tool, with its input and output.
@@ -36,6 +39,7 @@ type app struct {
 	allowHTTP       bool
 	timeout         time.Duration
 	verbose         bool
+	versionHeader   headerFlag
 
 	// started is set when a command's RunE is entered: an error before that
 	// is about the command line.
@@ -67,10 +71,15 @@ func (a *app) rootCommand() *cobra.Command {
 export them all as JSON Lines or CSV.
 
 The connection comes from flags or, by default, from the environment:
-  ORDERMSG_BASE_URL    --base-url   the service's base URL
-  ORDERMSG_API_KEY     --api-key    your API key
-  ORDERMSG_WEBSITE_ID  --website    the website to read
---demo runs any command against a built-in fake of the service instead.
+  ORDERMSG_BASE_URL        --base-url        the service's base URL
+  ORDERMSG_API_KEY         --api-key         your API key
+  ORDERMSG_WEBSITE_ID      --website         the website to read
+  ORDERMSG_VERSION_HEADER  --version-header  the version header, "Name: value"
+The API's documentation writes the version header as Service-Api-Version: 1,
+where Service stands for the maker's name: set the real name, such as
+ORDERMSG_VERSION_HEADER="Acme-Api-Version: 1". A flag wins over the
+environment. --demo runs any command against a built-in fake of the service
+instead (it requires the version header you set).
 
 ` + exitCodesHelp,
 		Example: `  ordermsg orders list --demo --count 5
@@ -80,27 +89,43 @@ The connection comes from flags or, by default, from the environment:
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	pf := root.PersistentFlags()
-	pf.StringVar(&a.baseURL, "base-url", a.getenv(envBaseURL), "base URL of the service (env "+envBaseURL+")")
-	pf.StringVar(&a.apiKey, "api-key", a.getenv(envAPIKey), "API key (env "+envAPIKey+")")
-	pf.Int64Var(&a.websiteID, "website", 0, "website id (env "+envWebsiteID+")")
-	pf.BoolVar(&a.demo, "demo", false, "use a built-in fake of the service, with generated data")
-	pf.BoolVar(&a.allowHTTP, "allow-http", false, "allow a plain http:// base URL for a host that is not loopback (sends the API key in the clear)")
-	pf.DurationVar(&a.timeout, "timeout", 30*time.Second, "time limit of each attempt of a request; a timed-out attempt is retried (0: none)")
-	pf.BoolVarP(&a.verbose, "verbose", "v", false, "log retries on stderr")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err} })
 
 	// Every command of the tool, in the order of the help.
+	serve, version := a.serveCommand(), a.versionCommand()
 	root.AddCommand(
 		newResourceCommand(a, ordersKind),
 		newResourceCommand(a, messagesKind),
 		a.filesCommand(),
-		a.serveCommand(),
-		a.versionCommand(),
+		serve,
+		version,
 	)
 	a.addSyncCommands(root) // sync --db, export --state (syncdb.go)
+	// The connection flags belong to the commands that connect: serve runs
+	// a service and version reads none.
+	for _, c := range root.Commands() {
+		if c != serve && c != version {
+			a.connectionFlags(c)
+		}
+	}
 	a.markStart(root)
 	return root
+}
+
+// connectionFlags adds the flags of the connection to c and its
+// subcommands.
+func (a *app) connectionFlags(c *cobra.Command) {
+	pf := c.PersistentFlags()
+	pf.StringVar(&a.baseURL, "base-url", a.getenv(envBaseURL), "base URL of the service (env "+envBaseURL+")")
+	// The key's default is read in connect, so that --help never shows it.
+	pf.StringVar(&a.apiKey, "api-key", "", "API key (env "+envAPIKey+")")
+	pf.Int64Var(&a.websiteID, "website", 0, "website id (env "+envWebsiteID+")")
+	a.versionHeader = headerFlag{env: envVersionHeader, envValue: a.getenv(envVersionHeader)}
+	pf.Var(&a.versionHeader, "version-header", `the API's version header, "Name: value" (env `+envVersionHeader+`; default "`+defaultVersionHeader+`")`)
+	pf.BoolVar(&a.demo, "demo", false, "use a built-in fake of the service, with generated data")
+	pf.BoolVar(&a.allowHTTP, "allow-http", false, "allow a plain http:// base URL for a host that is not loopback (sends the API key in the clear)")
+	pf.DurationVar(&a.timeout, "timeout", 30*time.Second, "time limit of each attempt of a request; a timed-out attempt is retried (0: none)")
+	pf.BoolVarP(&a.verbose, "verbose", "v", false, "log retries on stderr")
 }
 
 // markStart makes every RunE under c set a.started when it is entered.
@@ -147,13 +172,21 @@ func (a *app) connect() (c *ordermsg.Client, websiteID int64, close func(), err 
 	if a.websiteID < 0 {
 		return nil, 0, nil, usagef("--website %d: want a positive website id", a.websiteID)
 	}
-	opts := []ordermsg.Option{ordermsg.WithUserAgent("ordermsg-cli/" + ordermsg.Version), ordermsg.WithAttemptTimeout(a.timeout)}
+	name, value, err := a.versionHeader.parse()
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	opts := []ordermsg.Option{ordermsg.WithUserAgent("ordermsg-cli/" + ordermsg.Version), ordermsg.WithAttemptTimeout(a.timeout),
+		ordermsg.WithVersionHeader(name, value)}
 	if a.verbose {
 		opts = append(opts, ordermsg.WithLogger(slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))))
 	}
+	if a.apiKey == "" {
+		a.apiKey = a.getenv(envAPIKey)
+	}
 	websiteID = a.websiteID
 	if a.demo {
-		srv := ordermsgtest.NewServer(nil)
+		srv := ordermsgtest.NewServer(nil, ordermsgtest.WithVersionHeader(name, value))
 		if c, err = srv.Client(opts...); err != nil {
 			srv.Close()
 			return nil, 0, nil, err

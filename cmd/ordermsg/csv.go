@@ -1,7 +1,9 @@
 package main
 
 import (
+	"encoding/json"
 	"strconv"
+	"strings"
 
 	"github.com/ordermsg/ordermsg-go"
 )
@@ -14,7 +16,9 @@ type csvTable[T any] struct {
 
 // The columns of `export --format csv`. Money is the integers the API sends
 // (the spec does not say their unit); a referenced record is its id, empty
-// when the API sent null; timestamps are as the API sends them.
+// when there is none, whether the API sent 0, null or nothing (the rule of
+// sync --db, whose columns are NULL then); timestamps are as the API sends
+// them.
 var orderTable = &csvTable[ordermsg.Order]{
 	columns: []string{
 		"id", "date_created", "status", "order_type", "currency",
@@ -48,7 +52,7 @@ var orderItemTable = &csvTable[ordermsg.Order]{
 			rows = append(rows, []string{
 				itoa(o.ID), timestamp(o.DateCreated), o.Currency, itoa(it.ID), it.Object, it.SKU, it.Title,
 				itoa(it.Quantity), itoa(it.Pricing.Unit), itoa(it.Pricing.Volume), itoa(it.Pricing.Subtotal),
-				string(it.Status), itoa(it.Shipment), refID(it.Portal),
+				string(it.Status), idOrEmpty(it.Shipment), refID(it.Portal),
 				itoa(it.TaxClass), ftoa(it.TaxPercentage), strconv.FormatBool(it.IsTaxable), ftoa(it.Weight),
 			})
 		}
@@ -60,14 +64,82 @@ var messageTable = &csvTable[ordermsg.Message]{
 	columns: []string{
 		"id", "date_created", "message_type", "message_tracking_number",
 		"form_id", "order_id", "user_id", "portal_id", "file_id", "event_submission", "online_proof",
+		"name", "email", "phone", "form_fields",
 	},
 	rows: func(m *ordermsg.Message) [][]string {
+		var fields ordermsg.FormFields
+		if m.FormSubmission != nil {
+			fields = m.FormSubmission.Fields
+		}
 		return [][]string{{
 			itoa(m.ID), timestamp(m.DateCreated), string(m.MessageType), m.MessageTrackingNumber,
 			refID(m.Form), refID(m.Order), refID(m.User), refID(m.Portal), refID(m.File),
-			itoa(m.EventSubmission), itoa(m.OnlineProof),
+			idOrEmpty(m.EventSubmission), idOrEmpty(m.OnlineProof),
+			firstOfType(fields, ordermsg.FieldTypeName), firstOfType(fields, ordermsg.FieldTypeEmail),
+			firstOfType(fields, ordermsg.FieldTypePhone), fieldsJSON(fields),
 		}}
 	},
+}
+
+// firstOfType is the text of the first field of type t, or "".
+func firstOfType(fields ordermsg.FormFields, t ordermsg.FieldType) string {
+	for _, f := range fields {
+		if f.FieldType == t {
+			return fieldText(f)
+		}
+	}
+	return ""
+}
+
+// fieldText is a form field as text: its formatted_value, or when that is
+// empty its values joined by spaces, in the spec's order of keys.
+func fieldText(f ordermsg.FormField) string {
+	if f.FormattedValue != "" {
+		return f.FormattedValue
+	}
+	v := f.Values
+	choice := v.DisplayValue
+	if choice == "" {
+		choice = v.SubmittedValue
+	}
+	var parts []string
+	for _, p := range []string{v.Prefix, v.First, v.Middle, v.Last, v.Suffix, choice, v.CountryCode, v.Number, v.Extension,
+		v.Line, v.Line2, v.Line3, v.City, v.State, v.PostalCode, v.Country} {
+		if p != "" {
+			parts = append(parts, p)
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// fieldsJSON is every field of a form submission as one JSON object, in
+// the response's order, from the field's label to its text (fieldText). A
+// label seen before, or an empty one, is followed by the field's id in
+// brackets: "Address [f7]". It is "" when there is no form submission.
+func fieldsJSON(fields ordermsg.FormFields) string {
+	if fields == nil {
+		return ""
+	}
+	var b strings.Builder
+	seen := map[string]bool{}
+	b.WriteByte('{')
+	for i, f := range fields {
+		key := f.Label
+		if key == "" || seen[key] {
+			key = strings.TrimSpace(key + " [" + f.ID + "]")
+		}
+		seen[key] = true
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, _ := json.Marshal(key) // a string always encodes
+		v, _ := json.Marshal(fieldText(f))
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(v)
+	}
+	b.WriteByte('}')
+	return b.String()
 }
 
 func itoa(n int64) string   { return strconv.FormatInt(n, 10) }
@@ -78,9 +150,14 @@ func timestamp(t ordermsg.Timestamp) string {
 	return string(b[1 : len(b)-1])
 }
 
-func refID[T any](r ordermsg.Ref[T]) string {
-	if r.IsNull() || r.IsZero() {
+// refID is a reference as a column: its id, or "" when the API sent 0,
+// null or nothing.
+func refID[T any](r ordermsg.Ref[T]) string { return idOrEmpty(r.ID) }
+
+// idOrEmpty is an id as a column: "" for 0, the API's "none".
+func idOrEmpty(id int64) string {
+	if id == 0 {
 		return ""
 	}
-	return itoa(r.ID)
+	return itoa(id)
 }

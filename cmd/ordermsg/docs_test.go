@@ -5,6 +5,8 @@ package main
 import (
 	"bufio"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -134,5 +136,44 @@ func runServe(t *testing.T, name string, args []string) {
 	}()
 	if code := exitCodeOf(t, cmd.Wait()); !serving || code != exitOK {
 		t.Errorf("%s: served %v, exit %d, stderr %q", name, serving, code, stderr.String())
+	}
+}
+
+// readmeSection is the README's "## title" section, up to the next one.
+func readmeSection(t *testing.T, title string) string {
+	t.Helper()
+	_, after, ok := strings.Cut(readmeText(t), "\n## "+title+"\n")
+	if !ok {
+		t.Fatalf("the README has no section %q", title)
+	}
+	section, _, _ := strings.Cut(after, "\n## ")
+	return section
+}
+
+// What a newcomer needs before the first call: the license, the version
+// header's real name, and how to install the tool, which must match the
+// CLI module's go.mod.
+func TestReadmeSaysWhatAdoptionNeeds(t *testing.T) {
+	license, err := os.ReadFile(filepath.Join("..", "..", "LICENSE"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(string(license), "MIT License\n") || !strings.Contains(string(license), "Copyright (c) 2026 The ordermsg-go authors") {
+		t.Errorf("LICENSE is not the MIT license of the ordermsg-go authors:\n%.200s", license)
+	}
+	if s := readmeSection(t, "License"); !strings.Contains(s, "MIT") || !strings.Contains(s, "`LICENSE`") {
+		t.Errorf("the README's License section: %q", s)
+	}
+	if s := readmeSection(t, "Quick start"); !strings.Contains(s, "ordermsg.WithVersionHeader(") || !strings.Contains(s, "Set the version header's real name") {
+		t.Error("the quick start does not say that the version header's real name must be set")
+	}
+	cli := readmeSection(t, "Command-line tool")
+	gomod, err := os.ReadFile("go.mod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	replaced := strings.Contains(string(gomod), "\nreplace github.com/ordermsg/ordermsg-go => ../..\n")
+	if !strings.Contains(cli, "go install ./cmd/ordermsg") || strings.Contains(cli, "`replace github.com/ordermsg/ordermsg-go => ../..`") != replaced {
+		t.Errorf("the README's install instructions do not match go.mod (replace: %v)", replaced)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -41,8 +42,8 @@ bar shows on stderr.`, k.plural),
 			k.plural),
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if format != "jsonl" && format != "csv" {
-				return usagef("--format %q: want jsonl or csv", format)
+			if err := k.checkFormat(format, &f); err != nil {
+				return err
 			}
 			if items && format != "csv" {
 				return usagef("--items goes with --format csv")
@@ -56,9 +57,6 @@ bar shows on stderr.`, k.plural),
 			table := k.table
 			if items {
 				table = k.itemTable
-			}
-			if format == "csv" && len(k.csvIncludes) > 0 && !hasItemsInclude(f.includes) {
-				f.includes = append(f.includes, k.csvIncludes...)
 			}
 			c, site, closeFn, err := a.connect()
 			if err != nil {
@@ -87,13 +85,29 @@ bar shows on stderr.`, k.plural),
 	return cmd
 }
 
-func hasItemsInclude(includes []string) bool {
-	for _, inc := range includes {
-		if strings.HasPrefix(inc, "items.") {
-			return true
+// checkFormat checks --format and, for CSV, --include: the CSV columns are
+// fixed, so the only includes CSV takes are the ones its columns are made
+// of (k.csvIncludes), which it asks for anyway; any other --include would
+// be fetched and dropped, and is refused. f.includes becomes what the
+// export asks for.
+func (k *kind[T]) checkFormat(format string, f *filters) error {
+	switch format {
+	case "jsonl":
+		return nil
+	case "csv":
+	default:
+		return usagef("--format %q: want jsonl or csv", format)
+	}
+	if err := checkIncludes(f.includes); err != nil {
+		return err
+	}
+	for _, inc := range f.includes {
+		if inc = strings.TrimSpace(inc); !slices.Contains(k.csvIncludes, inc) {
+			return usagef("--include %s: the CSV columns are fixed and have no place for it (see --help); export JSON Lines (--format jsonl) to keep included data", inc)
 		}
 	}
-	return false
+	f.includes = slices.Clone(k.csvIncludes)
+	return nil
 }
 
 type exportTarget[T any] struct {

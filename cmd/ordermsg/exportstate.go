@@ -96,8 +96,8 @@ func exportSince[T any](cmd *cobra.Command, a *app, k *kind[T], statePath string
 	f.only, _ = fl.GetString(k.onlyFlag)
 	f.search, _ = fl.GetString("search")
 	concurrency, _ := fl.GetInt("concurrency")
-	if format != "jsonl" && format != "csv" {
-		return usagef("--format %q: want jsonl or csv", format)
+	if err := k.checkFormat(format, &f); err != nil {
+		return err
 	}
 	if err := f.check(); err != nil {
 		return err
@@ -183,9 +183,6 @@ func writeSince[T any](ctx context.Context, a *app, c *ordermsg.Client, site int
 	dst := io.Writer(stdoutWriter{a.stdout})
 	if file != nil {
 		dst = file
-	}
-	if format == "csv" && len(k.csvIncludes) > 0 && !hasItemsInclude(f.includes) {
-		f.includes = append(f.includes, k.csvIncludes...)
 	}
 	w := newRecordWriter(format, dst, k.table)
 	n := 0

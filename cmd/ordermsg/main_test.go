@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/csv"
@@ -177,6 +176,15 @@ func TestUsageErrorsExit2WithHelp(t *testing.T) {
 		{env, []string{"orders", "list", "--since", "yesterday"}, `--since "yesterday": want a date YYYY-MM-DD`},
 		{env, []string{"orders", "export", "--format", "xml"}, `--format "xml": want jsonl or csv`},
 		{env, []string{"orders", "export", "--items"}, "--items goes with --format csv"},
+		{env, []string{"orders", "export", "--format", "csv", "--include", "billing_address"}, "--include billing_address: the CSV columns are fixed and have no place for it"},
+		{env, []string{"orders", "export", "--format", "csv", "--items", "--include", "items.attributes"}, "--include items.attributes: the CSV columns are fixed"},
+		{env, []string{"messages", "export", "--format", "csv", "--include", "form_submission,user"}, "--include user: the CSV columns are fixed"},
+		{env, []string{"orders", "export", "--format", "csv", "--state", "s", "--include", "notes"}, "--include notes: the CSV columns are fixed"},
+		// Configuration: a base URL without its scheme, a header that is
+		// not "Name: value".
+		{map[string]string{envBaseURL: "127.0.0.1:8080", envAPIKey: "k", envWebsiteID: "1"}, []string{"orders", "list"}, "--base-url: the base URL has no scheme: begin it with https:// (or http:// for a loopback host, as in http://127.0.0.1:8080)"},
+		{map[string]string{envBaseURL: "api.example.com", envAPIKey: "k", envWebsiteID: "1"}, []string{"orders", "list"}, "--base-url: the base URL has no scheme"},
+		{map[string]string{envVersionHeader: "v1"}, []string{"orders", "list", "--demo"}, `ORDERMSG_VERSION_HEADER="v1": want "Name: value"`},
 		{env, []string{"orders", "list", "--bogus"}, "unknown flag: --bogus"},
 		{env, []string{"messages", "list", "--status", "new"}, "unknown flag: --status"},
 		{env, []string{"invoices"}, `unknown command "invoices"`},
@@ -211,55 +219,6 @@ func TestProgressBarOnlyOnATerminal(t *testing.T) {
 	_, stderr, code := cli{env: env, terminal: true}.run(context.Background(), "orders", "export", "--count", "5")
 	if code != exitOK || !strings.Contains(stderr, "exporting orders") || !strings.Contains(stderr, "/12") {
 		t.Errorf("terminal: exit %d, stderr %q", code, stderr)
-	}
-}
-
-func TestServe(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	r, w := io.Pipe()
-	a := &app{stdout: w, stderr: io.Discard, getenv: func(string) string { return "" }, isTerminal: func(any) bool { return false }}
-	done := make(chan int, 1)
-	go func() {
-		done <- a.run(ctx, []string{"serve", "--websites", "1", "--orders", "5", "--messages", "5"})
-		w.Close()
-	}()
-	lines := bufio.NewScanner(r)
-	var url, key, docURL string
-	for lines.Scan() {
-		line := lines.Text()
-		if _, err := fmt.Sscanf(line, "ordermsg fake service at %s", &url); err == nil {
-			continue
-		}
-		if _, err := fmt.Sscanf(line, "OpenAPI document at %s", &docURL); err == nil {
-			continue
-		}
-		var id int64
-		if n, _ := fmt.Sscanf(strings.TrimSpace(line), "website %d  api key %s", &id, &key); n == 2 {
-			break
-		}
-	}
-	go io.Copy(io.Discard, r)
-	req, _ := http.NewRequest(http.MethodGet, url+"/websites/1001/orders", nil)
-	req.SetBasicAuth(key, "")
-	req.Header.Set("Service-Api-Version", "1")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != 200 {
-		t.Errorf("GET orders: %d", resp.StatusCode)
-	}
-	if resp, err = http.Get(docURL); err != nil {
-		t.Fatalf("the OpenAPI document at %q: %v", docURL, err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "application/yaml" {
-		t.Errorf("GET the OpenAPI document at %q: %d %q", docURL, resp.StatusCode, resp.Header.Get("Content-Type"))
-	}
-	cancel()
-	if code := <-done; code != exitOK {
-		t.Errorf("serve exited %d", code)
 	}
 }
 
@@ -309,4 +268,18 @@ func newLoopback(t *testing.T, h http.Handler) string {
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	return srv.URL
+}
+
+// --help shows neither the API key of the environment nor its header as
+// the flags' defaults; the key still applies.
+func TestHelpDoesNotShowTheEnvironment(t *testing.T) {
+	srv, env := smallService(t)
+	env[envVersionHeader] = "Service-Api-Version: 1"
+	stdout, _, code := cli{env: env}.run(context.Background(), "orders", "list", "--help")
+	if code != exitOK || strings.Contains(stdout, srv.APIKey) || strings.Contains(stdout, "(default Service-Api-Version") {
+		t.Errorf("exit %d, help:\n%s", code, stdout)
+	}
+	if _, stderr, code := (cli{env: env}).run(context.Background(), "orders", "list", "--count", "1"); code != exitOK {
+		t.Errorf("the key of the environment: exit %d, %s", code, stderr)
+	}
 }

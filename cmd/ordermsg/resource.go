@@ -82,8 +82,8 @@ type kind[T any] struct {
 	// table is the CSV of export --format csv; itemTable, when set, is the
 	// one of --items.
 	table, itemTable *csvTable[T]
-	// csvIncludes are added to an export to CSV, for the columns that need
-	// them.
+	// csvIncludes are the includes an export to CSV asks for, for the
+	// columns that need them; CSV refuses any other (see checkFormat).
 	csvIncludes []string
 }
 
@@ -274,7 +274,8 @@ var messagesKind = &kind[ordermsg.Message]{
 	sync: func(ctx context.Context, c *ordermsg.Client, site int64, cp *ordermsg.Checkpoint, f *filters) iter.Seq2[*ordermsg.Message, error] {
 		return c.Messages.Sync(ctx, site, cp, messageOptions(f))
 	},
-	table: messageTable,
+	table:       messageTable,
+	csvIncludes: []string{string(ordermsg.MessageIncludeFormSubmission)},
 }
 
 func messageOptions(f *filters) *ordermsg.ListMessagesOptions {

@@ -1,0 +1,229 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ordermsg/ordermsg-go"
+	"github.com/ordermsg/ordermsg-go/ordermsgtest"
+)
+
+// served is a `serve` run in-process: what it printed up to "serving until
+// interrupted", and its lines after that.
+type served struct {
+	url, docURL, key string
+	websiteID        int64
+	header           string // the header line: "Name: value"
+	lines            <-chan string
+	stop             func() int // ends the run like Ctrl-C; returns its exit code
+}
+
+// startServe runs `serve args...` with env until it serves.
+func startServe(t *testing.T, env map[string]string, args ...string) *served {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	r, w := io.Pipe()
+	a := &app{stdout: w, stderr: io.Discard, getenv: func(k string) string { return env[k] }, isTerminal: func(any) bool { return false }}
+	done := make(chan int, 1)
+	go func() {
+		done <- a.run(ctx, append([]string{"serve"}, args...))
+		w.Close()
+	}()
+	s := &served{}
+	lines := bufio.NewScanner(r)
+	for lines.Scan() {
+		line := lines.Text()
+		if rest, ok := strings.CutPrefix(line, "ordermsg fake service at "); ok {
+			url, header, _ := strings.Cut(rest, " (header ")
+			s.url, s.header = url, strings.TrimSuffix(header, ")")
+		}
+		fmt.Sscanf(line, "OpenAPI document at %s", &s.docURL)
+		var id int64
+		var key string
+		if n, _ := fmt.Sscanf(strings.TrimSpace(line), "website %d  api key %s", &id, &key); n == 2 && s.key == "" {
+			s.websiteID, s.key = id, key
+		}
+		if strings.HasPrefix(line, "serving until interrupted") {
+			break
+		}
+	}
+	rest := make(chan string, 100)
+	go func() {
+		for lines.Scan() {
+			rest <- lines.Text()
+		}
+		close(rest)
+	}()
+	s.lines = rest
+	s.stop = func() int {
+		cancel()
+		return <-done
+	}
+	if s.key == "" {
+		t.Fatalf("serve %v did not start: exit %d", args, s.stop())
+	}
+	return s
+}
+
+// get sends GET path to the served fake with header ("Name: value", or
+// none when empty) and returns the status.
+func (s *served) get(t *testing.T, path, header string) int {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodGet, s.url+path, nil)
+	req.SetBasicAuth(s.key, "")
+	if name, value, ok := strings.Cut(header, ":"); ok {
+		req.Header.Set(name, strings.TrimSpace(value))
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+func TestServe(t *testing.T) {
+	s := startServe(t, nil, "--websites", "1", "--orders", "5", "--messages", "5")
+	if s.header != "Service-Api-Version: 1" {
+		t.Errorf("header line %q", s.header)
+	}
+	if code := s.get(t, fmt.Sprintf("/websites/%d/orders", s.websiteID), "Service-Api-Version: 1"); code != 200 {
+		t.Errorf("GET orders: %d", code)
+	}
+	resp, err := http.Get(s.docURL)
+	if err != nil {
+		t.Fatalf("the OpenAPI document at %q: %v", s.docURL, err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "application/yaml" {
+		t.Errorf("GET the OpenAPI document at %q: %d %q", s.docURL, resp.StatusCode, resp.Header.Get("Content-Type"))
+	}
+	if code := s.stop(); code != exitOK {
+		t.Errorf("serve exited %d", code)
+	}
+}
+
+// serve --version-header (or ORDERMSG_VERSION_HEADER; the flag wins) makes
+// the fake require that header: a request without it gets the fake's 400.
+func TestServeRequiresTheVersionHeaderItIsGiven(t *testing.T) {
+	for _, tc := range []struct {
+		env  map[string]string
+		args []string
+	}{
+		{nil, []string{"--version-header", "Acme-Api-Version: 1"}},
+		{map[string]string{envVersionHeader: "Acme-Api-Version: 1"}, nil},
+		{map[string]string{envVersionHeader: "Other-Version: 9"}, []string{"--version-header", "acme-api-version:1"}},
+	} {
+		s := startServe(t, tc.env, append([]string{"--websites", "1", "--orders", "3", "--messages", "3"}, tc.args...)...)
+		path := fmt.Sprintf("/websites/%d/orders", s.websiteID)
+		if s.header != "Acme-Api-Version: 1" {
+			t.Errorf("%v %v: header line %q", tc.env, tc.args, s.header)
+		}
+		for header, want := range map[string]int{"Acme-Api-Version: 1": 200, "Service-Api-Version: 1": 400, "": 400, "Acme-Api-Version: 2": 400} {
+			if got := s.get(t, path, header); got != want {
+				t.Errorf("%v %v: with %q: %d, want %d", tc.env, tc.args, header, got, want)
+			}
+		}
+		// The CLI, given the same header, reads it.
+		env := map[string]string{envBaseURL: s.url, envAPIKey: s.key, envWebsiteID: fmt.Sprint(s.websiteID)}
+		if _, stderr, code := (cli{env: env}).run(context.Background(), "orders", "list", "--version-header", "Acme-Api-Version: 1"); code != exitOK {
+			t.Errorf("orders list against it: exit %d, %s", code, stderr)
+		}
+		if code := s.stop(); code != exitOK {
+			t.Errorf("serve exited %d", code)
+		}
+	}
+}
+
+// serve --add-every adds records while it serves, and says so.
+func TestServeAddsRecordsWhileServing(t *testing.T) {
+	s := startServe(t, nil, "--websites", "1", "--orders", "4", "--messages", "4", "--add-every", "1ms")
+	defer s.stop()
+	c, err := ordermsg.NewClient(s.url, s.key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := func() int {
+		page, err := c.Orders.List(context.Background(), s.websiteID, &ordermsg.ListOrdersOptions{Count: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return page.Meta.Pagination.Total
+	}
+	before := total()
+	if before < 4 {
+		t.Fatalf("%d orders at the start", before)
+	}
+	// Each line is an addition: read them until one shows in the list.
+	for n := 0; total() == before; n++ {
+		line, ok := <-s.lines
+		if !ok || !strings.HasPrefix(line, fmt.Sprintf("website %d: added order ", s.websiteID)) || n > 1000 {
+			t.Fatalf("after %d lines, no new order listed; line %q", n, line)
+		}
+	}
+}
+
+// addRecords adds one order (with its message) and one message to every
+// website per tick, and stops with its context.
+func TestAddRecordsPerTick(t *testing.T) {
+	h := ordermsgtest.NewHandler(ordermsgtest.Generate(ordermsgtest.Config{Seed: 3, Websites: 2, OrdersPerWebsite: 5, MessagesPerWebsite: 7}))
+	counts := func() (orders, messages int) {
+		h.Snapshot(func(ds *ordermsgtest.Dataset) {
+			for _, w := range ds.Websites {
+				orders, messages = orders+len(w.Orders), messages+len(w.Messages)
+			}
+		})
+		return orders, messages
+	}
+	o0, m0 := counts()
+	ctx, cancel := context.WithCancel(context.Background())
+	ticks := make(chan time.Time)
+	r, w := io.Pipe()
+	stopped := make(chan struct{})
+	go func() {
+		addRecords(ctx, h, ticks, w)
+		close(stopped)
+	}()
+	lines := bufio.NewScanner(r)
+	for tick := 1; tick <= 3; tick++ {
+		ticks <- time.Now()
+		for range 2 { // one line per website
+			if !lines.Scan() {
+				t.Fatal("no line")
+			}
+		}
+		if o, m := counts(); o != o0+2*tick || m != m0+4*tick {
+			t.Errorf("after %d ticks: %d orders, %d messages; want %d, %d", tick, o, m, o0+2*tick, m0+4*tick)
+		}
+	}
+	cancel()
+	<-stopped
+}
+
+// serve's help lists its own flags, not the connection's, which do
+// nothing for it.
+func TestServeHelpListsOnlyItsFlags(t *testing.T) {
+	stdout, _, code := cli{}.run(context.Background(), "serve", "--help")
+	if code != exitOK {
+		t.Fatalf("exit %d", code)
+	}
+	for _, flag := range []string{"--api-key", "--base-url", "--demo", "--website", "--allow-http", "--timeout"} {
+		if strings.Contains(stdout, flag+" ") {
+			t.Errorf("serve --help lists %s:\n%s", flag, stdout)
+		}
+	}
+	for _, flag := range []string{"--version-header", "--add-every", "--addr"} {
+		if !strings.Contains(stdout, flag) {
+			t.Errorf("serve --help lacks %s", flag)
+		}
+	}
+	if _, stderr, code := (cli{}).run(context.Background(), "serve", "--demo"); code != exitUsage || !strings.Contains(stderr, "unknown flag: --demo") {
+		t.Errorf("serve --demo: exit %d, %q", code, stderr)
+	}
+}

@@ -1,0 +1,104 @@
+package ordermsgtest_test
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/ordermsg/ordermsg-go"
+	"github.com/ordermsg/ordermsg-go/ordermsgtest"
+)
+
+// A fake told to require the maker's header answers a client that sends
+// it, and gives its 400 to one that sends the spec's neutral name only.
+func TestWithVersionHeaderIsRequired(t *testing.T) {
+	srv := ordermsgtest.NewServer(ordermsgtest.Generate(small), ordermsgtest.WithVersionHeader("acme-api-version", "1"))
+	defer srv.Close()
+	ctx := context.Background()
+
+	if name, value := srv.Handler.VersionHeader(); name != "Acme-Api-Version" || value != "1" {
+		t.Errorf("VersionHeader() = %q, %q", name, value)
+	}
+	c, err := srv.Client()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Orders.List(ctx, srv.WebsiteID, nil); err != nil {
+		t.Fatalf("a client sending the required header: %v", err)
+	}
+
+	for _, tc := range []struct {
+		name string
+		opts []ordermsg.Option
+		want string
+	}{
+		{"the spec's neutral name", nil, "missing Acme-Api-Version header"},
+		{"another value", []ordermsg.Option{ordermsg.WithVersionHeader("Acme-Api-Version", "2")}, `unsupported Acme-Api-Version "2"; supported: 1`},
+	} {
+		other, err := ordermsg.NewClient(srv.URL, srv.APIKey, tc.opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = other.Orders.List(ctx, srv.WebsiteID, nil)
+		var apiErr *ordermsg.APIError
+		if !errors.Is(err, ordermsg.ErrBadRequest) || !errors.As(err, &apiErr) || apiErr.Message != tc.want {
+			t.Errorf("%s: got %v; want the fake's 400 %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+// The default stays the spec's Service-Api-Version: 1, and an empty name
+// or value keeps it.
+func TestDefaultVersionHeader(t *testing.T) {
+	for _, opts := range [][]ordermsgtest.Option{nil, {ordermsgtest.WithVersionHeader("", "1")}, {ordermsgtest.WithVersionHeader("Acme-Api-Version", "")}} {
+		name, value := ordermsgtest.NewHandler(ordermsgtest.Generate(small), opts...).VersionHeader()
+		if name != ordermsgtest.VersionHeader || value != ordermsgtest.APIVersion {
+			t.Errorf("VersionHeader() = %q, %q", name, value)
+		}
+	}
+}
+
+// Handler.Client serves the handler through httpmock in one line, with the
+// handler's version header, and the caller's options after its own.
+func TestHandlerClient(t *testing.T) {
+	ds := ordermsgtest.Generate(small)
+	for _, opts := range [][]ordermsgtest.Option{nil, {ordermsgtest.WithVersionHeader("Acme-Api-Version", "1")}} {
+		h := ordermsgtest.NewHandler(ds, opts...)
+		c, err := h.Client(ordermsg.WithUserAgent("handler-client-test/1"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := ds.Websites[0]
+		n := 0
+		for _, err := range c.Orders.All(context.Background(), w.ID, &ordermsg.ListOrdersOptions{Count: 25}) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			n++
+		}
+		if n != len(w.Orders) || h.Stats().Requests != 3 {
+			t.Errorf("walked %d of %d orders in %d requests; want all in 3", n, len(w.Orders), h.Stats().Requests)
+		}
+	}
+}
+
+// A caller's WithHTTPClient replaces the mock transport: options come
+// after the handler's own.
+func TestHandlerClientOptionsComeLast(t *testing.T) {
+	h := ordermsgtest.NewHandler(ordermsgtest.Generate(small))
+	refused := errors.New("the caller's transport")
+	c, err := h.Client(ordermsg.WithHTTPClient(&http.Client{Transport: roundTripFunc(func(*http.Request) (*http.Response, error) { return nil, refused })}),
+		ordermsg.WithRetry(ordermsg.RetryPolicy{MaxRetries: 0}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Orders.List(context.Background(), h.Dataset().Websites[0].ID, nil); !errors.Is(err, refused) && !strings.Contains(err.Error(), refused.Error()) {
+		t.Errorf("got %v; want the caller's transport to answer", err)
+	}
+}
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
