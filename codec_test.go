@@ -1,6 +1,8 @@
 package ordermsg
 
 import (
+	"bytes"
+	stdjson "encoding/json"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -9,6 +11,10 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"testing/iotest"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // TestEveryWireTypeHasItsJSONMethods reads the package's source: every struct
@@ -95,4 +101,88 @@ func receiverType(e ast.Expr) string {
 		return id.Name
 	}
 	return ""
+}
+
+// TestEveryDecoderGivesTheClientsResult: the wire types decode the same way
+// whoever drives the decoder. A decoder the SDK did not make may stream its
+// input (here one byte at a time, so that its buffer never holds a whole
+// value) or carry lenient options; the methods then read their value whole
+// and decode it the SDK's way, and FieldValues keeps its exact bytes in Raw.
+func TestEveryDecoderGivesTheClientsResult(t *testing.T) {
+	for _, tc := range []struct {
+		file   string
+		client func([]byte) (any, error)
+		fresh  func() any
+	}{
+		{"orders_list_unknown.json", func(b []byte) (any, error) { return decodePage[Order]("u", b, ObjectOrder, false) }, func() any { return new(Page[Order]) }},
+		{"messages_list_unknown.json", func(b []byte) (any, error) { return decodePage[Message]("u", b, ObjectMessage, false) }, func() any { return new(Page[Message]) }},
+		{"message_full.json", func(b []byte) (any, error) { return decodeRecord[Message]("u", b, ObjectMessage, false) }, func() any { return new(Message) }},
+		{"order_full.json", func(b []byte) (any, error) { return decodeRecord[Order]("u", b, ObjectOrder, false) }, func() any { return new(Order) }},
+	} {
+		in := fixture(t, tc.file)
+		want, err := tc.client(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name, decode := range map[string]func(v any) error{
+			"v2 streaming": func(v any) error { return json.UnmarshalRead(iotest.OneByteReader(bytes.NewReader(in)), v) },
+			"v2 lenient options": func(v any) error {
+				return json.Unmarshal(in, v, jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true), json.MatchCaseInsensitiveNames(true))
+			},
+			"v1 streaming": func(v any) error { return stdjson.NewDecoder(iotest.OneByteReader(bytes.NewReader(in))).Decode(v) },
+		} {
+			got := tc.fresh()
+			if err := decode(got); err != nil {
+				t.Errorf("%s, %s: %v", tc.file, name, err)
+				continue
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("%s, %s: decoded differently from the client", tc.file, name)
+			}
+		}
+	}
+}
+
+// TestFieldValuesKeepTheirBytesInOnePass: the values object is decoded in
+// the same pass as the record around it, and Raw still holds its bytes
+// exactly as sent (spaces, escapes, members of any type), wherever it sits,
+// in memory of its own: not the input's.
+func TestFieldValuesKeepTheirBytesInOnePass(t *testing.T) {
+	values := `{ "first" : "A\u00e9" ,"number": 12, "x": [1, {"y": null}], "last":"L" }`
+	for _, in := range []string{
+		`{"f1":{"id":"f1","values":` + values + `},"f2":{"values":` + values + "\n}}",
+		`{"f1":{"values"  :` + "\t" + values + `,"id":"f1"}}`,
+	} {
+		var ff FormFields
+		input := []byte(in)
+		if err := unmarshalJSON(input, &ff); err != nil {
+			t.Fatal(err)
+		}
+		clear(input) // as the client does when it gives a body's buffer back
+		for _, f := range ff {
+			if string(f.Values.Raw) != values {
+				t.Errorf("Raw = %s, want %s", f.Values.Raw, values)
+			}
+			if f.Values.First != "A\u00e9" || f.Values.Last != "L" || f.Values.Number != "" {
+				t.Errorf("fields = %+v", f.Values)
+			}
+		}
+	}
+	// The fields of a form share one copy of their Raw values; an append to
+	// one leaves the next as it is.
+	var ff FormFields
+	if err := unmarshalJSON([]byte(`{"f1":{"values":{"first":"A"}},"f2":{"values":{"first":"B"}}}`), &ff); err != nil {
+		t.Fatal(err)
+	}
+	_ = append(ff[0].Values.Raw, "XXXXXXXX"...)
+	if string(ff[1].Values.Raw) != `{"first":"B"}` {
+		t.Errorf("an append to one Raw changed the next: %s", ff[1].Values.Raw)
+	}
+	var v FieldValues
+	input := []byte(" " + values + " ")
+	err := unmarshalJSON(input, &v)
+	clear(input)
+	if err != nil || string(v.Raw) != values || v.First != "A\u00e9" {
+		t.Errorf("bare: %v, %+v", err, v)
+	}
 }
