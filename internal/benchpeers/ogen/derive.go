@@ -20,9 +20,10 @@
 //     none of those (no attributes, no versadoc_order_form), so ogen fails
 //     with "unable to detect sum type variant".
 //   - every `const` without a `type` gets `type: string` (all of them are
-//     strings): without it ogen keeps the value as raw bytes (jx.Raw),
-//     unchecked, and the peer would do less than a client generated from a
-//     schema written the usual way.
+//     strings): ogen needs the type to tell the items apart by "object" (it
+//     reports a "value-based discriminator" over untyped values as not
+//     implemented), and an untyped const elsewhere would be kept as raw
+//     bytes (jx.Raw), unchecked.
 package main
 
 import (
