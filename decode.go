@@ -17,8 +17,9 @@ import (
 // Every resource decodes from its struct tags through encoding/json/v2 (the
 // module github.com/go-json-experiment/json, which on Go 1.27 is the standard
 // library's package), through the streaming methods UnmarshalJSONFrom and
-// MarshalJSONTo: resources hand their twin types to v2 (codec.go), and only
-// Ref, Nullable, FormFields, FieldValues and Timestamp have code of their own.
+// MarshalJSONTo: resources hand their twin types to v2 (codec.go, which go
+// generate writes from the struct types), and only Ref, Nullable,
+// FormFields, FieldValues and Timestamp have code of their own.
 //
 // The methods are exported, and name jsontext types, because v2 calls only
 // exported methods: the alternative, caller-side arshalers on an unexported
@@ -36,7 +37,7 @@ import (
 // names match exactly, as the API sends them. A null leaves a field as it is
 // (encoding/json's semantics).
 
-// codecOptions are the options of every decode and encode of the SDK's types:
+// codecOptions are the options of every encode of the SDK's types:
 // encoding/json's treatment of null and of nil slices and maps.
 var codecOptions = json.JoinOptions(
 	json.FormatNilSliceAsNull(true),
@@ -44,42 +45,52 @@ var codecOptions = json.JoinOptions(
 	jsonv1.MergeWithLegacySemantics(true),
 )
 
-// decodeFields decodes the next value into f, a resource's twin type.
+// decodeOptions are the options of every decode of the SDK's types: those of
+// encoding plus the SDK's mark, jsontext.ReorderRawObjects(true). That option
+// acts only on encoding (it sorts the members of raw values an encoder
+// writes), so it changes nothing in a decode; the SDK sets it on its own
+// decoders so that a method can tell them from any other (see ownDecode).
+var decodeOptions = json.JoinOptions(codecOptions, jsontext.ReorderRawObjects(true))
+
+// decodeFields decodes the next value into f, a wire type's twin.
 func decodeFields(dec *jsontext.Decoder, f any) error {
-	if calledByV1(dec) {
+	if !ownDecode(dec) {
 		return decodeWhole(dec, f)
 	}
 	return json.UnmarshalDecode(dec, f)
 }
 
-// calledByV1 reports whether dec has encoding/json (v1)'s lenient options:
-// on Go 1.27, v1 calls the v2 methods with them (names that match in any
-// case, duplicate names and invalid UTF-8 allowed, time.Time parsed as v1
-// did), and a method cannot change the options of the value it reads. Every
+// ownDecode reports whether dec is one of the SDK's decoders: one made by
+// json.Unmarshal with decodeOptions, over bytes in memory. Every
 // UnmarshalJSONFrom that reads on its own or hands dec to encoding/json/v2
-// for a value it does not own (decodeFields, FormFields, Timestamp) checks
-// this first and then decodes through decodeWhole, so that v1 gives the
-// client's results on every release. Ref and Nullable hand their objects to
-// such a method; FieldValues decodes its own copy of the bytes strictly.
-func calledByV1(dec *jsontext.Decoder) bool {
-	lenient, _ := json.GetOption(dec.Options(), jsontext.AllowDuplicateNames)
-	return lenient
+// for a value it does not own (decodeFields, FormFields, FieldValues,
+// Timestamp) checks this first; on any other decoder it reads its value
+// whole and decodes that the SDK's way (decodeWhole). So a caller's options
+// never reach the values inside, and every caller gets the client's
+// results: encoding/json (v1), which on Go 1.27 calls these methods with
+// lenient options of its own (names in any case, duplicate names and invalid
+// UTF-8 allowed, time.Time parsed loosely); encoding/json/v2 with any
+// options; and decoders that stream from an io.Reader. Only the outermost
+// value of such a decode pays for the second read. Ref and Nullable hand
+// their objects to such a method.
+func ownDecode(dec *jsontext.Decoder) bool {
+	mark, _ := json.GetOption(dec.Options(), jsontext.ReorderRawObjects)
+	return mark
 }
 
 // decodeWhole reads the next value whole and decodes it into v again with
-// the SDK's options. Only the outermost value of a v1 decode pays: the
-// values inside it are decoded with the SDK's options.
+// the SDK's options.
 func decodeWhole(dec *jsontext.Decoder, v any) error {
 	raw, err := dec.ReadValue()
 	if err != nil {
 		return err
 	}
-	return json.Unmarshal(raw, v, codecOptions)
+	return unmarshalJSON(raw, v)
 }
 
 // unmarshalJSON decodes data into v with the SDK's options: the body of every
 // UnmarshalJSON method.
-func unmarshalJSON(data []byte, v any) error { return json.Unmarshal(data, v, codecOptions) }
+func unmarshalJSON(data []byte, v any) error { return json.Unmarshal(data, v, decodeOptions) }
 
 // marshalJSON encodes v with the SDK's options: the body of every MarshalJSON
 // method.
@@ -139,7 +150,7 @@ func (e *errWrongObject) Error() string { return fmt.Sprintf("object is %q, want
 // with an error.
 func decodeRecord[T any](url string, body []byte, kind string, keepRaw bool) (*T, error) {
 	v := new(T)
-	if err := decodeBody(url, body, v, codecOptions); err != nil {
+	if err := decodeBody(url, body, v, decodeOptions); err != nil {
 		return nil, err
 	}
 	if got := asRecord(v).kind(); got != kind {
@@ -158,7 +169,7 @@ func decodeRecord[T any](url string, body []byte, kind string, keepRaw bool) (*T
 // callers who ask for them pay.
 func decodePage[T any](url string, body []byte, kind string, keepRaw bool) (*Page[T], error) {
 	p := new(Page[T])
-	if err := decodeBody(url, body, p, codecOptions); err != nil {
+	if err := decodeBody(url, body, p, decodeOptions); err != nil {
 		return nil, err
 	}
 	if p.Object != ObjectList {
@@ -187,10 +198,10 @@ func decodePage[T any](url string, body []byte, kind string, keepRaw bool) (*Pag
 	return p, nil
 }
 
-// checkedPage are codecOptions plus a check of each record of a page, an
+// checkedPage are decodeOptions plus a check of each record of a page, an
 // element of "data": it must be an object of the given kind.
 func checkedPage[T any](kind string) json.Options {
-	return json.JoinOptions(codecOptions, json.WithUnmarshalers(
+	return json.JoinOptions(decodeOptions, json.WithUnmarshalers(
 		json.UnmarshalFromFunc(func(dec *jsontext.Decoder, rec **T) error {
 			if k := dec.PeekKind(); k != '{' {
 				return fmt.Errorf("expected object, got %s", kindName(k))
@@ -200,7 +211,7 @@ func checkedPage[T any](kind string) json.Options {
 				return err
 			}
 			v := new(T)
-			if err := json.Unmarshal(raw, v, codecOptions); err != nil {
+			if err := unmarshalJSON(raw, v); err != nil {
 				return err
 			}
 			if got := asRecord(v).kind(); got != kind {

@@ -45,7 +45,7 @@ func (ff *FormFields) UnmarshalJSON(data []byte) error { return unmarshalJSON(da
 
 // UnmarshalJSONFrom reads a JSON object of form fields from dec, keeping their order (encoding/json/v2).
 func (ff *FormFields) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	if calledByV1(dec) {
+	if !ownDecode(dec) {
 		return decodeWhole(dec, ff)
 	}
 	if null, err := readNull(dec); null {
@@ -79,7 +79,7 @@ func (ff *FormFields) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 		}
 		fields = append(fields, FormField{})
 		f := &fields[len(fields)-1]
-		if err := decodeFields(dec, (*formFieldFields)(f)); err != nil {
+		if err := json.UnmarshalDecode(dec, (*formFieldFields)(f), valuesInPlace); err != nil {
 			return err
 		}
 		if string(key) != f.ID {
@@ -90,7 +90,34 @@ func (ff *FormFields) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 		return err
 	}
 	*ff = append(make(FormFields, 0, len(fields)), fields...)
+	ff.copyRaw()
 	return nil
+}
+
+// valuesInPlace tells FieldValues, decoding inside FormFields, to leave Raw
+// pointing into the decoder's input: FormFields then copies the Raw values of
+// all its fields into one allocation (copyRaw) rather than one each, before
+// the input is let go. The option itself, json.Deterministic, acts only on
+// encoding; it is the mark.
+var valuesInPlace = json.Deterministic(true)
+
+// copyRaw copies the fields' Raw values into one new array, each capped so
+// that an append to one cannot overwrite the next.
+func (ff FormFields) copyRaw() {
+	n := 0
+	for i := range ff {
+		n += len(ff[i].Values.Raw)
+	}
+	buf := make([]byte, 0, n)
+	for i := range ff {
+		v := &ff[i].Values
+		if v.Raw == nil {
+			continue
+		}
+		start := len(buf)
+		buf = append(buf, v.Raw...)
+		v.Raw = buf[start:len(buf):len(buf)]
+	}
 }
 
 // scratchFields holds the slices that form fields are decoded into before
@@ -196,7 +223,8 @@ type FieldValues struct {
 type fieldValuesFields FieldValues
 
 // lenientStrings skips a value that is not a string where a string field
-// expects one: it stays in Raw only.
+// expects one: it stays in Raw only. FieldValues decodes with it in the same
+// pass as the rest, so a value that does not fit costs no second read.
 var lenientStrings = json.WithUnmarshalers(json.UnmarshalFromFunc(func(dec *jsontext.Decoder, _ *string) error {
 	if dec.PeekKind() != '"' {
 		return dec.SkipValue()
@@ -214,18 +242,42 @@ func (v *FieldValues) UnmarshalJSON(data []byte) error { return unmarshalJSON(da
 
 // UnmarshalJSONFrom keeps the next value as Raw and fills the string fields that fit (encoding/json/v2).
 func (v *FieldValues) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	raw, err := dec.ReadValue()
-	if err != nil {
+	if dec.PeekKind() != '{' || !ownDecode(dec) {
+		// Not an object (kept in Raw only), or a decoder of another
+		// caller, whose buffer may not hold the whole value at once.
+		raw, err := dec.ReadValue()
+		if err != nil {
+			return err
+		}
+		*v = FieldValues{Raw: bytes.Clone(raw)}
+		if raw.Kind() != '{' {
+			return nil
+		}
+		return json.Unmarshal(v.Raw, (*fieldValuesFields)(v), decodeOptions, lenientStrings)
+	}
+	// One pass: the SDK's decoders read bytes held whole in memory, so the
+	// values object is what the decoder consumed, between its unread
+	// buffer before and after.
+	start, unread := dec.InputOffset(), dec.UnreadBuffer()
+	*v = FieldValues{}
+	if err := json.UnmarshalDecode(dec, (*fieldValuesFields)(v), lenientStrings); err != nil {
 		return err
 	}
-	*v = FieldValues{Raw: bytes.Clone(raw)}
-	if raw.Kind() != '{' || json.Unmarshal(v.Raw, (*fieldValuesFields)(v)) == nil {
-		return nil
+	end := dec.InputOffset()
+	if end+int64(len(dec.UnreadBuffer())) != start+int64(len(unread)) {
+		return errReadMore // ownDecode's decoders never read more
 	}
-	// A value that does not fit: decode again, leaving it in Raw only.
-	*v = FieldValues{Raw: v.Raw}
-	return json.Unmarshal(v.Raw, (*fieldValuesFields)(v), lenientStrings)
+	raw := unread[:end-start]
+	v.Raw = raw[bytes.IndexByte(raw, '{'):] // after the ':' and spaces before the value
+	if inPlace, _ := json.GetOption(dec.Options(), json.Deterministic); !inPlace {
+		v.Raw = bytes.Clone(v.Raw)
+	}
+	return nil
 }
+
+// errReadMore says that a decoder read more input while FieldValues decoded
+// from the bytes it held.
+var errReadMore = errors.New("the decoder read more input in the middle of a form field's values")
 
 // MarshalJSONTo writes Raw when it is set, else an object of the non-empty string fields (encoding/json/v2).
 func (v *FieldValues) MarshalJSONTo(enc *jsontext.Encoder) error {

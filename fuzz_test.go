@@ -131,7 +131,7 @@ func FuzzDecodeOrder(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		fixedPoint(t, data, func(b []byte) (*Order, error) {
 			v := new(Order)
-			if err := decodeBody("u", b, v, codecOptions); err != nil {
+			if err := decodeBody("u", b, v, decodeOptions); err != nil {
 				return nil, err
 			}
 			return v, nil
@@ -145,7 +145,7 @@ func FuzzDecodeMessage(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		fixedPoint(t, data, func(b []byte) (*Message, error) {
 			v := new(Message)
-			if err := decodeBody("u", b, v, codecOptions); err != nil {
+			if err := decodeBody("u", b, v, decodeOptions); err != nil {
 				return nil, err
 			}
 			return v, nil

@@ -33,7 +33,7 @@ func (t *Timestamp) UnmarshalJSON(data []byte) error { return unmarshalJSON(data
 
 // UnmarshalJSONFrom accepts an RFC 3339 string or null (encoding/json/v2).
 func (t *Timestamp) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	if calledByV1(dec) {
+	if !ownDecode(dec) {
 		return decodeWhole(dec, t)
 	}
 	if null, err := readNull(dec); null {

@@ -1,5 +1,9 @@
 package ordermsg
 
+// The JSON methods of every struct type here with an Unknown field tagged
+// `json:",embed"` are generated into codec.go from the struct definitions.
+//go:generate go run ./internal/cmd/gencodec -o codec.go
+
 import "github.com/go-json-experiment/json/jsontext"
 
 // Object kinds: the value of the "object" field that names each resource.

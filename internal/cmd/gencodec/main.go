@@ -1,0 +1,217 @@
+// Command gencodec writes codec.go, the JSON methods of the ordermsg
+// package's wire types, from their struct definitions. `go generate` runs it
+// in the package's folder (see the //go:generate line in types.go).
+//
+// A wire type is a struct type with a field named Unknown tagged
+// `json:",embed"`: it keeps the members the SDK does not model. Each gets a
+// twin type without methods (orderFields for Order, ...) that
+// encoding/json/v2 codes from the struct tags, and four methods that hand
+// the twin to it: UnmarshalJSONFrom and MarshalJSONTo (encoding/json/v2),
+// UnmarshalJSON and MarshalJSON (encoding/json, v1).
+//
+// Usage:
+//
+//	gencodec [-o codec.go]
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"go/ast"
+	"go/format"
+	"go/parser"
+	"go/token"
+	"log"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"text/template"
+	"unicode"
+)
+
+func main() {
+	log.SetFlags(0)
+	log.SetPrefix("gencodec: ")
+	out := flag.String("o", "codec.go", "the file to write")
+	flag.Parse()
+	types, err := wireTypes(".", *out)
+	if err != nil {
+		log.Fatal(err)
+	}
+	src, err := generate(types)
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := os.WriteFile(*out, src, 0o644); err != nil {
+		log.Fatal(err)
+	}
+}
+
+// wireType is a struct type that gets the generated methods.
+type wireType struct {
+	Name       string // Order, Page
+	TypeParams string // "[T any]" for a generic type, else ""
+	TypeArgs   string // "[T]" for a generic type, else ""
+	Recv       string // the receiver's name
+	Twin       string // orderFields
+}
+
+// wireTypes lists the wire types declared in the non-test Go files of dir,
+// other than skip, in the order of the files' names and of their
+// declarations.
+func wireTypes(dir, skip string) ([]wireType, error) {
+	names, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil {
+		return nil, err
+	}
+	fset := token.NewFileSet()
+	var files []*ast.File
+	for _, name := range names {
+		if strings.HasSuffix(name, "_test.go") || filepath.Base(name) == filepath.Base(skip) {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, f)
+	}
+	receivers := receiverNames(files)
+	var types []wireType
+	for _, f := range files {
+		for _, decl := range f.Decls {
+			gen, ok := decl.(*ast.GenDecl)
+			if !ok || gen.Tok != token.TYPE {
+				continue
+			}
+			for _, spec := range gen.Specs {
+				ts := spec.(*ast.TypeSpec)
+				st, ok := ts.Type.(*ast.StructType)
+				if !ok || !hasUnknown(st) {
+					continue
+				}
+				t := wireType{Name: ts.Name.Name, Twin: lowerFirst(ts.Name.Name) + "Fields", Recv: receivers[ts.Name.Name]}
+				if t.Recv == "" {
+					t.Recv = string(unicode.ToLower(rune(t.Name[0])))
+				}
+				if ts.TypeParams != nil {
+					var params, args []string
+					for _, field := range ts.TypeParams.List {
+						for _, n := range field.Names {
+							params = append(params, n.Name+" "+exprString(field.Type))
+							args = append(args, n.Name)
+						}
+					}
+					t.TypeParams = "[" + strings.Join(params, ", ") + "]"
+					t.TypeArgs = "[" + strings.Join(args, ", ") + "]"
+				}
+				types = append(types, t)
+			}
+		}
+	}
+	if len(types) == 0 {
+		return nil, fmt.Errorf("no struct type with an Unknown field tagged `json:\",embed\"` in %s", dir)
+	}
+	return types, nil
+}
+
+// hasUnknown reports whether st has a field Unknown tagged `json:",embed"`.
+func hasUnknown(st *ast.StructType) bool {
+	for _, field := range st.Fields.List {
+		if field.Tag == nil || !slices.ContainsFunc(field.Names, func(n *ast.Ident) bool { return n.Name == "Unknown" }) {
+			continue
+		}
+		tag, err := strconv.Unquote(field.Tag.Value)
+		if err == nil && reflect.StructTag(tag).Get("json") == ",embed" {
+			return true
+		}
+	}
+	return false
+}
+
+// receiverNames returns, for each type, the receiver's name in the first
+// method declared on it, so that the generated methods use the same.
+func receiverNames(files []*ast.File) map[string]string {
+	names := map[string]string{}
+	for _, f := range files {
+		for _, decl := range f.Decls {
+			fn, ok := decl.(*ast.FuncDecl)
+			if !ok || fn.Recv == nil || len(fn.Recv.List[0].Names) == 0 {
+				continue
+			}
+			typ := fn.Recv.List[0].Type
+			if star, ok := typ.(*ast.StarExpr); ok {
+				typ = star.X
+			}
+			switch x := typ.(type) {
+			case *ast.IndexExpr:
+				typ = x.X
+			case *ast.IndexListExpr:
+				typ = x.X
+			}
+			if id, ok := typ.(*ast.Ident); ok && names[id.Name] == "" && fn.Recv.List[0].Names[0].Name != "_" {
+				names[id.Name] = fn.Recv.List[0].Names[0].Name
+			}
+		}
+	}
+	return names
+}
+
+// exprString writes a type parameter's constraint as source.
+func exprString(e ast.Expr) string {
+	var b bytes.Buffer
+	if err := format.Node(&b, token.NewFileSet(), e); err != nil {
+		log.Fatal(err)
+	}
+	return b.String()
+}
+
+func lowerFirst(s string) string { return string(unicode.ToLower(rune(s[0]))) + s[1:] }
+
+var codec = template.Must(template.New("codec").Parse(`// Code generated by gencodec (internal/cmd/gencodec) from the struct definitions; DO NOT EDIT.
+
+package ordermsg
+
+import (
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// The JSON methods of the wire types: each struct type with an Unknown field
+// tagged ",embed" has a twin type without methods that encoding/json/v2 codes
+// from the struct tags, unknown members included. UnmarshalJSONFrom and
+// MarshalJSONTo are encoding/json/v2's streaming methods: a nested value is
+// coded in the same pass as its parent, never re-scanned. MarshalJSON and
+// UnmarshalJSON make encoding/json (v1) give the same results as the client.
+{{range .}}
+type {{.Twin}}{{.TypeParams}} {{.Name}}{{.TypeArgs}}
+
+// UnmarshalJSONFrom decodes {{.Recv}} from dec, keeping the members it does not model.
+func ({{.Recv}} *{{.Name}}{{.TypeArgs}}) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	return decodeFields(dec, (*{{.Twin}}{{.TypeArgs}})({{.Recv}}))
+}
+
+// MarshalJSONTo encodes {{.Recv}} to enc with its unknown members.
+func ({{.Recv}} *{{.Name}}{{.TypeArgs}}) MarshalJSONTo(enc *jsontext.Encoder) error {
+	return json.MarshalEncode(enc, (*{{.Twin}}{{.TypeArgs}})({{.Recv}}))
+}
+
+// MarshalJSON encodes {{.Recv}} with its unknown members.
+func ({{.Recv}} {{.Name}}{{.TypeArgs}}) MarshalJSON() ([]byte, error) { return marshalJSON(&{{.Recv}}) }
+
+// UnmarshalJSON decodes data into {{.Recv}}, keeping the members it does not model.
+func ({{.Recv}} *{{.Name}}{{.TypeArgs}}) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, {{.Recv}}) }
+{{end}}`))
+
+// generate returns the source of codec.go for types, gofmt-formatted.
+func generate(types []wireType) ([]byte, error) {
+	var b bytes.Buffer
+	if err := codec.Execute(&b, types); err != nil {
+		return nil, err
+	}
+	return format.Source(b.Bytes())
+}
