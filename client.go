@@ -186,7 +186,7 @@ func NewClient(baseURL, apiKey string, opts ...Option) (*Client, error) {
 	}
 	c := &Client{
 		credentials:    &credentials{authorization: "Basic " + base64.StdEncoding.EncodeToString([]byte(apiKey+":"))},
-		retry:          DefaultRetryPolicy,
+		retry:          DefaultRetryPolicy(),
 		versionHeader:  "Service-Api-Version",
 		versionValue:   "1",
 		userAgent:      defaultUserAgent,

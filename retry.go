@@ -33,20 +33,23 @@ type RetryPolicy struct {
 	MaxWait time.Duration
 }
 
-// DefaultRetryPolicy is the policy of a client made without WithRetry: three
-// retries, waits from 250ms up to 30s.
-var DefaultRetryPolicy = RetryPolicy{MaxRetries: 3, MinWait: 250 * time.Millisecond, MaxWait: 30 * time.Second}
+// DefaultRetryPolicy returns the policy of a client made without WithRetry:
+// three retries, waits from 250ms up to 30s.
+func DefaultRetryPolicy() RetryPolicy {
+	return RetryPolicy{MaxRetries: 3, MinWait: 250 * time.Millisecond, MaxWait: 30 * time.Second}
+}
 
 // normalized fills zero waits from DefaultRetryPolicy and rejects nonsense.
 func (p RetryPolicy) normalized() (RetryPolicy, error) {
 	if p.MaxRetries < 0 || p.MinWait < 0 || p.MaxWait < 0 {
 		return p, invalidArgument("RetryPolicy values must not be negative")
 	}
+	def := DefaultRetryPolicy()
 	if p.MinWait == 0 {
-		p.MinWait = DefaultRetryPolicy.MinWait
+		p.MinWait = def.MinWait
 	}
 	if p.MaxWait == 0 {
-		p.MaxWait = max(DefaultRetryPolicy.MaxWait, p.MinWait)
+		p.MaxWait = max(def.MaxWait, p.MinWait)
 	}
 	if p.MaxWait < p.MinWait {
 		return p, invalidArgument("RetryPolicy.MaxWait is below MinWait")
