@@ -69,12 +69,13 @@ type DownloadOptions struct {
 	// or by the bytes that arrive) fails with ErrBodyTooLarge. 0 means
 	// DefaultMaxDownloadSize.
 	MaxBytes int64
-	// Now is the clock that a link's Expires is compared with; nil means
-	// time.Now.
-	Now func() time.Time
 	// Progress, when set, is called with the number of bytes of each write
 	// to the destination, from the goroutine of the call.
 	Progress func(n int)
+
+	// now is the clock that a link's Expires is compared with; nil means
+	// time.Now. Tests set it.
+	now func() time.Time
 }
 
 // Downloadable returns the entry's file, or an error matching ErrNoFile that
@@ -162,8 +163,8 @@ func (c *Client) newDownload(ctx context.Context, f *File, w io.Writer, opts *Do
 		if opts.MaxBytes > 0 {
 			d.maxBytes = opts.MaxBytes
 		}
-		if opts.Now != nil {
-			d.now = opts.Now
+		if opts.now != nil {
+			d.now = opts.now
 		}
 		d.progress = opts.Progress
 	}

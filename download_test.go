@@ -156,7 +156,7 @@ func TestDownloadExpiredLinkIsNotRequested(t *testing.T) {
 	srv, c := fileServer(t, ordermsgtest.FileLinks{Now: clock.Now, TTL: time.Hour})
 	f := firstFile(t, srv, c)
 	clock.Advance(time.Hour)
-	_, err := c.Download(context.Background(), f, io.Discard, &ordermsg.DownloadOptions{Now: clock.Now})
+	_, err := c.Download(context.Background(), f, io.Discard, ordermsg.DownloadOptionsWithClock(clock.Now))
 	if !errors.Is(err, ordermsg.ErrLinkExpired) {
 		t.Fatalf("err = %v, want ErrLinkExpired", err)
 	}
@@ -171,7 +171,7 @@ func TestDownloadExpiredLinkIsNotRequested(t *testing.T) {
 		t.Fatalf("re-read gave %+v; want the same file with a new link", fresh)
 	}
 	var buf bytes.Buffer
-	if _, err := c.Download(context.Background(), fresh, &buf, &ordermsg.DownloadOptions{Now: clock.Now}); err != nil {
+	if _, err := c.Download(context.Background(), fresh, &buf, ordermsg.DownloadOptionsWithClock(clock.Now)); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(buf.Bytes(), srv.Handler.FileContent(f.ID)) {
@@ -192,7 +192,7 @@ func TestDownloadLinkExpiringDuringRetriesStops(t *testing.T) {
 		return clock.Now().Add(2 * time.Hour)
 	}
 	var buf bytes.Buffer
-	n, err := c.Download(context.Background(), f, &buf, &ordermsg.DownloadOptions{Now: now})
+	n, err := c.Download(context.Background(), f, &buf, ordermsg.DownloadOptionsWithClock(now))
 	if !errors.Is(err, ordermsg.ErrLinkExpired) {
 		t.Fatalf("err = %v, want ErrLinkExpired", err)
 	}
@@ -207,7 +207,7 @@ func TestDownloadForbiddenAfterExpiryIsLinkExpired(t *testing.T) {
 	f := firstFile(t, srv, c)
 	clock.Advance(2 * time.Hour) // the host's clock runs ahead of the caller's
 	before := func() time.Time { return f.Expires.Add(-time.Minute) }
-	_, err := c.Download(context.Background(), f, io.Discard, &ordermsg.DownloadOptions{Now: before})
+	_, err := c.Download(context.Background(), f, io.Discard, ordermsg.DownloadOptionsWithClock(before))
 	if !errors.Is(err, ordermsg.ErrForbidden) || errors.Is(err, ordermsg.ErrLinkExpired) {
 		t.Fatalf("err = %v: a 403 before expiry (by the caller's clock) is ErrForbidden only", err)
 	}
@@ -219,7 +219,7 @@ func TestDownloadForbiddenAfterExpiryIsLinkExpired(t *testing.T) {
 		}
 		return f.Expires.Add(time.Minute)
 	}
-	_, err = c.Download(context.Background(), f, io.Discard, &ordermsg.DownloadOptions{Now: now})
+	_, err = c.Download(context.Background(), f, io.Discard, ordermsg.DownloadOptionsWithClock(now))
 	if !errors.Is(err, ordermsg.ErrLinkExpired) || !errors.Is(err, ordermsg.ErrForbidden) {
 		t.Fatalf("err = %v, want ErrLinkExpired and ErrForbidden", err)
 	}
