@@ -290,9 +290,6 @@ func isLoopback(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// errRefusedRedirect marks a redirect the client does not follow.
-var errRefusedRedirect = fmt.Errorf("ordermsg: refused redirect: %w", errNotRetryable)
-
 // wrapHTTPClient copies hc (or a pooled default) and gives the copy the
 // redirect policy of redirect and the attempt timeout, unless hc has a
 // Timeout and WithAttemptTimeout was not given (timeoutSet).
@@ -331,13 +328,17 @@ func (c *Client) wrapHTTPClient(hc *http.Client, timeoutSet bool) *http.Client {
 // on another port or scheme, and for subdomains.
 func (c *Client) redirect(req *http.Request, via []*http.Request) error {
 	from := via[len(via)-1].URL
+	var why string
 	switch {
 	case req.URL.Scheme != "http" && req.URL.Scheme != "https":
-		return fmt.Errorf("%w: to scheme %q", errRefusedRedirect, req.URL.Scheme)
+		why = fmt.Sprintf("the scheme %q is not http or https", req.URL.Scheme)
 	case req.URL.Scheme != from.Scheme:
-		return fmt.Errorf("%w: from %s to %s", errRefusedRedirect, from.Scheme, req.URL.Scheme)
+		why = fmt.Sprintf("it goes from %s to %s", from.Scheme, req.URL.Scheme)
 	case len(via) >= 10:
-		return fmt.Errorf("%w: stopped after 10 redirects", errRefusedRedirect)
+		why = "stopped after 10 redirects"
+	}
+	if why != "" {
+		return final(fmt.Errorf("refused redirect to %s: %s", redactURL(req.URL), why))
 	}
 	left := !sameOrigin(req.URL, c.baseURL)
 	for _, r := range via {
