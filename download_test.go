@@ -675,12 +675,7 @@ func TestDownloadErrorsShowNoSecretsOfTheLink(t *testing.T) {
 var linkSecrets = []string{"alice", "hunter2", "s3cr3t", "frag"}
 
 func TestDownloadTransportErrorsAndRetryLogsShowNoSecretsOfTheLink(t *testing.T) {
-	refused, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	refusedAddr := refused.Addr().String()
-	refused.Close() // nothing listens there now: connection refused
+	refusedAddr := ordermsg.ClosedLoopbackAddr(t)
 	redirecting := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Location", "ftp://alice:hunter2@files.example/f?sig=s3cr3t#frag")
 		w.WriteHeader(http.StatusFound)
@@ -730,12 +725,7 @@ func TestDownloadTransportErrorsAndRetryLogsShowNoSecretsOfTheLink(t *testing.T)
 // arises: one "ordermsg:" prefix, the link once and without its secrets,
 // no internal marker. The texts are asserted whole.
 func TestDownloadErrorsAreWrittenOnce(t *testing.T) {
-	refused, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	refusedAddr := refused.Addr().String()
-	refused.Close() // nothing listens there now: connection refused
+	refusedAddr := ordermsg.ClosedLoopbackAddr(t)
 	var changes atomic.Int32
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {

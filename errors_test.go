@@ -82,12 +82,7 @@ func TestRequestErrorsAreWrittenOnce(t *testing.T) {
 	}
 	const orderPath = "/websites/1/orders/2"
 
-	refused, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	refusedAddr := refused.Addr().String()
-	refused.Close() // nothing listens there now: connection refused
+	refusedAddr := ClosedLoopbackAddr(t)
 
 	redirecting := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "ftp://user:pass@elsewhere/x?sig=s3cr3t", http.StatusFound)
