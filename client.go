@@ -59,10 +59,27 @@ type Client struct {
 	versionValue   string
 	userAgent      string
 	logger         *slog.Logger
-	allowHTTP      bool
 	attemptTimeout time.Duration
-	timeoutSet     bool
 	maxBodySize    int64
+	// setup holds what the options tell NewClient only; nil once NewClient
+	// has returned.
+	setup *clientSetup
+}
+
+// clientSetup is what options tell NewClient about building the client,
+// and the client does not keep.
+type clientSetup struct {
+	allowHTTP  bool // WithAllowHTTP was given
+	timeoutSet bool // WithAttemptTimeout was given
+}
+
+// building is the setup an option records into: a throwaway one when the
+// option is applied to a client already built, where it has no effect.
+func (c *Client) building() *clientSetup {
+	if c.setup == nil {
+		return new(clientSetup)
+	}
+	return c.setup
 }
 
 // Option configures a Client.
@@ -139,7 +156,7 @@ func WithLogger(l *slog.Logger) Option {
 // key in the clear.
 func WithAllowHTTP() Option {
 	return func(c *Client) error {
-		c.allowHTTP = true
+		c.building().allowHTTP = true
 		return nil
 	}
 }
@@ -152,7 +169,8 @@ func WithAttemptTimeout(d time.Duration) Option {
 		if d < 0 {
 			return invalidArgument("WithAttemptTimeout: negative duration")
 		}
-		c.attemptTimeout, c.timeoutSet = d, true
+		c.attemptTimeout = d
+		c.building().timeoutSet = true
 		return nil
 	}
 }
@@ -186,24 +204,27 @@ func NewClient(baseURL, apiKey string, opts ...Option) (*Client, error) {
 	}
 	c := &Client{
 		credentials:    &credentials{authorization: "Basic " + base64.StdEncoding.EncodeToString([]byte(apiKey+":"))},
-		retry:          DefaultRetryPolicy,
+		retry:          DefaultRetryPolicy(),
 		versionHeader:  "Service-Api-Version",
 		versionValue:   "1",
 		userAgent:      defaultUserAgent,
 		attemptTimeout: defaultAttemptTimeout,
 		maxBodySize:    defaultMaxBodySize,
+		setup:          &clientSetup{},
 	}
 	for _, opt := range opts {
 		if err := opt(c); err != nil {
 			return nil, err
 		}
 	}
-	u, err := parseBaseURL(baseURL, apiKey, c.allowHTTP)
+	setup := c.setup
+	c.setup = nil
+	u, err := parseBaseURL(baseURL, apiKey, setup.allowHTTP)
 	if err != nil {
 		return nil, err
 	}
 	c.baseURL = u
-	c.httpClient = c.wrapHTTPClient(c.httpClient)
+	c.httpClient = c.wrapHTTPClient(c.httpClient, setup.timeoutSet)
 	c.Orders = &OrdersService{r: resource[Order]{c: c, collection: "orders", kind: ObjectOrder}}
 	c.Messages = &MessagesService{r: resource[Message]{c: c, collection: "messages", kind: ObjectMessage}}
 	return c, nil
@@ -272,12 +293,10 @@ func isLoopback(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// errRefusedRedirect marks a redirect the client does not follow.
-var errRefusedRedirect = fmt.Errorf("ordermsg: refused redirect: %w", errNotRetryable)
-
 // wrapHTTPClient copies hc (or a pooled default) and gives the copy the
-// attempt timeout and the redirect policy of redirect.
-func (c *Client) wrapHTTPClient(hc *http.Client) *http.Client {
+// redirect policy of redirect and the attempt timeout, unless hc has a
+// Timeout and WithAttemptTimeout was not given (timeoutSet).
+func (c *Client) wrapHTTPClient(hc *http.Client, timeoutSet bool) *http.Client {
 	var cp http.Client
 	if hc != nil {
 		cp = *hc
@@ -286,7 +305,7 @@ func (c *Client) wrapHTTPClient(hc *http.Client) *http.Client {
 		t.MaxIdleConnsPerHost = maxConcurrency // a walk's pages in flight, see WithConcurrency
 		cp.Transport = t
 	}
-	if c.timeoutSet || cp.Timeout == 0 {
+	if timeoutSet || cp.Timeout == 0 {
 		cp.Timeout = c.attemptTimeout
 	}
 	next := cp.CheckRedirect
@@ -312,13 +331,17 @@ func (c *Client) wrapHTTPClient(hc *http.Client) *http.Client {
 // on another port or scheme, and for subdomains.
 func (c *Client) redirect(req *http.Request, via []*http.Request) error {
 	from := via[len(via)-1].URL
+	var why string
 	switch {
 	case req.URL.Scheme != "http" && req.URL.Scheme != "https":
-		return fmt.Errorf("%w: to scheme %q", errRefusedRedirect, req.URL.Scheme)
+		why = fmt.Sprintf("the scheme %q is not http or https", req.URL.Scheme)
 	case req.URL.Scheme != from.Scheme:
-		return fmt.Errorf("%w: from %s to %s", errRefusedRedirect, from.Scheme, req.URL.Scheme)
+		why = fmt.Sprintf("it goes from %s to %s", from.Scheme, req.URL.Scheme)
 	case len(via) >= 10:
-		return fmt.Errorf("%w: stopped after 10 redirects", errRefusedRedirect)
+		why = "stopped after 10 redirects"
+	}
+	if why != "" {
+		return final(fmt.Errorf("refused redirect to %s: %s", redactURL(req.URL), why))
 	}
 	left := !sameOrigin(req.URL, c.baseURL)
 	for _, r := range via {

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/hashicorp/go-retryablehttp"
 )
 
 // ErrLinkExpired is returned (wrapped) by Download and DownloadFile when a
@@ -31,22 +33,10 @@ var ErrLinkExpired = errors.New("ordermsg: file link expired")
 var ErrNoFile = errors.New("ordermsg: no file to download")
 
 // errFileChanged stops a download whose file changed between attempts, since
-// the bytes already written would not belong with the rest.
+// the bytes already written would not belong with the rest. Like every error
+// of an attempt, it says what went wrong only: run puts it after
+// "ordermsg: GET" and the URL.
 var errFileChanged = final(errors.New("the file changed on the server during the download"))
-
-// final marks err as one that a retry cannot mend (errNotRetryable) without
-// adding to its text. Errors of an attempt say what went wrong only: run
-// prefixes them with "ordermsg: GET" and the URL.
-func final(err error) error { return &finalError{err: err} }
-
-// finalError is an error marked by final.
-type finalError struct{ err error }
-
-func (e *finalError) Error() string   { return e.err.Error() }
-func (e *finalError) Unwrap() []error { return []error{e.err, errNotRetryable} }
-
-// errStalled cuts an attempt that received nothing for the attempt timeout.
-var errStalled = errors.New("ordermsg: download stalled")
 
 // DefaultMaxDownloadSize is the largest file Download accepts unless
 // DownloadOptions.MaxBytes says otherwise: 4 GiB, room for large print PDFs.
@@ -69,12 +59,13 @@ type DownloadOptions struct {
 	// or by the bytes that arrive) fails with ErrBodyTooLarge. 0 means
 	// DefaultMaxDownloadSize.
 	MaxBytes int64
-	// Now is the clock that a link's Expires is compared with; nil means
-	// time.Now.
-	Now func() time.Time
 	// Progress, when set, is called with the number of bytes of each write
 	// to the destination, from the goroutine of the call.
 	Progress func(n int)
+
+	// now is the clock that a link's Expires is compared with; nil means
+	// time.Now. Tests set it.
+	now func() time.Time
 }
 
 // Downloadable returns the entry's file, or an error matching ErrNoFile that
@@ -125,14 +116,13 @@ func (c *Client) Download(ctx context.Context, f *File, w io.Writer, opts *Downl
 // download is the state of one Download across its attempts.
 type download struct {
 	c        *Client
-	hc       *http.Client
 	f        *File
 	u        *url.URL
 	w        io.Writer
 	maxBytes int64
 	now      func() time.Time
 	progress func(int)
-	k        call // the retry state, shared with the API calls' policy
+	k        call // the retry state: the API calls' policy and decision
 
 	written   int64  // bytes given to w
 	last      byte   // the last byte given to w, checked when a resume starts before it
@@ -162,23 +152,27 @@ func (c *Client) newDownload(ctx context.Context, f *File, w io.Writer, opts *Do
 		if opts.MaxBytes > 0 {
 			d.maxBytes = opts.MaxBytes
 		}
-		if opts.Now != nil {
-			d.now = opts.Now
+		if opts.now != nil {
+			d.now = opts.now
 		}
 		d.progress = opts.Progress
 	}
 	d.k = call{c: c, url: redactURL(u)}
-	d.hc = c.downloadHTTPClient()
 	return d, nil
 }
 
 // downloadHTTPClient is the client's HTTP client for files: no overall
-// timeout (a large file takes the time it takes; stalls are caught instead),
-// and a redirect to another origin than the API's loses the Authorization
-// header before the client's own redirect policy runs.
+// timeout (a large file takes the time it takes; stalls are caught by
+// stallWatch instead), and a redirect to another origin than the API's loses
+// the Authorization header before the client's own redirect policy runs.
 func (c *Client) downloadHTTPClient() *http.Client {
 	hc := *c.httpClient
 	hc.Timeout = 0
+	next := hc.Transport
+	if next == nil {
+		next = http.DefaultTransport
+	}
+	hc.Transport = &stallWatch{next: next, timeout: c.attemptTimeout}
 	policy := c.httpClient.CheckRedirect
 	hc.CheckRedirect = func(req *http.Request, via []*http.Request) error {
 		if !sameOrigin(req.URL, c.baseURL) {
@@ -189,46 +183,69 @@ func (c *Client) downloadHTTPClient() *http.Client {
 	return &hc
 }
 
-// checkExpiry refuses a link whose Expires has passed.
-func (d *download) checkExpiry() error {
+// checkExpiry refuses a link whose Expires has passed. refused is the
+// host's answer that made the check, or nil before a request.
+func (d *download) checkExpiry(refused *APIError) error {
 	if exp := d.f.Expires.Time; !exp.IsZero() && !d.now().Before(exp) {
-		return fmt.Errorf("%w: file %d expired at %s; read its record again for a fresh link",
-			ErrLinkExpired, d.f.ID, exp.Format(time.RFC3339))
+		return &linkExpiredError{file: d.f.ID, expires: exp, refused: refused}
 	}
 	return nil
 }
 
-// run makes attempts until the file is complete or an error is final.
-func (d *download) run(ctx context.Context) error {
-	for {
-		if err := d.checkExpiry(); err != nil {
-			return err
-		}
-		before := d.written
-		resp, err := d.attempt(ctx)
-		if err == nil && resp == nil {
-			return nil
-		}
-		if d.written > before {
-			d.k.retries = 0 // progress: a fresh series of retries from here
-		}
-		var hr *http.Response
-		if resp != nil {
-			hr = &http.Response{StatusCode: resp.status, Header: resp.header}
-		}
-		retry, ctxErr := d.k.decideRetry(ctx, hr, err)
-		switch {
-		case ctxErr != nil:
-			return fmt.Errorf("ordermsg: GET %s: %w", d.k.url, ctxErr)
-		case !retry && err != nil:
-			return fmt.Errorf("ordermsg: GET %s: %w", d.k.url, err)
-		case !retry:
-			return d.statusError(resp)
-		}
-		if !waitOrDone(ctx, d.k.wait) {
-			return fmt.Errorf("ordermsg: GET %s: %w", d.k.url, ctx.Err())
-		}
+// linkExpiredError is the error of a link whose Expires has passed. It
+// matches ErrLinkExpired and, when the host refused the link, the host's
+// *APIError.
+type linkExpiredError struct {
+	file    int64
+	expires time.Time
+	refused *APIError // the host's 403, or nil when no request was sent
+}
+
+func (e *linkExpiredError) Error() string {
+	what := fmt.Sprintf("file link expired: file %d expired at %s; read its record again for a fresh link",
+		e.file, e.expires.Format(time.RFC3339))
+	if e.refused != nil {
+		return e.refused.Error() + ": " + what
 	}
+	return "ordermsg: " + what
+}
+
+func (e *linkExpiredError) Is(target error) bool { return target == ErrLinkExpired }
+
+func (e *linkExpiredError) Unwrap() error {
+	if e.refused == nil {
+		return nil
+	}
+	return e.refused
+}
+
+// run makes the attempts through the client's one retry engine (call.do):
+// prepare readies each one, receive writes what it brings.
+func (d *download) run(ctx context.Context) error {
+	u := *d.u
+	hreq := (&http.Request{Method: http.MethodGet, URL: &u, Host: u.Host, Header: http.Header{}}).WithContext(ctx)
+	hreq.Header.Set("User-Agent", d.c.userAgent)
+	// identity: a compressed body has no length to check and no byte ranges
+	// of the file to resume from. Set here, it also keeps net/http's
+	// Transport from asking for gzip and decoding it unseen.
+	hreq.Header.Set("Accept-Encoding", "identity")
+	if sameOrigin(d.u, d.c.baseURL) {
+		hreq.Header.Set("Authorization", d.c.credentials.authorization)
+		hreq.Header.Set(d.c.versionHeader, d.c.versionValue)
+	}
+	if err := d.prepare(hreq); err != nil {
+		return err
+	}
+	err := d.k.do(d.c.downloadHTTPClient(), &retryablehttp.Request{Request: hreq}, d.receive, d.prepare)
+	switch {
+	case errors.Is(err, ErrLinkExpired):
+		return err // from prepare: complete as it is
+	case err != nil:
+		return &requestError{url: d.k.url, err: redactURLError(err)}
+	case d.k.resp != nil:
+		return d.statusError(d.k.resp)
+	}
+	return nil
 }
 
 // statusError is the error of a final non-2xx response: an *APIError, which
@@ -237,91 +254,24 @@ func (d *download) run(ctx context.Context) error {
 func (d *download) statusError(resp *response) error {
 	apiErr := newAPIError(http.MethodGet, d.k.url, resp)
 	if resp.status == http.StatusForbidden {
-		if err := d.checkExpiry(); err != nil {
-			return fmt.Errorf("%w (%w)", err, apiErr)
+		if err := d.checkExpiry(apiErr); err != nil {
+			return err
 		}
 	}
 	return apiErr
 }
 
-// waitOrDone waits d, or less when ctx ends first; it reports whether d passed.
-func waitOrDone(ctx context.Context, d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-ctx.Done():
-		return false
+// prepare readies the request of the next attempt, the first included: a
+// link that has expired is not requested, and a Range asks for the bytes
+// not yet written (from the last of them when the length is not known),
+// unless those were decoded.
+func (d *download) prepare(req *http.Request) error {
+	if err := d.checkExpiry(nil); err != nil {
+		return err
 	}
-}
-
-// attempt makes one request. It returns (nil, nil) when the file is complete,
-// the response with its (capped) body for a non-2xx status, or an error.
-func (d *download) attempt(ctx context.Context) (*response, error) {
-	actx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	var watchdog *time.Timer
-	if t := d.c.attemptTimeout; t > 0 {
-		watchdog = time.AfterFunc(t, func() { cancel(errStalled) })
-		defer watchdog.Stop()
-	}
-	resp, err := d.hc.Do(d.request(actx))
-	if err != nil {
-		return nil, stalledOr(actx, redactURLError(err))
-	}
-	defer resp.Body.Close()
-	// The attempt's context bounds every read of the body, whatever the
-	// transport: when it ends, the body is closed under the reader.
-	defer context.AfterFunc(actx, func() { resp.Body.Close() })()
-	switch {
-	case resp.StatusCode == http.StatusRequestedRangeNotSatisfiable && d.total >= 0 && d.written == d.total:
-		return nil, nil // the cut came after the last byte
-	case resp.StatusCode < 200 || resp.StatusCode > 299:
-		// As for the API calls: a 1xx final answer is closed unread, any
-		// other body is read up to maxErrorBody.
-		if err := d.k.readBody(resp); err != nil {
-			return nil, err
-		}
-		return d.k.resp, nil
-	}
-	skip, err := d.accept(resp)
-	if err != nil {
-		return nil, err
-	}
-	body, err := d.decoded(resp.Body)
-	if err == nil {
-		err = d.copy(body, skip, watchdog)
-	}
-	if err != nil {
-		return nil, stalledOr(actx, err)
-	}
-	return nil, nil
-}
-
-// stalledOr is errStalled when the watchdog cut the attempt, else err.
-func stalledOr(ctx context.Context, err error) error {
-	if cause := context.Cause(ctx); errors.Is(cause, errStalled) {
-		return &bodyReadError{err: cause}
-	}
-	return err
-}
-
-// request builds the next attempt's request: the API's headers only on the
-// API's origin, and a Range from the bytes already written (from the last of
-// them when the length is not known) unless they were decoded.
-func (d *download) request(ctx context.Context) *http.Request {
-	u := *d.u
-	req := (&http.Request{Method: http.MethodGet, URL: &u, Host: u.Host, Header: http.Header{}}).WithContext(ctx)
-	req.Header.Set("User-Agent", d.c.userAgent)
-	// identity: a compressed body has no length to check and no byte ranges
-	// of the file to resume from. Set here, it also keeps net/http's
-	// Transport from asking for gzip and decoding it unseen.
-	req.Header.Set("Accept-Encoding", "identity")
-	if sameOrigin(d.u, d.c.baseURL) {
-		req.Header.Set("Authorization", d.c.credentials.authorization)
-		req.Header.Set(d.c.versionHeader, d.c.versionValue)
-	}
+	req.Header = req.Header.Clone() // the last attempt's request may still hold the map
+	req.Header.Del("Range")
+	req.Header.Del("If-Range")
 	d.rangeFrom = -1
 	if d.written > 0 && d.encoding == "" {
 		// With no length known, the last byte written is asked for again:
@@ -335,7 +285,105 @@ func (d *download) request(ctx context.Context) *http.Request {
 			req.Header.Set("If-Range", d.validator)
 		}
 	}
-	return req
+	return nil
+}
+
+// receive handles the response of an attempt that is not retried on its
+// status: a 2xx is written to w (an error, such as a cut body, is then
+// decided on by decideRetry), a 416 after the last byte ends the download,
+// and any other is read as the answer (readBody). An attempt that brings
+// bytes starts a fresh series of retries.
+func (d *download) receive(resp *http.Response) error {
+	defer resp.Body.Close()
+	switch {
+	case resp.StatusCode == http.StatusRequestedRangeNotSatisfiable && d.total >= 0 && d.written == d.total:
+		return nil // the cut came after the last byte
+	case resp.StatusCode < 200 || resp.StatusCode > 299:
+		return d.k.readBody(resp)
+	}
+	before := d.written
+	skip, err := d.accept(resp)
+	if err != nil {
+		return err
+	}
+	body, err := d.decoded(resp.Body)
+	if err == nil {
+		err = d.copy(body, skip)
+	}
+	if d.written > before {
+		d.k.retries = 0
+	}
+	return err
+}
+
+// errStalled ends an attempt that received nothing for the attempt timeout.
+var errStalled = errors.New("nothing received for the attempt timeout")
+
+// stallWatch is the transport of downloads. Each attempt gets a context of
+// its own, cut with errStalled when nothing arrives for timeout (0: never),
+// so that a stalled transfer is retried and resumed while a large file has
+// no overall time limit. Whatever the transport under it, the body is
+// closed under its reader when that context ends.
+type stallWatch struct {
+	next    http.RoundTripper
+	timeout time.Duration
+}
+
+func (s *stallWatch) RoundTrip(req *http.Request) (*http.Response, error) {
+	ctx, cancel := context.WithCancelCause(req.Context())
+	var timer *time.Timer
+	if s.timeout > 0 {
+		timer = time.AfterFunc(s.timeout, func() { cancel(errStalled) })
+	}
+	resp, err := s.next.RoundTrip(req.WithContext(ctx))
+	if err != nil || resp == nil { // no response: net/http's Client says what went wrong
+		if timer != nil {
+			timer.Stop()
+		}
+		if err != nil && context.Cause(ctx) == errStalled {
+			err = errStalled
+		}
+		cancel(nil)
+		return resp, err
+	}
+	if resp.Body == nil { // as net/http's Client allows of a RoundTripper
+		resp.Body = http.NoBody
+	}
+	b := &watchedBody{rc: resp.Body, ctx: ctx, cancel: cancel, timer: timer, timeout: s.timeout}
+	b.stop = context.AfterFunc(ctx, func() { b.rc.Close() })
+	resp.Body = b
+	return resp, nil
+}
+
+// watchedBody is a body under stallWatch: each read that brings bytes puts
+// the stall off, and a read that fails because the attempt stalled says so.
+type watchedBody struct {
+	rc      io.ReadCloser
+	ctx     context.Context
+	cancel  context.CancelCauseFunc
+	timer   *time.Timer // nil without a timeout
+	timeout time.Duration
+	stop    func() bool // stops closing rc when ctx ends
+}
+
+func (b *watchedBody) Read(p []byte) (int, error) {
+	n, err := b.rc.Read(p)
+	if n > 0 && b.timer != nil {
+		b.timer.Reset(b.timeout)
+	}
+	if err != nil && err != io.EOF && context.Cause(b.ctx) == errStalled {
+		err = errStalled
+	}
+	return n, err
+}
+
+func (b *watchedBody) Close() error {
+	b.stop()
+	if b.timer != nil {
+		b.timer.Stop()
+	}
+	b.cancel(nil)
+	return b.rc.Close()
 }
 
 // accept checks a 2xx response against what is already written, and returns
@@ -374,7 +422,7 @@ func (d *download) accept(resp *http.Response) (skip int64, err error) {
 			return 0, errFileChanged
 		}
 		if total > d.maxBytes {
-			return 0, fmt.Errorf("%w: the file is %d bytes, over the limit of %d", ErrBodyTooLarge, total, d.maxBytes)
+			return 0, bodyTooLarge("the file is %d bytes, over the limit of %d", total, d.maxBytes)
 		}
 		if total < start+skip {
 			return 0, final(fmt.Errorf("the file is %d bytes, fewer than the %d already written", total, d.written))
@@ -477,17 +525,13 @@ func parseContentRange(v string) (first, total int64, err error) {
 }
 
 // copy streams body to the writer through one buffer: skip bytes are read and
-// dropped, every read feeds the watchdog, and the count is held to the cap
-// and to the announced length.
-func (d *download) copy(body io.Reader, skip int64, watchdog *time.Timer) error {
+// dropped, and the count is held to the cap and to the announced length.
+func (d *download) copy(body io.Reader, skip int64) error {
 	bp := downloadBuffers.Get().(*[]byte)
 	defer downloadBuffers.Put(bp)
 	buf := *bp
 	for {
 		n, rerr := body.Read(buf)
-		if n > 0 && watchdog != nil {
-			watchdog.Reset(d.c.attemptTimeout)
-		}
 		chunk := buf[:n]
 		if skip > 0 {
 			drop := min(skip, int64(len(chunk)))
@@ -499,7 +543,7 @@ func (d *download) copy(body io.Reader, skip int64, watchdog *time.Timer) error 
 		}
 		if len(chunk) > 0 {
 			if d.written+int64(len(chunk)) > d.maxBytes {
-				return fmt.Errorf("%w: more than %d bytes", ErrBodyTooLarge, d.maxBytes)
+				return bodyTooLarge("more than %d bytes", d.maxBytes)
 			}
 			if d.total >= 0 && d.written+int64(len(chunk)) > d.total {
 				return final(fmt.Errorf("more bytes than the %d announced", d.total))

@@ -156,7 +156,7 @@ func TestDownloadExpiredLinkIsNotRequested(t *testing.T) {
 	srv, c := fileServer(t, ordermsgtest.FileLinks{Now: clock.Now, TTL: time.Hour})
 	f := firstFile(t, srv, c)
 	clock.Advance(time.Hour)
-	_, err := c.Download(context.Background(), f, io.Discard, &ordermsg.DownloadOptions{Now: clock.Now})
+	_, err := c.Download(context.Background(), f, io.Discard, ordermsg.DownloadOptionsWithClock(clock.Now))
 	if !errors.Is(err, ordermsg.ErrLinkExpired) {
 		t.Fatalf("err = %v, want ErrLinkExpired", err)
 	}
@@ -171,7 +171,7 @@ func TestDownloadExpiredLinkIsNotRequested(t *testing.T) {
 		t.Fatalf("re-read gave %+v; want the same file with a new link", fresh)
 	}
 	var buf bytes.Buffer
-	if _, err := c.Download(context.Background(), fresh, &buf, &ordermsg.DownloadOptions{Now: clock.Now}); err != nil {
+	if _, err := c.Download(context.Background(), fresh, &buf, ordermsg.DownloadOptionsWithClock(clock.Now)); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(buf.Bytes(), srv.Handler.FileContent(f.ID)) {
@@ -192,7 +192,7 @@ func TestDownloadLinkExpiringDuringRetriesStops(t *testing.T) {
 		return clock.Now().Add(2 * time.Hour)
 	}
 	var buf bytes.Buffer
-	n, err := c.Download(context.Background(), f, &buf, &ordermsg.DownloadOptions{Now: now})
+	n, err := c.Download(context.Background(), f, &buf, ordermsg.DownloadOptionsWithClock(now))
 	if !errors.Is(err, ordermsg.ErrLinkExpired) {
 		t.Fatalf("err = %v, want ErrLinkExpired", err)
 	}
@@ -207,7 +207,7 @@ func TestDownloadForbiddenAfterExpiryIsLinkExpired(t *testing.T) {
 	f := firstFile(t, srv, c)
 	clock.Advance(2 * time.Hour) // the host's clock runs ahead of the caller's
 	before := func() time.Time { return f.Expires.Add(-time.Minute) }
-	_, err := c.Download(context.Background(), f, io.Discard, &ordermsg.DownloadOptions{Now: before})
+	_, err := c.Download(context.Background(), f, io.Discard, ordermsg.DownloadOptionsWithClock(before))
 	if !errors.Is(err, ordermsg.ErrForbidden) || errors.Is(err, ordermsg.ErrLinkExpired) {
 		t.Fatalf("err = %v: a 403 before expiry (by the caller's clock) is ErrForbidden only", err)
 	}
@@ -219,7 +219,7 @@ func TestDownloadForbiddenAfterExpiryIsLinkExpired(t *testing.T) {
 		}
 		return f.Expires.Add(time.Minute)
 	}
-	_, err = c.Download(context.Background(), f, io.Discard, &ordermsg.DownloadOptions{Now: now})
+	_, err = c.Download(context.Background(), f, io.Discard, ordermsg.DownloadOptionsWithClock(now))
 	if !errors.Is(err, ordermsg.ErrLinkExpired) || !errors.Is(err, ordermsg.ErrForbidden) {
 		t.Fatalf("err = %v, want ErrLinkExpired and ErrForbidden", err)
 	}
@@ -564,6 +564,42 @@ func TestDownloadStalledAttemptIsResumed(t *testing.T) {
 	}
 }
 
+func TestDownloadAttemptWithNoAnswerIsRetried(t *testing.T) {
+	var attempts atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if attempts.Add(1) == 1 {
+			<-r.Context().Done() // no answer, until the client gives up
+			return
+		}
+		io.WriteString(w, "0123456789")
+	}))
+	defer srv.Close()
+	c, _ := ordermsg.NewClient(srv.URL, "k", fastRetry, ordermsg.WithAttemptTimeout(100*time.Millisecond))
+	var buf bytes.Buffer
+	if _, err := c.Download(context.Background(), &ordermsg.File{ID: 1, URL: srv.URL + "/f"}, &buf, nil); err != nil {
+		t.Fatal(err)
+	}
+	if buf.String() != "0123456789" || attempts.Load() != 2 {
+		t.Fatalf("got %q after %d attempts, want the file after 2", buf.String(), attempts.Load())
+	}
+}
+
+// A RoundTripper may answer with a nil Body, which net/http's Client reads
+// as an empty one: so does Download.
+func TestDownloadThroughATransportThatGivesNoBody(t *testing.T) {
+	hc := &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		return &http.Response{StatusCode: http.StatusOK, Header: http.Header{}, Request: r}, nil
+	})}
+	c, err := ordermsg.NewClient("http://127.0.0.1:1", "k", ordermsg.WithHTTPClient(hc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := c.Download(context.Background(), &ordermsg.File{ID: 1, URL: "http://127.0.0.1:1/f"}, io.Discard, nil)
+	if n != 0 || err != nil {
+		t.Fatalf("n = %d, err = %v: want an empty file", n, err)
+	}
+}
+
 func TestDownloadLeavesNothingRunning(t *testing.T) {
 	defer goleak.VerifyNone(t)
 	srv := ordermsgtest.NewServer(ordermsgtest.Generate(ordermsgtest.Config{Seed: 3, Websites: 1, OrdersPerWebsite: 40, MessagesPerWebsite: 60}),
@@ -639,12 +675,7 @@ func TestDownloadErrorsShowNoSecretsOfTheLink(t *testing.T) {
 var linkSecrets = []string{"alice", "hunter2", "s3cr3t", "frag"}
 
 func TestDownloadTransportErrorsAndRetryLogsShowNoSecretsOfTheLink(t *testing.T) {
-	refused, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	refusedAddr := refused.Addr().String()
-	refused.Close() // nothing listens there now: connection refused
+	refusedAddr := ordermsg.ClosedLoopbackAddr(t)
 	redirecting := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Location", "ftp://alice:hunter2@files.example/f?sig=s3cr3t#frag")
 		w.WriteHeader(http.StatusFound)
@@ -687,6 +718,126 @@ func TestDownloadTransportErrorsAndRetryLogsShowNoSecretsOfTheLink(t *testing.T)
 				}
 			}
 		})
+	}
+}
+
+// Each kind of error a download can end with is written once, where it
+// arises: one "ordermsg:" prefix, the link once and without its secrets,
+// no internal marker. The texts are asserted whole.
+func TestDownloadErrorsAreWrittenOnce(t *testing.T) {
+	refusedAddr := ordermsg.ClosedLoopbackAddr(t)
+	var changes atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/redirect":
+			w.Header().Set("Location", "ftp://alice:hunter2@files.example/f?sig=s3cr3t#frag")
+			w.WriteHeader(http.StatusFound)
+		case "/short":
+			w.Header().Set("Content-Length", "10")
+			io.WriteString(w, "01234")
+		case "/changing":
+			w.Header().Set("ETag", fmt.Sprintf(`"v%d"`, changes.Add(1)))
+			w.Header().Set("Content-Length", "10")
+			io.WriteString(w, "01234")
+		case "/stalled":
+			w.Header().Set("Content-Length", "10")
+			io.WriteString(w, "01234")
+			w.(http.Flusher).Flush()
+			<-r.Context().Done()
+		case "/forbidden":
+			w.WriteHeader(http.StatusForbidden)
+		case "/chunked":
+			w.(http.Flusher).Flush()
+			w.Write(make([]byte, 100))
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer srv.Close()
+	c, err := ordermsg.NewClient(srv.URL, "k", ordermsg.WithRetry(ordermsg.RetryPolicy{MaxRetries: 1, MinWait: time.Millisecond, MaxWait: time.Millisecond}),
+		ordermsg.WithAttemptTimeout(100*time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.CloseIdleConnections()
+	expires := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	after := ordermsg.DownloadOptionsWithClock(func() time.Time { return expires.Add(time.Minute) })
+	var clockCalls atomic.Int32
+	expiresOnTheWay := ordermsg.DownloadOptionsWithClock(func() time.Time {
+		if clockCalls.Add(1) == 1 {
+			return expires.Add(-time.Minute)
+		}
+		return expires.Add(time.Minute)
+	})
+	download := func(link string, opts *ordermsg.DownloadOptions) error {
+		_, err := c.Download(context.Background(), &ordermsg.File{ID: 7, URL: link}, io.Discard, opts)
+		return err
+	}
+	downloadExpiring := func(link string, opts *ordermsg.DownloadOptions) error {
+		f := &ordermsg.File{ID: 7, URL: link, Expires: ordermsg.Timestamp{Time: expires}}
+		_, err := c.Download(context.Background(), f, io.Discard, opts)
+		return err
+	}
+	secret := func(base, path string) string {
+		return strings.Replace(base, "http://", "http://alice:hunter2@", 1) + path + "?sig=s3cr3t#frag"
+	}
+	cases := map[string]struct {
+		err  error
+		want string
+	}{
+		"connection refused": {
+			download(secret("http://"+refusedAddr, "/f"), nil),
+			"ordermsg: GET http://" + refusedAddr + "/f?…: dial tcp " + refusedAddr + ": connect: connection refused",
+		},
+		"refused redirect": {
+			download(secret(srv.URL, "/redirect"), nil),
+			"ordermsg: GET " + srv.URL + `/redirect?…: refused redirect to ftp://files.example/f?…: the scheme "ftp" is not http or https`,
+		},
+		"cut body, retries spent": {
+			download(srv.URL+"/short", nil),
+			"ordermsg: GET " + srv.URL + "/short: reading response body: unexpected EOF",
+		},
+		"file changed": {
+			download(srv.URL+"/changing", nil),
+			"ordermsg: GET " + srv.URL + "/changing: the file changed on the server during the download",
+		},
+		"stalled, retries spent": {
+			download(srv.URL+"/stalled", nil),
+			"ordermsg: GET " + srv.URL + "/stalled: reading response body: nothing received for the attempt timeout",
+		},
+		"over the cap, by its length": {
+			download(srv.URL+"/short", &ordermsg.DownloadOptions{MaxBytes: 5}),
+			"ordermsg: GET " + srv.URL + "/short: response body too large: the file is 10 bytes, over the limit of 5",
+		},
+		"over the cap, chunked": {
+			download(srv.URL+"/chunked", &ordermsg.DownloadOptions{MaxBytes: 50}),
+			"ordermsg: GET " + srv.URL + "/chunked: response body too large: more than 50 bytes",
+		},
+		"status": {
+			download(srv.URL+"/missing", nil),
+			"ordermsg: GET " + srv.URL + "/missing: 404 Not Found",
+		},
+		"expired link": {
+			downloadExpiring(srv.URL+"/f", after),
+			"ordermsg: file link expired: file 7 expired at 2026-03-01T12:00:00Z; read its record again for a fresh link",
+		},
+		"link refused after it expired": {
+			downloadExpiring(srv.URL+"/forbidden", expiresOnTheWay),
+			"ordermsg: GET " + srv.URL + "/forbidden: 403 Forbidden: file link expired: file 7 expired at 2026-03-01T12:00:00Z; read its record again for a fresh link",
+		},
+	}
+	for name, tc := range cases {
+		if tc.err == nil || tc.err.Error() != tc.want {
+			t.Errorf("%s:\n got %v\nwant %s", name, tc.err, tc.want)
+		}
+	}
+	if err := cases["link refused after it expired"].err; !errors.Is(err, ordermsg.ErrLinkExpired) || !errors.Is(err, ordermsg.ErrForbidden) {
+		t.Errorf("%v: want ErrLinkExpired and ErrForbidden", err)
+	}
+	for _, name := range []string{"over the cap, by its length", "over the cap, chunked"} {
+		if err := cases[name].err; !errors.Is(err, ordermsg.ErrBodyTooLarge) {
+			t.Errorf("%v: want ErrBodyTooLarge", err)
+		}
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
@@ -39,6 +40,38 @@ type argumentError struct{ msg string }
 
 func (e *argumentError) Error() string        { return e.msg }
 func (e *argumentError) Is(target error) bool { return target == ErrInvalidArgument }
+
+// requestError is the error of a request that got no answer to return: the
+// method and URL once, then what went wrong.
+type requestError struct {
+	url string // as errors show it: no secrets
+	err error
+}
+
+func (e *requestError) Error() string { return "ordermsg: GET " + e.url + ": " + causeText(e.err) }
+func (e *requestError) Unwrap() error { return e.err }
+
+// causeText is err's text without the `Get "URL": ` of net/http's
+// *url.Error, which would repeat the URL that a requestError names: only
+// its cause.
+func causeText(err error) string {
+	if ue, ok := err.(*url.Error); ok {
+		return ue.Err.Error()
+	}
+	return err.Error()
+}
+
+// bodyTooLarge is an error that matches ErrBodyTooLarge, its text written to
+// follow a requestError's URL.
+func bodyTooLarge(format string, args ...any) error {
+	return &tooLargeError{detail: fmt.Sprintf(format, args...)}
+}
+
+// tooLargeError is the error bodyTooLarge makes.
+type tooLargeError struct{ detail string }
+
+func (e *tooLargeError) Error() string        { return "response body too large: " + e.detail }
+func (e *tooLargeError) Is(target error) bool { return target == ErrBodyTooLarge }
 
 // maxErrorBody caps how much of an error response is read and kept.
 const maxErrorBody = 64 << 10

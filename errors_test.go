@@ -4,11 +4,17 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
+	"log"
+	"net"
 	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"strings"
 	"testing"
 
 	"github.com/jarcoal/httpmock"
+	"go.uber.org/goleak"
 )
 
 func TestAPIErrorStatusesAndSentinels(t *testing.T) {
@@ -61,6 +67,91 @@ func TestAPIErrorBodyIsCapped(t *testing.T) {
 	var apiErr *APIError
 	if !errors.As(err, &apiErr) || len(apiErr.Body) != maxErrorBody {
 		t.Fatalf("body kept: %d bytes, err %v", len(apiErr.Body), err)
+	}
+}
+
+// Each kind of error that a request can end with is written once, where it
+// arises: one "ordermsg:" prefix, the URL once, and no internal marker. The
+// texts are asserted whole, so that any repeat or marker fails.
+func TestRequestErrorsAreWrittenOnce(t *testing.T) {
+	t.Cleanup(func() { goleak.VerifyNone(t) }) // after the servers' own cleanups
+	noRetry := WithRetry(RetryPolicy{})
+	get := func(c *Client) error {
+		_, err := c.Orders.Get(context.Background(), 1, 2, nil)
+		return err
+	}
+	const orderPath = "/websites/1/orders/2"
+
+	refusedAddr := ClosedLoopbackAddr(t)
+
+	redirecting := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "ftp://user:pass@elsewhere/x?sig=s3cr3t", http.StatusFound)
+	}))
+	defer redirecting.Close()
+	large := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Query().Has("chunked") {
+			w.(http.Flusher).Flush()
+		}
+		w.Write(bytes.Repeat([]byte("x"), 2000))
+	}))
+	defer large.Close()
+	untrusted := httptest.NewUnstartedServer(http.NotFoundHandler())
+	untrusted.Config.ErrorLog = log.New(io.Discard, "", 0) // the handshake the client refuses
+	untrusted.StartTLS()
+	defer untrusted.Close()
+	upgraded := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "http://"+r.Host+"/plain", http.StatusFound)
+	}))
+	defer upgraded.Close()
+
+	newClient := func(base string, opts ...Option) *Client {
+		c, err := NewClient(base, testAPIKey, append([]Option{noRetry}, opts...)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(c.CloseIdleConnections)
+		return c
+	}
+	cases := map[string]struct {
+		err  error
+		want string
+	}{
+		"refused redirect": {
+			get(newClient(redirecting.URL)),
+			"ordermsg: GET " + redirecting.URL + orderPath + `: refused redirect to ftp://elsewhere/x?…: the scheme "ftp" is not http or https`,
+		},
+		"redirect from https to http": {
+			get(newClient(upgraded.URL, WithHTTPClient(upgraded.Client()))),
+			"ordermsg: GET " + upgraded.URL + orderPath + ": refused redirect to http://" + strings.TrimPrefix(upgraded.URL, "https://") + "/plain: it goes from https to http",
+		},
+		"dial error": {
+			get(newClient("http://" + refusedAddr)),
+			"ordermsg: GET http://" + refusedAddr + orderPath + ": dial tcp " + refusedAddr + ": connect: connection refused",
+		},
+		"body too large, by its Content-Length": {
+			get(newClient(large.URL, WithMaxBodySize(1024))),
+			"ordermsg: GET " + large.URL + orderPath + ": response body too large: Content-Length 2000 exceeds the limit of 1024 bytes",
+		},
+		"body too large, chunked": {
+			newClient(large.URL, WithMaxBodySize(1024)).Get(context.Background(), orderPath, url.Values{"chunked": {"1"}}, new(any)),
+			"ordermsg: GET " + large.URL + orderPath + "?chunked=1: response body too large: more than 1024 bytes",
+		},
+		"TLS certificate": {
+			get(newClient(untrusted.URL)),
+			"ordermsg: GET " + untrusted.URL + orderPath + ": tls: failed to verify certificate: x509: certificate signed by unknown authority",
+		},
+	}
+	for name, tc := range cases {
+		if tc.err == nil || tc.err.Error() != tc.want {
+			t.Errorf("%s:\n got %v\nwant %s", name, tc.err, tc.want)
+		}
+	}
+	if err := cases["body too large, chunked"].err; !errors.Is(err, ErrBodyTooLarge) {
+		t.Errorf("%v does not match ErrBodyTooLarge", err)
+	}
+	var urlErr *url.Error
+	if err := cases["dial error"].err; !errors.As(err, &urlErr) || !errors.As(err, new(*net.OpError)) {
+		t.Errorf("%v lost net/http's error under it", err)
 	}
 }
 

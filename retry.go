@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/hashicorp/go-retryablehttp"
 )
 
 // RetryPolicy says how a request is retried. Only failures that are safe to
@@ -33,20 +35,23 @@ type RetryPolicy struct {
 	MaxWait time.Duration
 }
 
-// DefaultRetryPolicy is the policy of a client made without WithRetry: three
-// retries, waits from 250ms up to 30s.
-var DefaultRetryPolicy = RetryPolicy{MaxRetries: 3, MinWait: 250 * time.Millisecond, MaxWait: 30 * time.Second}
+// DefaultRetryPolicy returns the policy of a client made without WithRetry:
+// three retries, waits from 250ms up to 30s.
+func DefaultRetryPolicy() RetryPolicy {
+	return RetryPolicy{MaxRetries: 3, MinWait: 250 * time.Millisecond, MaxWait: 30 * time.Second}
+}
 
 // normalized fills zero waits from DefaultRetryPolicy and rejects nonsense.
 func (p RetryPolicy) normalized() (RetryPolicy, error) {
 	if p.MaxRetries < 0 || p.MinWait < 0 || p.MaxWait < 0 {
 		return p, invalidArgument("RetryPolicy values must not be negative")
 	}
+	def := DefaultRetryPolicy()
 	if p.MinWait == 0 {
-		p.MinWait = DefaultRetryPolicy.MinWait
+		p.MinWait = def.MinWait
 	}
 	if p.MaxWait == 0 {
-		p.MaxWait = max(DefaultRetryPolicy.MaxWait, p.MinWait)
+		p.MaxWait = max(def.MaxWait, p.MinWait)
 	}
 	if p.MaxWait < p.MinWait {
 		return p, invalidArgument("RetryPolicy.MaxWait is below MinWait")
@@ -71,19 +76,28 @@ func retryableStatus(code int) bool {
 	return code == http.StatusTooManyRequests || (code >= 500 && code <= 599 && code != http.StatusNotImplemented)
 }
 
-// errNotRetryable marks transport errors that a retry cannot mend.
-var errNotRetryable = errors.New("not retryable")
+// final marks err as one that a retry cannot mend, without adding to its
+// text.
+func final(err error) error { return &finalError{err: err} }
+
+// finalError is an error marked by final.
+type finalError struct{ err error }
+
+func (e *finalError) Error() string { return e.err.Error() }
+func (e *finalError) Unwrap() error { return e.err }
 
 // retryableError reports whether a transport error is worth a retry: a
 // connection that failed, dropped, timed out or cut a body short is; a TLS
-// certificate problem, a refused redirect or an oversized body is not.
+// certificate problem, a refused redirect, an oversized body or an error
+// marked final is not.
 func retryableError(err error) bool {
 	var unknownAuthority x509.UnknownAuthorityError
 	var hostname x509.HostnameError
 	var invalid x509.CertificateInvalidError
 	var verification *tls.CertificateVerificationError
+	var marked *finalError
 	switch {
-	case errors.Is(err, errNotRetryable), errors.Is(err, ErrBodyTooLarge),
+	case errors.As(err, &marked), errors.Is(err, ErrBodyTooLarge),
 		errors.Is(err, context.Canceled),
 		errors.As(err, &unknownAuthority), errors.As(err, &hostname),
 		errors.As(err, &invalid), errors.As(err, &verification):
@@ -115,11 +129,55 @@ func retryAfter(h http.Header, now time.Time) (time.Duration, bool) {
 	return max(when.Sub(now), 0), true
 }
 
+// do sends req through hc with the client's retries: go-retryablehttp makes
+// the attempts, for API calls and downloads alike, and k is its one retry
+// decision (decideRetry, the CheckRetry) and wait (the Backoff). handle
+// reads each response that decideRetry does not retry on its status, inside
+// the attempt; an error from it (a body cut short) is decided on like a
+// transport error. prepare, when set, readies the request before each retry
+// (a download's Range). do returns nil once handle has taken a response as
+// the answer, else the error that ended the call: the context's, when it is
+// done.
+func (k *call) do(hc *http.Client, req *retryablehttp.Request, handle func(*http.Response) error, prepare func(*http.Request) error) error {
+	req.SetResponseHandler(func(resp *http.Response) error {
+		err := handle(resp)
+		k.answered = err == nil
+		return err
+	})
+	rc := &retryablehttp.Client{
+		HTTPClient: hc,
+		Logger:     nil, // the library logs to stderr by default; the SDK logs only through WithLogger
+		// decideRetry counts the retries (a download's count starts again
+		// when an attempt brings bytes), so the library's count never ends
+		// a call.
+		RetryMax:   math.MaxInt,
+		CheckRetry: k.decideRetry,
+		Backoff: func(_, _ time.Duration, _ int, _ *http.Response) time.Duration {
+			return k.wait
+		},
+		// Pass the last error through, instead of the library's "giving up
+		// after N attempts".
+		ErrorHandler: retryablehttp.PassthroughErrorHandler,
+		PrepareRetry: prepare,
+	}
+	if _, err := rc.Do(req); err != nil {
+		if ctxErr := req.Context().Err(); ctxErr != nil {
+			return ctxErr
+		}
+		return err
+	}
+	return nil
+}
+
 // decideRetry is the CheckRetry of one call: it says whether the attempt that
-// gave resp or err is retried, and fixes the wait before the retry.
+// gave resp or err is retried, and fixes the wait before the retry. A
+// response that the call's handler took as the answer is never retried.
 func (k *call) decideRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
 	if ctx.Err() != nil {
 		return false, ctx.Err()
+	}
+	if err == nil && k.answered {
+		return false, nil
 	}
 	p := k.c.retry
 	status := 0
@@ -154,7 +212,7 @@ func (k *call) decideRetry(ctx context.Context, resp *http.Response, err error) 
 	if k.c.logger != nil {
 		args := []any{"method", http.MethodGet, "url", k.url, "attempt", k.retries + 1, "wait", wait}
 		if err != nil {
-			args = append(args, "error", err.Error())
+			args = append(args, "error", causeText(err))
 		} else {
 			args = append(args, "status", status)
 		}

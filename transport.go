@@ -25,37 +25,23 @@ type response struct {
 
 // call is the state of one request across its attempts.
 type call struct {
-	c       *Client
-	url     string
-	retries int           // retries made so far
-	wait    time.Duration // the wait before the next retry, fixed by decideRetry
-	resp    *response     // the last response read by readBody
-	lend    bool          // a 2xx body is read into a pooled buffer (see bodyPool)
+	c        *Client
+	url      string        // the request's URL as errors and logs show it
+	retries  int           // retries made so far
+	wait     time.Duration // the wait before the next retry, fixed by decideRetry
+	answered bool          // the handler took the last response as the answer
+	resp     *response     // the last response read by readBody
+	lend     bool          // a 2xx body is read into a pooled buffer (see bodyPool)
 }
 
-// send performs a GET of u with retries, and returns the response with its
-// body read. go-retryablehttp runs the attempts; the SDK decides what is
-// retried (decideRetry) and reads the body inside the attempt (readBody), so
-// that a body cut off midway is retried like a dropped connection.
+// send performs a GET of u with retries (call.do), and returns the response
+// with its body read inside the attempt (readBody), so that a body cut off
+// midway is retried like a dropped connection.
 //
 // With lend, a 2xx body is read into a buffer of bodyPool, which the caller
 // gives back with release once it holds nothing of the body.
 func (c *Client) send(ctx context.Context, u string, lend bool) (*response, error) {
 	k := &call{c: c, url: u, lend: lend}
-	rc := &retryablehttp.Client{
-		HTTPClient:   c.httpClient,
-		Logger:       nil, // the library logs to stderr by default; the SDK logs only through WithLogger
-		RetryWaitMin: c.retry.MinWait,
-		RetryWaitMax: c.retry.MaxWait,
-		RetryMax:     c.retry.MaxRetries,
-		CheckRetry:   k.decideRetry,
-		Backoff: func(_, _ time.Duration, _ int, _ *http.Response) time.Duration {
-			return k.wait
-		},
-		// Pass the last response or error through, instead of the library's
-		// "giving up after N attempts", which drops the status.
-		ErrorHandler: retryablehttp.PassthroughErrorHandler,
-	}
 	req, err := retryablehttp.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
 		return nil, fmt.Errorf("ordermsg: %w", err)
@@ -64,23 +50,8 @@ func (c *Client) send(ctx context.Context, u string, lend bool) (*response, erro
 	req.Header.Set("Accept", "application/json")
 	req.Header.Set("User-Agent", c.userAgent)
 	req.Header.Set(c.versionHeader, c.versionValue)
-	req.SetResponseHandler(k.readBody)
-
-	resp, err := rc.Do(req)
-	if err != nil {
-		if resp != nil {
-			resp.Body.Close()
-		}
-		if ctxErr := ctx.Err(); ctxErr != nil {
-			return nil, fmt.Errorf("ordermsg: GET %s: %w", u, ctxErr)
-		}
-		return nil, fmt.Errorf("ordermsg: GET %s: %w", u, err)
-	}
-	if k.resp == nil {
-		// Retries ran out on a retryable status; readBody never saw it.
-		if err := k.readBody(resp); err != nil {
-			return nil, fmt.Errorf("ordermsg: GET %s: %w", u, err)
-		}
+	if err := k.do(c.httpClient, req, k.readBody, nil); err != nil {
+		return nil, &requestError{url: u, err: err}
 	}
 	return k.resp, nil
 }
@@ -114,7 +85,7 @@ func (k *call) readBody(resp *http.Response) error {
 	if ok {
 		limit = k.c.maxBodySize
 		if resp.ContentLength > limit {
-			return fmt.Errorf("%w: Content-Length %d exceeds the limit of %d bytes", ErrBodyTooLarge, resp.ContentLength, limit)
+			return bodyTooLarge("Content-Length %d exceeds the limit of %d bytes", resp.ContentLength, limit)
 		}
 	}
 	var buf *[]byte
@@ -132,7 +103,7 @@ func (k *call) readBody(resp *http.Response) error {
 	}
 	if int64(len(body)) > limit {
 		if ok {
-			return fmt.Errorf("%w: more than %d bytes", ErrBodyTooLarge, limit)
+			return bodyTooLarge("more than %d bytes", limit)
 		}
 		body = body[:limit]
 	}
