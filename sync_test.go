@@ -567,9 +567,9 @@ func minutes(n int) []listRecord {
 
 // syncIDs runs one Sync of orders (website 1, pages of count) to its end
 // and returns the ids yielded and the error that ended it.
-func syncIDs(c *ordermsg.Client, cp *ordermsg.Checkpoint, count int, walk ...ordermsg.WalkOption) ([]int64, error) {
+func syncIDs(c *ordermsg.Client, cp *ordermsg.Checkpoint, count int) ([]int64, error) {
 	var got []int64
-	for o, err := range c.Orders.Sync(context.Background(), 1, cp, &ordermsg.ListOrdersOptions{Count: count}, walk...) {
+	for o, err := range c.Orders.Sync(context.Background(), 1, cp, &ordermsg.ListOrdersOptions{Count: count}) {
 		if err != nil {
 			return got, err
 		}
@@ -622,8 +622,8 @@ func mustJSON(t *testing.T, cp ordermsg.Checkpoint) string {
 	return string(b)
 }
 
-// Sync fetches its pages one at a time, whatever WithConcurrency asks for:
-// with pages fetched at once, a record appearing during the walk shifted
+// Sync fetches its pages one at a time (it takes no walk options, so no
+// WithConcurrency can ask for more): with pages fetched at once, a record appearing during the walk shifted
 // the pages answered after it but not those answered before, and the
 // record pushed across the boundary was on neither page, never yielded.
 // One page at a time, a shift only repeats a record, which is dropped.
@@ -641,7 +641,7 @@ func TestSyncFetchesPagesOneAtATime(t *testing.T) {
 	var cp ordermsg.Checkpoint
 	seen := map[int64]int{}
 	for run := range 2 {
-		got, err := syncIDs(c, &cp, 5, ordermsg.WithConcurrency(4))
+		got, err := syncIDs(c, &cp, 5)
 		if err != nil {
 			t.Fatalf("run %d: %v", run, err)
 		}
