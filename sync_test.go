@@ -397,15 +397,11 @@ func TestCheckpointJSON(t *testing.T) {
 	if got := mustJSON(t, cp); got != want || !cp.Mark().Equal(time.Date(2024, 3, 10, 12, 5, 0, 0, time.UTC)) {
 		t.Errorf("read %s, wrote %s, mark %v; want %s", v2, got, cp.Mark(), want)
 	}
-	// Version 1, from before the window was remembered: everything up to
-	// its mark counts as yielded, until the window has moved past it.
+	// Version 1 ({"created","ids"}, written for about an hour before any
+	// release) is no longer read: it is refused like any other version.
 	v1 := `{"created":"2024-03-10T13:05:00+01:00","ids":[9,5]}`
-	if err := json.Unmarshal([]byte(v1), &cp); err != nil {
-		t.Fatal(err)
-	}
-	want = `{"v":2,"created":"2024-03-10T12:05:00Z","covered_before":"2024-03-10T12:05:00Z","seen":{"2024-03-10T12:05:00Z":[5,9]}}`
-	if got := mustJSON(t, cp); got != want {
-		t.Errorf("read %s, wrote %s; want %s", v1, got, want)
+	if err := json.Unmarshal([]byte(v1), &cp); err == nil {
+		t.Errorf("%s was read as %s; want an error", v1, mustJSON(t, cp))
 	}
 	for _, bad := range []string{`{"v":3,"created":"2024-03-10T12:05:00Z"}`, `{"v":2,"ids":[1]}`, `{"v":2,"seen":{"2024-03-10T12:05:00Z":[1]}}`,
 		`{"v":2,"created":"2024-03-10T12:05:00Z","seen":{"2024-03-11T12:05:00Z":[1]}}`, `{"v":2,"created":"2024-03-10T12:05:00Z","seen":{"yesterday":[1]}}`} {
@@ -918,26 +914,4 @@ func checkSyncRuns(t *testing.T, rnd *rand.Rand) {
 			t.Errorf("the checkpoint remembers %d orders; the window holds %d", remembered, inWindow)
 		}
 	})
-}
-
-// A checkpoint stored in version 1 of the format (the mark and the ids of
-// its second) goes on where it stopped: nothing up to its mark is yielded
-// again, and what comes after is.
-func TestSyncGoesOnFromAVersion1Checkpoint(t *testing.T) {
-	ls := &listServer{}
-	ls.add(minutes(5)...)
-	ls.add(listRecord{6, listBase.Add(3 * time.Minute)})
-	c := ls.client(t)
-	var cp ordermsg.Checkpoint
-	if err := json.Unmarshal([]byte(`{"created":"2024-03-10T12:03:00Z","ids":[3,6]}`), &cp); err != nil {
-		t.Fatal(err)
-	}
-	if got, err := syncIDs(c, &cp, 2); err != nil || !slices.Equal(got, []int64{4, 5}) {
-		t.Errorf("got %v, %v; want [4 5]", got, err)
-	}
-	want := `{"v":2,"resource":"orders","website":1,"created":"2024-03-10T12:05:00Z","covered_before":"2024-03-10T12:03:00Z",` +
-		`"seen":{"2024-03-10T12:03:00Z":[3,6],"2024-03-10T12:04:00Z":[4],"2024-03-10T12:05:00Z":[5]}}`
-	if got := mustJSON(t, cp); got != want {
-		t.Errorf("checkpoint %s\nwant       %s", got, want)
-	}
 }
