@@ -1,9 +1,12 @@
 package ordermsg
 
 import (
+	"bytes"
 	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"time"
 )
@@ -40,12 +43,10 @@ import (
 // their ids, ascending. The zero Checkpoint is {}. An optional
 // "covered_before" time, not later than the mark, counts every record
 // created before it as yielded, until the window has moved past it: it is
-// written for a checkpoint made by NewCheckpointAt or read from version 1.
+// written for a checkpoint made by NewCheckpointAt.
 //
-// Version 1 ({"created":…,"ids":[…]}, no "v"), written before the window was
-// remembered, is still read: the records created before its mark count as
-// yielded, and those of its ids at the mark. Decoding is all or nothing: input
-// that is not one of these versions, or whose fields contradict each other (a
+// Decoding is all or nothing: input that is not version 2 nor {}, that has
+// a member version 2 does not have, or whose fields contradict each other (a
 // seen record or a covered_before later than the mark, records without a
 // mark, an id that is not positive, an unknown resource), leaves the
 // Checkpoint as it was and returns an error that says what is wrong and
@@ -56,8 +57,7 @@ type Checkpoint struct {
 	resource string
 	website  int64
 	mark     time.Time
-	// coveredBefore, from NewCheckpointAt or a version 1 checkpoint, is the
-	// time before which every record counts as yielded; zero once the
+	// coveredBefore, from NewCheckpointAt, is the time before which every record counts as yielded; zero once the
 	// window is past it.
 	coveredBefore time.Time
 	// seen are the records yielded within the window, ascending by
@@ -194,7 +194,7 @@ const syncOverlapDays = 5
 // earliest time zone, UTC+14.
 const earliestDayStart = 14 * time.Hour
 
-// checkpointJSON is the JSON shape of a Checkpoint, versions 1 and 2.
+// checkpointJSON is the JSON shape of a Checkpoint, version 2.
 type checkpointJSON struct {
 	V             int                `json:"v,omitempty"`
 	Resource      string             `json:"resource,omitempty"`
@@ -202,7 +202,6 @@ type checkpointJSON struct {
 	Created       time.Time          `json:"created,omitzero"`
 	CoveredBefore time.Time          `json:"covered_before,omitzero"`
 	Seen          map[string][]int64 `json:"seen,omitempty"`
-	IDs           []int64            `json:"ids,omitempty"` // version 1
 }
 
 // MarshalJSON encodes c in version 2 of the format (see Checkpoint); the
@@ -222,7 +221,7 @@ func (c Checkpoint) MarshalJSON() ([]byte, error) {
 	return json.Marshal(out)
 }
 
-// UnmarshalJSON decodes versions 1 and 2 of the format (see Checkpoint). On
+// UnmarshalJSON decodes version 2 of the format (see Checkpoint). On
 // an error, c is left as it was.
 func (c *Checkpoint) UnmarshalJSON(b []byte) error {
 	out, err := decodeCheckpoint(b)
@@ -237,8 +236,13 @@ func (c *Checkpoint) UnmarshalJSON(b []byte) error {
 // what is wrong, without a prefix.
 func decodeCheckpoint(b []byte) (Checkpoint, error) {
 	var in checkpointJSON
-	if err := json.Unmarshal(b, &in); err != nil {
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.DisallowUnknownFields()
+	if err := d.Decode(&in); err != nil {
 		return Checkpoint{}, err
+	}
+	if _, err := d.Token(); err != io.EOF {
+		return Checkpoint{}, errors.New("data after the checkpoint's JSON object")
 	}
 	return in.checkpoint()
 }
@@ -259,13 +263,9 @@ func (in *checkpointJSON) checkpoint() (Checkpoint, error) {
 		return out, fmt.Errorf("resource %q: want \"orders\" or \"messages\"", in.Resource)
 	}
 	switch {
-	case in.V == 0 && in.Seen == nil && in.CoveredBefore.IsZero():
-		// Version 1: the ids of the mark's second, everything before it.
-		out.coveredBefore = in.Created
-		for _, id := range in.IDs {
-			out.seen = append(out.seen, seenRecord{in.Created, id})
-		}
-	case in.V == 2 && in.IDs == nil:
+	case in.V == 0 && in.Resource == "" && in.Created.IsZero() && in.Seen == nil && in.CoveredBefore.IsZero():
+		// {}: the zero Checkpoint.
+	case in.V == 2:
 		out.coveredBefore = in.CoveredBefore
 		for k, ids := range in.Seen {
 			t, err := time.Parse(time.RFC3339Nano, k)
@@ -279,12 +279,10 @@ func (in *checkpointJSON) checkpoint() (Checkpoint, error) {
 				out.seen = append(out.seen, seenRecord{t, id})
 			}
 		}
-	case in.V == 2:
-		return out, fmt.Errorf(`version 2 has no "ids"`)
 	case in.V == 0:
-		return out, fmt.Errorf(`"seen" or "covered_before" without "v":2`)
+		return out, fmt.Errorf(`a checkpoint other than {} without "v":2`)
 	default:
-		return out, fmt.Errorf("version %d: this version of ordermsg reads versions 1 and 2", in.V)
+		return out, fmt.Errorf("version %d: this version of ordermsg reads version 2", in.V)
 	}
 	if in.Created.IsZero() && (len(out.seen) > 0 || !out.coveredBefore.IsZero()) {
 		return out, fmt.Errorf("records or covered_before without a mark (created)")

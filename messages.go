@@ -39,10 +39,9 @@ func (s *MessagesService) All(ctx context.Context, websiteID int64, opts *ListMe
 // yielded, exactly as Orders.Sync does for orders (see there for how the
 // day-granular date bounds are dealt with, how messages that join or leave
 // the list during a run are dealt with, and why pages are fetched one at a
-// time: WithConcurrency does not apply). A checkpoint belongs to the
-// messages of one website. opts may be nil; Sync sets Page, DateStart,
-// DateEnd, Direction and Sort itself. A MessageType filter is accepted as
-// Orders.Sync accepts Status.
-func (s *MessagesService) Sync(ctx context.Context, websiteID int64, cp *Checkpoint, opts *ListMessagesOptions, walk ...WalkOption) iter.Seq2[*Message, error] {
-	return s.r.sync(ctx, websiteID, cp, opts, walk)
+// time). A checkpoint belongs to the messages of one website. opts may be
+// nil; Sync sets Page, DateStart, DateEnd, Direction and Sort itself. A
+// MessageType filter is accepted as Orders.Sync accepts Status.
+func (s *MessagesService) Sync(ctx context.Context, websiteID int64, cp *Checkpoint, opts *ListMessagesOptions) iter.Seq2[*Message, error] {
+	return s.r.sync(ctx, websiteID, cp, opts)
 }

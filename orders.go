@@ -63,7 +63,7 @@ func (s *OrdersService) All(ctx context.Context, websiteID int64, opts *ListOrde
 //
 // Orders that join or leave the list during a run move the others between
 // pages. Pages are fetched one at a time, in order, each asked for once the
-// one before it has been answered (WithConcurrency does not apply to Sync),
+// one before it has been answered (Sync takes no walk options),
 // and each page's total is compared with the one before. A smaller total
 // means orders left, and orders after them moved back onto pages already
 // read: Sync lists again from *cp, which yields what it skipped and drops
@@ -96,6 +96,6 @@ func (s *OrdersService) All(ctx context.Context, websiteID int64, opts *ListOrde
 // (ErrNotAscending); it yields an order only once the order listed after it
 // (or the end of the list) shows the order to be ascending, so a list in the
 // wrong order from its start yields nothing and leaves *cp as it was.
-func (s *OrdersService) Sync(ctx context.Context, websiteID int64, cp *Checkpoint, opts *ListOrdersOptions, walk ...WalkOption) iter.Seq2[*Order, error] {
-	return s.r.sync(ctx, websiteID, cp, opts, walk)
+func (s *OrdersService) Sync(ctx context.Context, websiteID int64, cp *Checkpoint, opts *ListOrdersOptions) iter.Seq2[*Order, error] {
+	return s.r.sync(ctx, websiteID, cp, opts)
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"iter"
-	"slices"
 	"time"
 )
 
@@ -120,18 +119,14 @@ const maxListings = 4
 // on, in ascending creation order, and advances cp as each one is yielded.
 // When the list shifts under it, it lists again from cp, up to maxListings
 // times.
-func (r resource[T]) sync(ctx context.Context, websiteID int64, cp *Checkpoint, opts syncOptions[T], walkOpts []WalkOption) iter.Seq2[*T, error] {
-	// Pages fetched at once are answered at different times: a record that
-	// appears meanwhile shifts the later pages but not the earlier ones, and
-	// the record pushed across the boundary is on neither.
-	walkOpts = append(slices.Clip(walkOpts), WithConcurrency(1))
+func (r resource[T]) sync(ctx context.Context, websiteID int64, cp *Checkpoint, opts syncOptions[T]) iter.Seq2[*T, error] {
 	return func(yield func(*T, error) bool) {
 		if err := r.startSync(websiteID, cp, opts); err != nil {
 			yield(nil, err)
 			return
 		}
 		for listing := 1; ; listing++ {
-			shift := r.syncListing(ctx, websiteID, cp, opts, walkOpts, yield)
+			shift := r.syncListing(ctx, websiteID, cp, opts, yield)
 			if shift == nil {
 				return
 			}
@@ -179,7 +174,7 @@ var errShifted = errors.New("ordermsg: the list shifted")
 // the page in hand (shown late): these only repeat records, which are
 // dropped; an ordering error or a page of repeats after a change of total is
 // such a join, and is a shift too.
-func (r resource[T]) syncListing(ctx context.Context, websiteID int64, cp *Checkpoint, opts syncOptions[T], walkOpts []WalkOption, yield func(*T, error) bool) *ListShiftedError {
+func (r resource[T]) syncListing(ctx context.Context, websiteID int64, cp *Checkpoint, opts syncOptions[T], yield func(*T, error) bool) *ListShiftedError {
 	start := cp.overlapStart()
 	list, _ := opts.forSync(start) // checked by startSync
 	shift := &ListShiftedError{Object: r.kind}
@@ -214,7 +209,11 @@ func (r resource[T]) syncListing(ctx context.Context, websiteID int64, cp *Check
 		cp.advance(t, id)
 		return yield(held, nil)
 	}
-	for rec, err := range r.walkList(ctx, websiteID, list, walkOpts, check) {
+	// The default walk, one page at a time: pages fetched at once are
+	// answered at different times, so a record that appears meanwhile shifts
+	// the later pages but not the earlier ones, and the record pushed across
+	// the boundary is on neither.
+	for rec, err := range r.walkList(ctx, websiteID, list, nil, check) {
 		if err == nil {
 			err = r.checkOrder(held, rec)
 		}

@@ -397,15 +397,11 @@ func TestCheckpointJSON(t *testing.T) {
 	if got := mustJSON(t, cp); got != want || !cp.Mark().Equal(time.Date(2024, 3, 10, 12, 5, 0, 0, time.UTC)) {
 		t.Errorf("read %s, wrote %s, mark %v; want %s", v2, got, cp.Mark(), want)
 	}
-	// Version 1, from before the window was remembered: everything up to
-	// its mark counts as yielded, until the window has moved past it.
+	// Version 1 ({"created","ids"}, written for about an hour before any
+	// release) is no longer read: it is refused like any other version.
 	v1 := `{"created":"2024-03-10T13:05:00+01:00","ids":[9,5]}`
-	if err := json.Unmarshal([]byte(v1), &cp); err != nil {
-		t.Fatal(err)
-	}
-	want = `{"v":2,"created":"2024-03-10T12:05:00Z","covered_before":"2024-03-10T12:05:00Z","seen":{"2024-03-10T12:05:00Z":[5,9]}}`
-	if got := mustJSON(t, cp); got != want {
-		t.Errorf("read %s, wrote %s; want %s", v1, got, want)
+	if err := json.Unmarshal([]byte(v1), &cp); err == nil {
+		t.Errorf("%s was read as %s; want an error", v1, mustJSON(t, cp))
 	}
 	for _, bad := range []string{`{"v":3,"created":"2024-03-10T12:05:00Z"}`, `{"v":2,"ids":[1]}`, `{"v":2,"seen":{"2024-03-10T12:05:00Z":[1]}}`,
 		`{"v":2,"created":"2024-03-10T12:05:00Z","seen":{"2024-03-11T12:05:00Z":[1]}}`, `{"v":2,"created":"2024-03-10T12:05:00Z","seen":{"yesterday":[1]}}`} {
@@ -567,9 +563,9 @@ func minutes(n int) []listRecord {
 
 // syncIDs runs one Sync of orders (website 1, pages of count) to its end
 // and returns the ids yielded and the error that ended it.
-func syncIDs(c *ordermsg.Client, cp *ordermsg.Checkpoint, count int, walk ...ordermsg.WalkOption) ([]int64, error) {
+func syncIDs(c *ordermsg.Client, cp *ordermsg.Checkpoint, count int) ([]int64, error) {
 	var got []int64
-	for o, err := range c.Orders.Sync(context.Background(), 1, cp, &ordermsg.ListOrdersOptions{Count: count}, walk...) {
+	for o, err := range c.Orders.Sync(context.Background(), 1, cp, &ordermsg.ListOrdersOptions{Count: count}) {
 		if err != nil {
 			return got, err
 		}
@@ -622,8 +618,8 @@ func mustJSON(t *testing.T, cp ordermsg.Checkpoint) string {
 	return string(b)
 }
 
-// Sync fetches its pages one at a time, whatever WithConcurrency asks for:
-// with pages fetched at once, a record appearing during the walk shifted
+// Sync fetches its pages one at a time (it takes no walk options, so no
+// WithConcurrency can ask for more): with pages fetched at once, a record appearing during the walk shifted
 // the pages answered after it but not those answered before, and the
 // record pushed across the boundary was on neither page, never yielded.
 // One page at a time, a shift only repeats a record, which is dropped.
@@ -641,7 +637,7 @@ func TestSyncFetchesPagesOneAtATime(t *testing.T) {
 	var cp ordermsg.Checkpoint
 	seen := map[int64]int{}
 	for run := range 2 {
-		got, err := syncIDs(c, &cp, 5, ordermsg.WithConcurrency(4))
+		got, err := syncIDs(c, &cp, 5)
 		if err != nil {
 			t.Fatalf("run %d: %v", run, err)
 		}
@@ -918,26 +914,4 @@ func checkSyncRuns(t *testing.T, rnd *rand.Rand) {
 			t.Errorf("the checkpoint remembers %d orders; the window holds %d", remembered, inWindow)
 		}
 	})
-}
-
-// A checkpoint stored in version 1 of the format (the mark and the ids of
-// its second) goes on where it stopped: nothing up to its mark is yielded
-// again, and what comes after is.
-func TestSyncGoesOnFromAVersion1Checkpoint(t *testing.T) {
-	ls := &listServer{}
-	ls.add(minutes(5)...)
-	ls.add(listRecord{6, listBase.Add(3 * time.Minute)})
-	c := ls.client(t)
-	var cp ordermsg.Checkpoint
-	if err := json.Unmarshal([]byte(`{"created":"2024-03-10T12:03:00Z","ids":[3,6]}`), &cp); err != nil {
-		t.Fatal(err)
-	}
-	if got, err := syncIDs(c, &cp, 2); err != nil || !slices.Equal(got, []int64{4, 5}) {
-		t.Errorf("got %v, %v; want [4 5]", got, err)
-	}
-	want := `{"v":2,"resource":"orders","website":1,"created":"2024-03-10T12:05:00Z","covered_before":"2024-03-10T12:03:00Z",` +
-		`"seen":{"2024-03-10T12:03:00Z":[3,6],"2024-03-10T12:04:00Z":[4],"2024-03-10T12:05:00Z":[5]}}`
-	if got := mustJSON(t, cp); got != want {
-		t.Errorf("checkpoint %s\nwant       %s", got, want)
-	}
 }

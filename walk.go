@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"iter"
 	"maps"
-	"net/http/httptrace"
 	"net/url"
 	"strconv"
 	"sync"
@@ -60,6 +59,7 @@ const maxConcurrency = 64
 // pageFetcher fetches one page of a list. It calls received once the
 // response has been read, before decoding it (not at all on an error before
 // that): the request no longer counts against the walk's concurrency then.
+// received may be called more than once.
 type pageFetcher[T any] func(ctx context.Context, page int, received func()) (*Page[T], error)
 
 // all walks every page of the list that opts describe, from opts.Page.
@@ -106,14 +106,16 @@ type pageCheck func(Pagination) error
 // ctx's error. When it returns, for whatever reason, every request it started
 // has ended.
 //
-// A request stops counting against concurrency once its response is read and
-// its connection is back in the transport's idle pool (doneWhenReusable): the
-// page is decoded on the request's goroutine while the next request is
-// already on its way, so that decoding overlaps the server's time instead of
-// adding to it. Which pages exist is known only from a page walked in order
-// (total_pages of the last page yielded from), never guessed: nothing is
-// requested before page start has been walked, nor past its total_pages. At
-// most concurrency+1 pages are fetched but not yet yielded.
+// A request holds one of concurrency slots until its response is read (the
+// fetch's received call, or its return): the page is decoded on the
+// request's goroutine while the next request is already on its way, so that
+// decoding overlaps the server's time instead of adding to it. net/http has
+// put a connection back in its idle pool by the time a body has been read to
+// its end, so the next request reuses it. Which pages exist is known only
+// from a page walked in order (total_pages of the last page yielded from),
+// never guessed: nothing is requested before page start has been walked, nor
+// past its total_pages. At most concurrency+1 pages are fetched but not yet
+// yielded.
 //
 // check, when not nil, sees each page's pagination once the page is known to
 // be the one asked for, before anything else is done with it.
@@ -129,34 +131,45 @@ func walk[T any](ctx context.Context, fetch pageFetcher[T], start, concurrency i
 		page *Page[T]
 		err  error
 	}
-	var window []chan result                     // pages requested and not yet walked, in page order
-	received := make(chan struct{}, concurrency) // one per request done with its connection (see doneWhenReusable)
-	inFlight := 0                                // requests whose response is not read yet
-	next := start                                // the next page to request
-	known := 0                                   // total_pages of the last page walked; 0 before the first
+	var window []chan result                  // pages requested and not yet walked, in page order
+	slots := make(chan struct{}, concurrency) // one per request whose response is not read yet
+	next := start                             // the next page to request
+	known := 0                                // total_pages of the last page walked; 0 before the first
+	// launch requests page next; a slot has been taken for it.
 	launch := func() {
 		ch := make(chan result, 1) // buffered: a request never waits for a reader
 		page := next
 		next++
-		inFlight++
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			done := &doneWhenReusable{received: received}
-			p, err := fetch(done.trace(ctx), page, done.read)
-			done.finish()
+		wg.Go(func() {
+			free := sync.OnceFunc(func() { <-slots })
+			p, err := fetch(ctx, page, free)
+			free() // before the result: an empty window always has every slot free
 			ch <- result{p, err}
-		}()
+		})
 		window = append(window, ch)
 	}
+	// wanted is the slots channel when another page may be requested, else
+	// nil (a select never sends on it).
+	wanted := func() chan struct{} {
+		if next <= known && len(window) <= concurrency {
+			return slots
+		}
+		return nil
+	}
 	fill := func() {
-		for inFlight < concurrency && len(window) <= concurrency && next <= known {
-			launch()
+		for {
+			select {
+			case wanted() <- struct{}{}:
+				launch()
+			default:
+				return
+			}
 		}
 	}
 
 	var seen pageMemory[T]
 	arrived := 0 // records on the pages walked, repeats included
+	slots <- struct{}{}
 	launch()
 	for want := start; len(window) > 0; want++ {
 		var res result
@@ -165,26 +178,14 @@ func walk[T any](ctx context.Context, fetch pageFetcher[T], start, concurrency i
 			select {
 			case res = <-window[0]:
 				break wait
-			case <-received:
-				inFlight--
-				fill()
+			case wanted() <- struct{}{}:
+				launch()
 			case <-ctx.Done():
 				yield(nil, ctx.Err())
 				return
 			}
 		}
 		window = window[1:]
-		// The page's request said it was done before its result came: count
-		// it, and any other, so that an empty window always has room.
-	drain:
-		for {
-			select {
-			case <-received:
-				inFlight--
-			default:
-				break drain
-			}
-		}
 		if res.err != nil {
 			yield(nil, res.err)
 			return
@@ -247,63 +248,6 @@ func checkCurrentPage(pg Pagination, start, want int) error {
 		return fmt.Errorf("%w: asked for page %d, got current_page %d", ErrPaginationStuck, want, pg.CurrentPage)
 	}
 	return fmt.Errorf("%w: asked for page %d, got current_page %d", ErrPageMismatch, want, pg.CurrentPage)
-}
-
-// doneWhenReusable tells the walk that a page's request is done with its
-// connection: once the response has been read (read, called before decoding)
-// and net/http has put the connection back in its idle pool
-// (httptrace.ClientTrace.PutIdleConn), so that the next request reuses it
-// instead of opening another. When the transport never says so (HTTP/2, a
-// connection closed, a transport other than net/http's), the request is done
-// when its page is decoded (finish).
-type doneWhenReusable struct {
-	mu             sync.Mutex
-	received       chan<- struct{}
-	isRead, isIdle bool
-	signalled      bool
-}
-
-// signal tells the walk, once; d.mu is held.
-func (d *doneWhenReusable) signal() {
-	if !d.signalled {
-		d.signalled = true
-		d.received <- struct{}{} // buffered for every request in flight: never blocks
-	}
-}
-
-// trace returns ctx with the hooks that see the connection go back to the
-// pool.
-func (d *doneWhenReusable) trace(ctx context.Context) context.Context {
-	return httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
-		GotConn: func(httptrace.GotConnInfo) {
-			d.mu.Lock()
-			defer d.mu.Unlock()
-			d.isIdle = false // a retry's connection: the earlier one's return does not count
-		},
-		PutIdleConn: func(err error) {
-			d.mu.Lock()
-			defer d.mu.Unlock()
-			if d.isIdle = err == nil; d.isIdle && d.isRead {
-				d.signal()
-			}
-		},
-	})
-}
-
-// read is called once the response is read, before the page is decoded.
-func (d *doneWhenReusable) read() {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.isRead = true; d.isIdle {
-		d.signal()
-	}
-}
-
-// finish is called when the fetch has returned, whatever happened.
-func (d *doneWhenReusable) finish() {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	d.signal()
 }
 
 // pageMemory remembers the ids of the previous page, so that records that
