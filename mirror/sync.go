@@ -1,0 +1,290 @@
+package mirror
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"strings"
+
+	"github.com/ordermsg/ordermsg-go"
+)
+
+// batchSize is the largest number of records of one transaction.
+const batchSize = 500
+
+// insertRows is the largest number of rows of one INSERT statement.
+const insertRows = 50
+
+// syncTable brings one table of a website up to date: the records created
+// since its checkpoint, then (with RefreshDays) the recent ones again.
+func syncTable[T any](ctx context.Context, r *run, t *table[T]) (Counts, error) {
+	// The database work is not cancelled with ctx, so that an interrupted
+	// run commits what it has read.
+	dbctx := context.WithoutCancel(ctx)
+	var counts Counts
+	err := r.m.withConn(ctx, func(conn *sql.Conn) error {
+		unlock, err := r.m.lock(ctx, conn, r.site, t.name)
+		if err != nil {
+			return dbErr(err)
+		}
+		defer unlock()
+		w := &writer[T]{b: r.m.backend, conn: conn, t: t, site: r.site}
+		defer func() { counts = w.counts }()
+		cp, err := w.checkpoint(dbctx)
+		if err != nil {
+			return dbErr(err)
+		}
+		for v, err := range t.sync(ctx, r.c, r.site, &cp, r.opts.PageSize) {
+			if err != nil {
+				return joinFlush(err, w.flush(dbctx, &cp))
+			}
+			r.progress()
+			if err := w.add(dbctx, v, &cp); err != nil {
+				return err
+			}
+		}
+		if err := w.flush(dbctx, &cp); err != nil || r.opts.RefreshDays == 0 || cp.IsZero() {
+			return err
+		}
+		// Refresh: the records created from RefreshDays before the newest
+		// on, listed from two days earlier whatever the server's reading of
+		// date_start, up to the checkpoint (what comes after is the next
+		// Sync's).
+		from := r.refreshFrom(cp.Mark())
+		since := ordermsg.DateOf(from.UTC().AddDate(0, 0, -2))
+		for v, err := range t.all(ctx, r.c, r.site, since, r.opts.PageSize, ordermsg.WithConcurrency(r.opts.Concurrency)) {
+			if err != nil {
+				return joinFlush(err, w.flush(dbctx, nil))
+			}
+			if created := t.created(v); created.Before(from) || created.After(cp.Mark()) {
+				continue
+			}
+			r.progress()
+			if err := w.add(dbctx, v, nil); err != nil {
+				return err
+			}
+		}
+		return w.flush(dbctx, nil)
+	})
+	return counts, err
+}
+
+// joinFlush is the walk's error, with the flush's when that failed too.
+func joinFlush(walkErr, flushErr error) error {
+	if flushErr != nil {
+		return fmt.Errorf("%w (and saving what was read: %w)", walkErr, flushErr)
+	}
+	return walkErr
+}
+
+// lock takes the lock of a website's resource, in PostgreSQL: an advisory
+// lock of the session of conn, waited for, held until unlock. In SQLite,
+// whose transactions are serialized by the database, it takes nothing.
+func (m *Mirror) lock(ctx context.Context, conn *sql.Conn, site int64, resource string) (unlock func(), err error) {
+	if m.backend != PostgreSQL {
+		return func() {}, nil
+	}
+	h := fnv.New64a()
+	fmt.Fprintf(h, "ordermsg mirror %s of website %d", resource, site)
+	key := int64(h.Sum64())
+	if _, err := conn.ExecContext(ctx, "SELECT pg_advisory_lock($1)", key); err != nil {
+		return nil, fmt.Errorf("mirror: waiting for the lock of website %d's %s: %w", site, resource, err)
+	}
+	return func() {
+		if _, err := conn.ExecContext(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock($1)", key); err != nil {
+			// The lock belongs to the session: end it rather than return
+			// it to the pool still locked.
+			conn.Raw(func(any) error { return errBadConn })
+		}
+	}, nil
+}
+
+// writer writes the records of one table in transactions of up to
+// batchSize, each with the checkpoint that covers them. Records wait in
+// memory until a batch is full, so that no transaction is open while the
+// next page is fetched.
+type writer[T any] struct {
+	b       Backend
+	conn    *sql.Conn
+	t       *table[T]
+	site    int64
+	pending []*T
+	counts  Counts
+}
+
+// add keeps v for the next flush, and flushes, with cp, once a batch is full.
+func (w *writer[T]) add(ctx context.Context, v *T, cp *ordermsg.Checkpoint) error {
+	w.pending = append(w.pending, v)
+	if len(w.pending) >= batchSize {
+		return w.flush(ctx, cp)
+	}
+	return nil
+}
+
+// checkpoint reads the table's stored checkpoint, zero when none.
+func (w *writer[T]) checkpoint(ctx context.Context) (ordermsg.Checkpoint, error) {
+	var cp ordermsg.Checkpoint
+	var raw string
+	err := w.conn.QueryRowContext(ctx, w.b.rebind("SELECT checkpoint FROM sync_state WHERE website_id = ? AND resource = ?"), w.site, w.t.name).Scan(&raw)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return cp, nil
+	case err != nil:
+		return cp, err
+	}
+	if err := json.Unmarshal([]byte(raw), &cp); err != nil {
+		return cp, fmt.Errorf("mirror: the stored checkpoint of website %d's %s: %w", w.site, w.t.name, err)
+	}
+	return cp, nil
+}
+
+// flush writes the pending records in one transaction, with cp when not nil
+// (unless the stored checkpoint is ahead of it: another run went further).
+func (w *writer[T]) flush(ctx context.Context, cp *ordermsg.Checkpoint) error {
+	if len(w.pending) == 0 && cp == nil {
+		return nil
+	}
+	var counts Counts
+	err := inTx(ctx, w.b, w.conn, func() error {
+		var err error
+		if counts, err = w.write(ctx); err == nil && cp != nil {
+			err = w.saveCheckpoint(ctx, cp)
+		}
+		return err
+	})
+	if err != nil {
+		return dbErr(fmt.Errorf("mirror: writing website %d's %s: %w", w.site, w.t.name, err))
+	}
+	w.pending = w.pending[:0]
+	w.counts.New += counts.New
+	w.counts.Updated += counts.Updated
+	w.counts.Unchanged += counts.Unchanged
+	return nil
+}
+
+// write inserts the pending records that are new and updates those whose
+// JSON changed.
+func (w *writer[T]) write(ctx context.Context) (Counts, error) {
+	var c Counts
+	// The last of a record listed twice wins.
+	byID := make(map[int64]*T, len(w.pending))
+	var ids []int64
+	for _, v := range w.pending {
+		id := w.t.id(v)
+		if _, ok := byID[id]; !ok {
+			ids = append(ids, id)
+		}
+		byID[id] = v
+	}
+	stored, err := w.stored(ctx, ids)
+	if err != nil {
+		return c, err
+	}
+	var fresh []*T
+	for _, id := range ids {
+		v := byID[id]
+		switch old, ok := stored[id]; {
+		case !ok:
+			fresh = append(fresh, v)
+		case old == string(w.t.raw(v)):
+			c.Unchanged++
+		default:
+			if err := w.update(ctx, v); err != nil {
+				return c, err
+			}
+			c.Updated++
+		}
+	}
+	for len(fresh) > 0 {
+		n := min(len(fresh), insertRows)
+		added, err := w.insert(ctx, fresh[:n])
+		if err != nil {
+			return c, err
+		}
+		c.New += added
+		c.Unchanged += n - added // written meanwhile by a run that does not lock
+		fresh = fresh[n:]
+	}
+	return c, nil
+}
+
+// stored returns the JSON of the records with the given ids that the table
+// holds.
+func (w *writer[T]) stored(ctx context.Context, ids []int64) (map[int64]string, error) {
+	out := make(map[int64]string, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	q := fmt.Sprintf("SELECT id, CAST(json AS TEXT) FROM %s WHERE website_id = ? AND id IN (%s)", w.t.name, marks(len(ids)))
+	args := []any{w.site}
+	for _, id := range ids {
+		args = append(args, id)
+	}
+	rows, err := w.conn.QueryContext(ctx, w.b.rebind(q), args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var raw string
+		if err := rows.Scan(&id, &raw); err != nil {
+			return nil, err
+		}
+		out[id] = raw
+	}
+	return out, rows.Err()
+}
+
+// insert adds rows for vs, skipping any that exists, and returns how many
+// it added.
+func (w *writer[T]) insert(ctx context.Context, vs []*T) (int, error) {
+	row := "(" + marks(len(w.t.columns)) + ")"
+	values := strings.TrimSuffix(strings.Repeat(row+", ", len(vs)), ", ")
+	q := fmt.Sprintf("INSERT INTO %s (%s) VALUES %s ON CONFLICT (website_id, id) DO NOTHING", w.t.name, strings.Join(w.t.columns, ", "), values)
+	args := make([]any, 0, len(vs)*len(w.t.columns))
+	for _, v := range vs {
+		args = append(args, w.t.row(w.site, v)...)
+	}
+	res, err := w.conn.ExecContext(ctx, w.b.rebind(q), args...)
+	if err != nil {
+		return 0, err
+	}
+	n, err := res.RowsAffected()
+	return int(n), err
+}
+
+// update writes every column of v's row.
+func (w *writer[T]) update(ctx context.Context, v *T) error {
+	sets := make([]string, 0, len(w.t.columns))
+	for _, c := range w.t.columns[2:] {
+		sets = append(sets, c+" = ?")
+	}
+	row := w.t.row(w.site, v)
+	q := fmt.Sprintf("UPDATE %s SET %s WHERE website_id = ? AND id = ?", w.t.name, strings.Join(sets, ", "))
+	_, err := w.conn.ExecContext(ctx, w.b.rebind(q), append(row[2:], row[0], row[1])...)
+	return err
+}
+
+// saveCheckpoint stores cp, unless the stored checkpoint's mark is later:
+// a run that started at the same time went further, and a checkpoint moved
+// back would only make the next run read again what is mirrored.
+func (w *writer[T]) saveCheckpoint(ctx context.Context, cp *ordermsg.Checkpoint) error {
+	stored, err := w.checkpoint(ctx)
+	if err != nil || stored.Mark().After(cp.Mark()) {
+		return err
+	}
+	b, err := json.Marshal(cp)
+	if err != nil {
+		return err
+	}
+	_, err = w.conn.ExecContext(ctx, w.b.rebind(`INSERT INTO sync_state (website_id, resource, checkpoint) VALUES (?, ?, ?)
+		ON CONFLICT (website_id, resource) DO UPDATE SET checkpoint = excluded.checkpoint`), w.site, w.t.name, string(b))
+	return err
+}
+
+// marks is n placeholders separated by commas.
+func marks(n int) string { return strings.TrimSuffix(strings.Repeat("?, ", n), ", ") }
