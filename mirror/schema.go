@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -38,7 +39,7 @@ CREATE TABLE orders (
 	promo_code_id BIGINT,
 	promo_code    TEXT,
 	json          {json} NOT NULL,
-	PRIMARY KEY (website_id, id)
+	CONSTRAINT orders_website_id_id PRIMARY KEY (website_id, id)
 );
 CREATE INDEX orders_date_created ON orders (date_created);
 CREATE INDEX orders_status ON orders (status);
@@ -55,7 +56,7 @@ CREATE TABLE messages (
 	portal_id     BIGINT,
 	file_id       BIGINT,
 	json          {json} NOT NULL,
-	PRIMARY KEY (website_id, id)
+	CONSTRAINT messages_website_id_id PRIMARY KEY (website_id, id)
 );
 CREATE INDEX messages_date_created ON messages (date_created);
 CREATE INDEX messages_message_type ON messages (message_type, date_created);
@@ -64,7 +65,7 @@ CREATE TABLE sync_state (
 	website_id  BIGINT NOT NULL,
 	resource    TEXT NOT NULL,
 	checkpoint  TEXT NOT NULL,
-	PRIMARY KEY (website_id, resource)
+	CONSTRAINT sync_state_website_id_resource PRIMARY KEY (website_id, resource)
 );`
 
 // upgradeFrom1SQL turns a version 1 database into version 2 in place: the
@@ -80,9 +81,9 @@ DROP TABLE sync_state;
 INSERT INTO orders (website_id, id, date_created, status, order_type, currency, total, amount_paid,
 	message_id, user_id, portal_id, promo_code_id, json)
 SELECT website_id, id, date_created, status, order_type, currency, total, amount_paid,
-	message_id, user_id, portal_id, promo_code_id, json FROM orders_v1;
+	message_id, user_id, portal_id, promo_code_id, CAST(json AS {json}) FROM orders_v1;
 INSERT INTO messages (website_id, id, date_created, message_type, order_id, form_id, user_id, portal_id, file_id, json)
-SELECT website_id, id, date_created, message_type, order_id, form_id, user_id, portal_id, file_id, json FROM messages_v1;
+SELECT website_id, id, date_created, message_type, order_id, form_id, user_id, portal_id, file_id, CAST(json AS {json}) FROM messages_v1;
 DROP TABLE orders_v1;
 DROP TABLE messages_v1;`
 
@@ -157,17 +158,39 @@ func schemaVersion(ctx context.Context, b Backend, conn *sql.Conn) (int, error) 
 		return 0, nil
 	}
 	// Version 1: sync_state keyed by resource alone, one website.
-	var website int
-	if len(found) == 3 && b == SQLite {
-		err := conn.QueryRowContext(ctx, "SELECT count(*) FROM pragma_table_info('sync_state') WHERE name = 'resource' AND pk = 1").Scan(&website)
+	if len(found) == 3 {
+		cols, err := columns(ctx, b, conn, "sync_state")
 		if err != nil {
 			return 0, err
 		}
-		if website == 1 {
+		if slices.Equal(cols, []string{"checkpoint", "resource", "website_id"}) {
 			return 1, nil
 		}
 	}
 	return 0, fmt.Errorf("%w: it holds the tables %s but not a mirror's schema version; use another database", ErrSchema, strings.Join(found, ", "))
+}
+
+// columns returns the names of the columns of table, sorted.
+func columns(ctx context.Context, b Backend, conn *sql.Conn, table string) ([]string, error) {
+	q := "SELECT name FROM pragma_table_info(?)"
+	if b == PostgreSQL {
+		q = "SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1"
+	}
+	rows, err := conn.QueryContext(ctx, q, table)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			return nil, err
+		}
+		out = append(out, name)
+	}
+	slices.Sort(out)
+	return out, rows.Err()
 }
 
 // inTx runs f in a write transaction on conn, committed when f returns nil
@@ -180,6 +203,9 @@ func inTx(ctx context.Context, b Backend, conn *sql.Conn, f func() error) error 
 		conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")
 		return err
 	}
-	_, err := conn.ExecContext(ctx, "COMMIT")
-	return err
+	if _, err := conn.ExecContext(ctx, "COMMIT"); err != nil {
+		conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")
+		return err
+	}
+	return nil
 }
