@@ -188,7 +188,7 @@ func TestRefreshDays(t *testing.T) {
 			t.Errorf("RefreshDays 1 after one status change: %+v", res)
 		}
 		var status string
-		if err := db.QueryRow("SELECT status FROM orders WHERE id = "+itoa(changed.ID)).Scan(&status); err != nil || status != "shipped" {
+		if err := db.QueryRow("SELECT status FROM orders WHERE id = " + itoa(changed.ID)).Scan(&status); err != nil || status != "shipped" {
 			t.Errorf("status column: %q, %v", status, err)
 		}
 		sameRecords(t, db, s)

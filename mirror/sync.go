@@ -1,6 +1,7 @@
 package mirror
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -8,6 +9,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"strings"
+	"time"
 
 	"github.com/ordermsg/ordermsg-go"
 )
@@ -16,7 +18,7 @@ import (
 const batchSize = 500
 
 // insertRows is the largest number of rows of one INSERT statement.
-const insertRows = 50
+const insertRows = 100
 
 // syncTable brings one table of a website up to date: the records created
 // since its checkpoint, then (with RefreshDays) the recent ones again.
@@ -32,22 +34,24 @@ func syncTable[T any](ctx context.Context, r *run, t *table[T]) (Counts, error) 
 		}
 		defer unlock()
 		w := &writer[T]{b: r.m.backend, conn: conn, t: t, site: r.site}
-		defer func() { counts = w.counts }()
 		cp, err := w.checkpoint(dbctx)
 		if err != nil {
 			return dbErr(err)
 		}
+		w.start(dbctx)
+		defer func() { counts = w.counts }() // after finish, below
+		defer w.finish(nil)
 		for v, err := range t.sync(ctx, r.c, r.site, &cp, r.opts.PageSize) {
 			if err != nil {
-				return joinFlush(err, w.flush(dbctx, &cp))
+				return joinFlush(err, w.finish(&cp))
 			}
 			r.progress()
-			if err := w.add(dbctx, v, &cp); err != nil {
+			if err := w.add(v, &cp); err != nil {
 				return err
 			}
 		}
-		if err := w.flush(dbctx, &cp); err != nil || r.opts.RefreshDays == 0 || cp.IsZero() {
-			return err
+		if err := w.send(&cp); err != nil || r.opts.RefreshDays == 0 || cp.IsZero() {
+			return cmp.Or(err, w.finish(nil))
 		}
 		// Refresh: the records created from RefreshDays before the newest
 		// on, listed from two days earlier whatever the server's reading of
@@ -57,17 +61,17 @@ func syncTable[T any](ctx context.Context, r *run, t *table[T]) (Counts, error) 
 		since := ordermsg.DateOf(from.UTC().AddDate(0, 0, -2))
 		for v, err := range t.all(ctx, r.c, r.site, since, r.opts.PageSize, ordermsg.WithConcurrency(r.opts.Concurrency)) {
 			if err != nil {
-				return joinFlush(err, w.flush(dbctx, nil))
+				return joinFlush(err, w.finish(nil))
 			}
 			if created := t.created(v); created.Before(from) || created.After(cp.Mark()) {
 				continue
 			}
 			r.progress()
-			if err := w.add(dbctx, v, nil); err != nil {
+			if err := w.add(v, nil); err != nil {
 				return err
 			}
 		}
-		return w.flush(dbctx, nil)
+		return w.finish(nil)
 	})
 	return counts, err
 }
@@ -104,24 +108,94 @@ func (m *Mirror) lock(ctx context.Context, conn *sql.Conn, site int64, resource 
 
 // writer writes the records of one table in transactions of up to
 // batchSize, each with the checkpoint that covers them. Records wait in
-// memory until a batch is full, so that no transaction is open while the
-// next page is fetched.
+// memory until a batch is full; the batch is then written by the writer's
+// own goroutine while the walk goes on, so that the network and the
+// database overlap. A transaction holds only database work: it never waits
+// for a page.
 type writer[T any] struct {
 	b       Backend
 	conn    *sql.Conn
 	t       *table[T]
 	site    int64
 	pending []*T
-	counts  Counts
+
+	jobs    chan batch[T]
+	done    chan struct{} // closed when the goroutine has ended
+	stopped bool          // jobs is closed
+	err     error         // the goroutine's, read after done
+	counts  Counts        // the goroutine's, read after done
 }
 
-// add keeps v for the next flush, and flushes, with cp, once a batch is full.
-func (w *writer[T]) add(ctx context.Context, v *T, cp *ordermsg.Checkpoint) error {
+// batch is what one transaction writes: records and, unless nil, the
+// checkpoint (as JSON) that covers them.
+type batch[T any] struct {
+	records    []*T
+	checkpoint []byte
+	mark       time.Time
+}
+
+// start starts the goroutine that writes the batches.
+func (w *writer[T]) start(ctx context.Context) {
+	w.jobs, w.done = make(chan batch[T]), make(chan struct{})
+	go func() {
+		defer close(w.done)
+		for b := range w.jobs {
+			if err := w.flush(ctx, b); err != nil {
+				w.err = err
+				return
+			}
+		}
+	}()
+}
+
+// add keeps v for the next batch, and sends the batch, with cp, once it is
+// full. It returns the error of an earlier batch.
+func (w *writer[T]) add(v *T, cp *ordermsg.Checkpoint) error {
 	w.pending = append(w.pending, v)
 	if len(w.pending) >= batchSize {
-		return w.flush(ctx, cp)
+		return w.send(cp)
 	}
 	return nil
+}
+
+// send hands the pending records, with cp when not nil, to the goroutine.
+// It waits while the goroutine writes the batch before (so that at most two
+// batches are held), and returns the error of an earlier batch.
+func (w *writer[T]) send(cp *ordermsg.Checkpoint) error {
+	b := batch[T]{records: w.pending}
+	w.pending = nil
+	if cp != nil {
+		raw, err := json.Marshal(cp)
+		if err != nil {
+			return err
+		}
+		b.checkpoint, b.mark = raw, cp.Mark()
+	}
+	if len(b.records) == 0 && b.checkpoint == nil {
+		return nil
+	}
+	select {
+	case w.jobs <- b:
+		return nil
+	case <-w.done:
+		return w.err
+	}
+}
+
+// finish sends what is pending (with cp when not nil), waits for every
+// batch to be written and returns the first error. Later calls do nothing
+// but return it.
+func (w *writer[T]) finish(cp *ordermsg.Checkpoint) error {
+	if !w.stopped {
+		sendErr := w.send(cp)
+		w.stopped = true
+		close(w.jobs)
+		<-w.done
+		if sendErr != nil && w.err == nil {
+			w.err = sendErr
+		}
+	}
+	return w.err
 }
 
 // checkpoint reads the table's stored checkpoint, zero when none.
@@ -141,38 +215,34 @@ func (w *writer[T]) checkpoint(ctx context.Context) (ordermsg.Checkpoint, error)
 	return cp, nil
 }
 
-// flush writes the pending records in one transaction, with cp when not nil
-// (unless the stored checkpoint is ahead of it: another run went further).
-func (w *writer[T]) flush(ctx context.Context, cp *ordermsg.Checkpoint) error {
-	if len(w.pending) == 0 && cp == nil {
-		return nil
-	}
+// flush writes a batch in one transaction, with its checkpoint unless the
+// stored one is ahead of it (another run went further).
+func (w *writer[T]) flush(ctx context.Context, b batch[T]) error {
 	var counts Counts
 	err := inTx(ctx, w.b, w.conn, func() error {
 		var err error
-		if counts, err = w.write(ctx); err == nil && cp != nil {
-			err = w.saveCheckpoint(ctx, cp)
+		if counts, err = w.write(ctx, b.records); err == nil && b.checkpoint != nil {
+			err = w.saveCheckpoint(ctx, b.checkpoint, b.mark)
 		}
 		return err
 	})
 	if err != nil {
 		return dbErr(fmt.Errorf("mirror: writing website %d's %s: %w", w.site, w.t.name, err))
 	}
-	w.pending = w.pending[:0]
 	w.counts.New += counts.New
 	w.counts.Updated += counts.Updated
 	w.counts.Unchanged += counts.Unchanged
 	return nil
 }
 
-// write inserts the pending records that are new and updates those whose
-// JSON changed.
-func (w *writer[T]) write(ctx context.Context) (Counts, error) {
+// write inserts the records that are new and updates those whose JSON
+// changed.
+func (w *writer[T]) write(ctx context.Context, records []*T) (Counts, error) {
 	var c Counts
 	// The last of a record listed twice wins.
-	byID := make(map[int64]*T, len(w.pending))
+	byID := make(map[int64]*T, len(records))
 	var ids []int64
-	for _, v := range w.pending {
+	for _, v := range records {
 		id := w.t.id(v)
 		if _, ok := byID[id]; !ok {
 			ids = append(ids, id)
@@ -269,20 +339,16 @@ func (w *writer[T]) update(ctx context.Context, v *T) error {
 	return err
 }
 
-// saveCheckpoint stores cp, unless the stored checkpoint's mark is later:
+// saveCheckpoint stores cp, whose mark is mark, unless the stored checkpoint's mark is later:
 // a run that started at the same time went further, and a checkpoint moved
 // back would only make the next run read again what is mirrored.
-func (w *writer[T]) saveCheckpoint(ctx context.Context, cp *ordermsg.Checkpoint) error {
+func (w *writer[T]) saveCheckpoint(ctx context.Context, cp []byte, mark time.Time) error {
 	stored, err := w.checkpoint(ctx)
-	if err != nil || stored.Mark().After(cp.Mark()) {
-		return err
-	}
-	b, err := json.Marshal(cp)
-	if err != nil {
+	if err != nil || stored.Mark().After(mark) {
 		return err
 	}
 	_, err = w.conn.ExecContext(ctx, w.b.rebind(`INSERT INTO sync_state (website_id, resource, checkpoint) VALUES (?, ?, ?)
-		ON CONFLICT (website_id, resource) DO UPDATE SET checkpoint = excluded.checkpoint`), w.site, w.t.name, string(b))
+		ON CONFLICT (website_id, resource) DO UPDATE SET checkpoint = excluded.checkpoint`), w.site, w.t.name, string(cp))
 	return err
 }
 
