@@ -35,8 +35,8 @@ earlier ordermsg is upgraded in place.
 
 Every record is stored with the data of these includes, and its JSON exactly
 as the server sent it (column json):
-  orders:   ` + strings.Join(names(mirror.OrderIncludes), ", ") + `
-  messages: ` + strings.Join(names(mirror.MessageIncludes), ", ") + `
+  orders:   ` + wrapList(names(mirror.OrderIncludes), 12, 79) + `
+  messages: ` + wrapList(names(mirror.MessageIncludes), 12, 79) + `
 Not requested: an order's message, a message's order and order.items (both
 kinds are mirrored, so the links stay ids). No flag narrows the includes: the
 views below need them, in every record alike.
@@ -63,12 +63,14 @@ The new records are read one page at a time: pages fetched at once can miss
 a record that appears during the run. --concurrency applies only to the
 --refresh-days pass, which updates records already mirrored.
 
-A URL's password is never shown: messages print the URL with it masked.
+For PostgreSQL, give the URL in quotes, such as
+  --db 'postgres://mirror@db.example.com/shop?sslmode=require'
+with the password in the URL, in PGPASSWORD or in ~/.pgpass (pgx reads
+them). A URL's password is never shown: messages print it masked.
 On a terminal a progress bar shows on stderr; at the end one line tells the
 records that were new, updated and unchanged, and the seconds taken.`,
 		Example: `  ordermsg sync --db shop.db                    # needs ORDERMSG_BASE_URL, ORDERMSG_API_KEY, ORDERMSG_WEBSITE_ID
-  ordermsg sync --db shop.db --refresh-days 7
-  ordermsg sync --db "postgres://mirror@db.example.com/shop"   # password from PGPASSWORD or ~/.pgpass
+  ordermsg sync --db shop.db --refresh-days 7   # needs ORDERMSG_BASE_URL, ORDERMSG_API_KEY, ORDERMSG_WEBSITE_ID
   ordermsg sync --db demo.db --demo`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -122,6 +124,30 @@ records that were new, updated and unchanged, and the seconds taken.`,
 	fl.IntVar(&count, "count", 100, "page size of the requests")
 	fl.IntVar(&pages, "concurrency", 4, "pages fetched at once by the --refresh-days pass (new records are read one page at a time)")
 	return cmd
+}
+
+// wrapList joins items with commas in lines of at most width characters,
+// the lines after the first indented by indent spaces (as the first starts
+// after indent characters).
+func wrapList(items []string, indent, width int) string {
+	var b strings.Builder
+	col := indent
+	for i, item := range items {
+		if i > 0 {
+			b.WriteString(",")
+			col++
+			if col+1+len(item)+1 > width {
+				b.WriteString("\n" + strings.Repeat(" ", indent))
+				col = indent
+			} else {
+				b.WriteString(" ")
+				col++
+			}
+		}
+		b.WriteString(item)
+		col += len(item)
+	}
+	return b.String()
 }
 
 // newSyncProgress is a progress bar of records, of unknown total, on stderr
