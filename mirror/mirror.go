@@ -63,7 +63,8 @@ type Mirror struct {
 // earlier version in place. A database whose schema it cannot use (a newer
 // version's, or other tables of the same names) is refused with an error
 // that matches ErrSchema and is left as it was. The caller keeps db and
-// closes it.
+// closes it. In SQLite, WAL mode (PRAGMA journal_mode=WAL, kept in the
+// file) lets readers query the mirror while a run writes.
 func Open(ctx context.Context, db *sql.DB, backend Backend) (*Mirror, error) {
 	if !backend.valid() {
 		return nil, fmt.Errorf("mirror: unknown backend %v", backend)

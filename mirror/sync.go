@@ -76,10 +76,11 @@ func syncTable[T any](ctx context.Context, r *run, t *table[T]) (Counts, error) 
 	return counts, err
 }
 
-// joinFlush is the walk's error, with the flush's when that failed too.
+// joinFlush is the walk's error, with the flush's text when that failed
+// too: the walk's error is the cause (errors.Is sees it, not ErrDatabase).
 func joinFlush(walkErr, flushErr error) error {
 	if flushErr != nil {
-		return fmt.Errorf("%w (and saving what was read: %w)", walkErr, flushErr)
+		return fmt.Errorf("%w (and saving what was read: %v)", walkErr, flushErr)
 	}
 	return walkErr
 }
