@@ -11,19 +11,22 @@ import (
 	"github.com/ordermsg/ordermsg-go/ordermsgtest"
 )
 
-// forEachBackend runs test against a fresh database of each backend.
-func forEachBackend(t *testing.T, test func(t *testing.T, be mirrortest.Backend, target string)) {
-	for _, be := range mirrortest.Backends() {
-		t.Run(be.Name, func(t *testing.T) { test(t, be, be.New(t)) })
-	}
-}
-
 // site is a website of the fake, with a client that reads it.
 type site struct {
 	srv *ordermsgtest.Server
 	id  int64
 	key string
 	c   *ordermsg.Client
+}
+
+// mirrorOf starts a fake of cfg and opens a mirror in the database at
+// target; it returns the fake, its first website, the database and the
+// mirror.
+func mirrorOf(t testing.TB, be mirrortest.Backend, target string, cfg ordermsgtest.Config, opts ...ordermsgtest.Option) (*ordermsgtest.Server, site, *sql.DB, *mirror.Mirror) {
+	t.Helper()
+	srv := newFake(t, cfg, opts...)
+	db := be.Open(t, target)
+	return srv, siteOf(t, srv, 0), db, openMirror(t, be, db)
 }
 
 func newFake(t testing.TB, cfg ordermsgtest.Config, opts ...ordermsgtest.Option) *ordermsgtest.Server {

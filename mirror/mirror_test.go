@@ -9,11 +9,8 @@ import (
 )
 
 func TestSyncEveryRecordWithItsIncludes(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, be mirrortest.Backend, target string) {
-		srv := newFake(t, ordermsgtest.Config{Seed: 3, Websites: 1, OrdersPerWebsite: 30, MessagesPerWebsite: 45})
-		s := siteOf(t, srv, 0)
-		db := be.Open(t, target)
-		m := openMirror(t, be, db)
+	mirrortest.ForEach(t, func(t *testing.T, be mirrortest.Backend, target string) {
+		srv, s, db, m := mirrorOf(t, be, target, ordermsgtest.Config{Seed: 3, Websites: 1, OrdersPerWebsite: 30, MessagesPerWebsite: 45})
 		res := syncSite(t, m, s, &mirror.Options{PageSize: 7})
 		if res.Orders != (mirror.Counts{New: 30}) || res.Messages != (mirror.Counts{New: 45}) {
 			t.Errorf("first run: %+v", res)

@@ -36,7 +36,7 @@ func TestREADMEQueries(t *testing.T) {
 	if len(queries) < 8 {
 		t.Fatalf("found %d queries in the README", len(queries))
 	}
-	forEachBackend(t, func(t *testing.T, be mirrortest.Backend, target string) {
+	mirrortest.ForEach(t, func(t *testing.T, be mirrortest.Backend, target string) {
 		srv := newFake(t, ordermsgtest.Config{Seed: 5, Websites: 2, OrdersPerWebsite: 60, MessagesPerWebsite: 80})
 		db := be.Open(t, target)
 		m := openMirror(t, be, db)

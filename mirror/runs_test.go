@@ -19,7 +19,7 @@ import (
 )
 
 func TestTwoWebsitesInOneDatabase(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, be mirrortest.Backend, target string) {
+	mirrortest.ForEach(t, func(t *testing.T, be mirrortest.Backend, target string) {
 		srv := newFake(t, ordermsgtest.Config{Seed: 4, Websites: 2, OrdersPerWebsite: 20, MessagesPerWebsite: 25})
 		a, b := siteOf(t, srv, 0), siteOf(t, srv, 1)
 		db := be.Open(t, target)
@@ -59,7 +59,7 @@ func clientOf(t testing.TB, url string, s site) site {
 // would: both succeed, every record is mirrored once, with the server's
 // JSON, and counted new by exactly one of them.
 func TestTwoRunsAtOnce(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, be mirrortest.Backend, target string) {
+	mirrortest.ForEach(t, func(t *testing.T, be mirrortest.Backend, target string) {
 		const orders, messages = 300, 350
 		srv := newFake(t, ordermsgtest.Config{Seed: 6, Websites: 1, OrdersPerWebsite: orders, MessagesPerWebsite: messages},
 			ordermsgtest.WithLatency(time.Millisecond))
@@ -124,11 +124,8 @@ func writeTxOpen(t *testing.T, be mirrortest.Backend, probe *sql.DB) bool {
 // any batch's writing can (a transaction held across the request would
 // never end: it waits for the answer).
 func TestNoTransactionOpenDuringARequest(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, be mirrortest.Backend, target string) {
-		srv := newFake(t, ordermsgtest.Config{Seed: 7, Websites: 1, OrdersPerWebsite: 1200, MessagesPerWebsite: 1300})
-		s := siteOf(t, srv, 0)
-		db := be.Open(t, target)
-		m := openMirror(t, be, db)
+	mirrortest.ForEach(t, func(t *testing.T, be mirrortest.Backend, target string) {
+		srv, s, db, m := mirrorOf(t, be, target, ordermsgtest.Config{Seed: 7, Websites: 1, OrdersPerWebsite: 1200, MessagesPerWebsite: 1300})
 		probe := be.Open(t, target)
 		var requests, open atomic.Int64
 		watched := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -168,11 +165,8 @@ func TestNoTransactionOpenDuringARequest(t *testing.T) {
 // TestRefreshDays: a status that changes is seen by a run with RefreshDays,
 // and by no other.
 func TestRefreshDays(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, be mirrortest.Backend, target string) {
-		srv := newFake(t, ordermsgtest.Config{Seed: 2, Websites: 1, OrdersPerWebsite: 40, MessagesPerWebsite: 40})
-		s := siteOf(t, srv, 0)
-		db := be.Open(t, target)
-		m := openMirror(t, be, db)
+	mirrortest.ForEach(t, func(t *testing.T, be mirrortest.Backend, target string) {
+		srv, s, db, m := mirrorOf(t, be, target, ordermsgtest.Config{Seed: 2, Websites: 1, OrdersPerWebsite: 40, MessagesPerWebsite: 40})
 		syncSite(t, m, s, nil)
 		var changed *ordermsg.Order
 		srv.Handler.Snapshot(func(ds *ordermsgtest.Dataset) {
@@ -199,11 +193,8 @@ func TestRefreshDays(t *testing.T) {
 // the context's error, what it read is mirrored, and the next run completes
 // the mirror.
 func TestInterruptedRunKeepsWhatItRead(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, be mirrortest.Backend, target string) {
-		srv := newFake(t, ordermsgtest.Config{Seed: 9, Websites: 1, OrdersPerWebsite: 1500, MessagesPerWebsite: 1500})
-		s := siteOf(t, srv, 0)
-		db := be.Open(t, target)
-		m := openMirror(t, be, db)
+	mirrortest.ForEach(t, func(t *testing.T, be mirrortest.Backend, target string) {
+		_, s, db, m := mirrorOf(t, be, target, ordermsgtest.Config{Seed: 9, Websites: 1, OrdersPerWebsite: 1500, MessagesPerWebsite: 1500})
 		ctx, cancel := context.WithCancel(context.Background())
 		read := 0
 		_, err := m.Sync(ctx, s.c, s.id, &mirror.Options{PageSize: 50, Progress: func() {

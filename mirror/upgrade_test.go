@@ -44,7 +44,7 @@ func stripComments(s string) string {
 // wrote them): Open upgrades it in place, keeping its records, and the next
 // Sync reads every record again with its includes.
 func TestUpgradeFromVersion1(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, be mirrortest.Backend, target string) {
+	mirrortest.ForEach(t, func(t *testing.T, be mirrortest.Backend, target string) {
 		srv := newFake(t, ordermsgtest.Config{Seed: 8, Websites: 1, OrdersPerWebsite: 12, MessagesPerWebsite: 15})
 		s := siteOf(t, srv, 0)
 		db := be.Open(t, target)
@@ -94,7 +94,7 @@ func TestUpgradeFromVersion1(t *testing.T) {
 // tables of the mirror's names that are not a mirror's, are refused and left
 // as they were.
 func TestRefusesASchemaItCannotUse(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, be mirrortest.Backend, target string) {
+	mirrortest.ForEach(t, func(t *testing.T, be mirrortest.Backend, target string) {
 		db := be.Open(t, target)
 		openMirror(t, be, db)
 		if _, err := db.Exec(fmt.Sprintf("UPDATE mirror_schema SET version = %d", mirror.SchemaVersion+1)); err != nil {

@@ -90,11 +90,9 @@ func fieldsOf(fs *ordermsg.FormSubmission) ordermsg.FormFields {
 
 // TestViews compares every view, row by row, with the fake's records.
 func TestViews(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, be mirrortest.Backend, target string) {
-		srv := newFake(t, ordermsgtest.Config{Seed: 5, Websites: 1, OrdersPerWebsite: 60, MessagesPerWebsite: 80})
-		s := siteOf(t, srv, 0)
-		db := be.Open(t, target)
-		syncSite(t, openMirror(t, be, db), s, nil)
+	mirrortest.ForEach(t, func(t *testing.T, be mirrortest.Backend, target string) {
+		srv, s, db, m := mirrorOf(t, be, target, ordermsgtest.Config{Seed: 5, Websites: 1, OrdersPerWebsite: 60, MessagesPerWebsite: 80})
+		syncSite(t, m, s, nil)
 		var w *ordermsgtest.Website
 		srv.Handler.Snapshot(func(ds *ordermsgtest.Dataset) { w = ds.Websites[0] })
 

@@ -40,7 +40,7 @@ func TestSyncDBSurvivesSIGKILL(t *testing.T) {
 		t.Skip("builds the command")
 	}
 	bin := buildCLI(t)
-	forEachBackend(t, func(t *testing.T, be mirrortest.Backend, target string) {
+	mirrortest.ForEach(t, func(t *testing.T, be mirrortest.Backend, target string) {
 		syncSurvivesSIGKILL(t, bin, be, target)
 	})
 }

@@ -17,14 +17,6 @@ import (
 	"github.com/ordermsg/ordermsg-go/ordermsgtest"
 )
 
-// forEachBackend runs test with a fresh target (a file path or a URL) of
-// each backend of sync --db.
-func forEachBackend(t *testing.T, test func(t *testing.T, be mirrortest.Backend, target string)) {
-	for _, be := range mirrortest.Backends() {
-		t.Run(be.Name, func(t *testing.T) { test(t, be, be.New(t)) })
-	}
-}
-
 // sameRecords fails unless the database at target holds exactly the
 // records of srv's first website, with the server's JSON.
 func sameRecords(t testing.TB, srv *ordermsgtest.Server, be mirrortest.Backend, target string) {
@@ -46,7 +38,7 @@ func syncOnce(t *testing.T, env map[string]string, args ...string) []string {
 }
 
 func TestSyncDB(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, be mirrortest.Backend, target string) {
+	mirrortest.ForEach(t, func(t *testing.T, be mirrortest.Backend, target string) {
 		srv, env := smallService(t)
 		if be.Backend.String() == "SQLite" {
 			target = filepath.Join(t.TempDir(), "a ?weird#name.db")
@@ -110,7 +102,7 @@ func withEnv(env map[string]string, kv ...string) map[string]string {
 }
 
 func TestSyncDBTwoWebsitesInOneDatabase(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, be mirrortest.Backend, target string) {
+	mirrortest.ForEach(t, func(t *testing.T, be mirrortest.Backend, target string) {
 		srv := ordermsgtest.NewServer(ordermsgtest.Generate(ordermsgtest.Config{Seed: 42, Websites: 2, OrdersPerWebsite: 12, MessagesPerWebsite: 16}))
 		defer srv.Close()
 		var second *ordermsgtest.Website
@@ -132,7 +124,7 @@ func TestSyncDBTwoWebsitesInOneDatabase(t *testing.T) {
 // Two runs of the same website into one database at once (overlapping cron
 // runs) both exit 0, and the mirror is exact.
 func TestSyncDBTwoRunsAtOnce(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, be mirrortest.Backend, target string) {
+	mirrortest.ForEach(t, func(t *testing.T, be mirrortest.Backend, target string) {
 		srv := ordermsgtest.NewServer(ordermsgtest.Generate(ordermsgtest.Config{Seed: 5, Websites: 1, OrdersPerWebsite: 700, MessagesPerWebsite: 800}))
 		defer srv.Close()
 		env := map[string]string{envBaseURL: srv.URL, envAPIKey: srv.APIKey, envWebsiteID: fmt.Sprint(srv.WebsiteID)}
@@ -211,7 +203,7 @@ func TestSyncDBUsage(t *testing.T) {
 }
 
 func TestSyncDBKeepsWhatItSyncedWhenTheServerFails(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, be mirrortest.Backend, target string) {
+	mirrortest.ForEach(t, func(t *testing.T, be mirrortest.Backend, target string) {
 		srv, env := smallService(t)
 		syncOnce(t, env, "--db", target)
 		srv.AddOrders(3)
@@ -228,7 +220,7 @@ func TestSyncDBKeepsWhatItSyncedWhenTheServerFails(t *testing.T) {
 // A database whose schema is a newer version's is refused, exit 3, with a
 // message that says what to do.
 func TestSyncDBRefusesANewerSchema(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, be mirrortest.Backend, target string) {
+	mirrortest.ForEach(t, func(t *testing.T, be mirrortest.Backend, target string) {
 		_, env := smallService(t)
 		syncOnce(t, env, "--db", target)
 		if _, err := be.Open(t, target).Exec("UPDATE mirror_schema SET version = version + 1"); err != nil {

@@ -47,6 +47,14 @@ func Backends() []Backend {
 	}
 }
 
+// ForEach runs test, as a subtest named for the backend, against a fresh
+// database of each backend.
+func ForEach(t *testing.T, test func(t *testing.T, be Backend, target string)) {
+	for _, be := range Backends() {
+		t.Run(be.Name, func(t *testing.T) { test(t, be, be.New(t)) })
+	}
+}
+
 func newSQLite(t testing.TB) string { return filepath.Join(t.TempDir(), "mirror.db") }
 
 // SQLiteDSN is the modernc.org/sqlite name of the database file at path: a
