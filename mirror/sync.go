@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"slices"
 	"strings"
 	"time"
 
@@ -237,7 +238,9 @@ func (w *writer[T]) flush(ctx context.Context, b batch[T]) error {
 }
 
 // write inserts the records that are new and updates those whose JSON
-// changed.
+// changed. The inserts come first, skipping the records the table holds and
+// returning the ids of those they added, so that a run of new records does
+// not read the table at all.
 func (w *writer[T]) write(ctx context.Context, records []*T) (Counts, error) {
 	var c Counts
 	// The last of a record listed twice wins.
@@ -250,34 +253,48 @@ func (w *writer[T]) write(ctx context.Context, records []*T) (Counts, error) {
 		}
 		byID[id] = v
 	}
-	stored, err := w.stored(ctx, ids)
-	if err != nil {
-		return c, err
-	}
-	var fresh []*T
-	for _, id := range ids {
-		v := byID[id]
-		switch old, ok := stored[id]; {
-		case !ok:
-			fresh = append(fresh, v)
-		case old == string(w.t.raw(v)):
-			c.Unchanged++
-		default:
-			if err := w.update(ctx, v); err != nil {
-				return c, err
-			}
-			c.Updated++
-		}
-	}
-	for len(fresh) > 0 {
-		n := min(len(fresh), insertRows)
-		added, err := w.insert(ctx, fresh[:n])
-		if err != nil {
+	added := make(map[int64]bool, len(ids))
+	fresh := ids
+	var stored map[int64]string
+	if w.b == SQLite {
+		// In process, reading first is cheap, and inserting only what is
+		// new is cheaper than letting the inserts skip what is not.
+		var err error
+		if stored, err = w.stored(ctx, ids); err != nil {
 			return c, err
 		}
-		c.New += added
-		c.Unchanged += n - added // written meanwhile by a run that does not lock
-		fresh = fresh[n:]
+		fresh = slices.DeleteFunc(slices.Clone(ids), func(id int64) bool { _, ok := stored[id]; return ok })
+	}
+	for rest := fresh; len(rest) > 0; {
+		n := min(len(rest), insertRows)
+		if err := w.insert(ctx, rest[:n], byID, added); err != nil {
+			return c, err
+		}
+		rest = rest[n:]
+	}
+	c.New = len(added)
+	var held []int64
+	for _, id := range ids {
+		if !added[id] {
+			held = append(held, id)
+		}
+	}
+	if stored == nil {
+		var err error
+		if stored, err = w.stored(ctx, held); err != nil {
+			return c, err
+		}
+	}
+	for _, id := range held {
+		v := byID[id]
+		if stored[id] == string(w.t.raw(v)) {
+			c.Unchanged++
+			continue
+		}
+		if err := w.update(ctx, v); err != nil {
+			return c, err
+		}
+		c.Updated++
 	}
 	return c, nil
 }
@@ -310,22 +327,41 @@ func (w *writer[T]) stored(ctx context.Context, ids []int64) (map[int64]string, 
 	return out, rows.Err()
 }
 
-// insert adds rows for vs, skipping any that exists, and returns how many
-// it added.
-func (w *writer[T]) insert(ctx context.Context, vs []*T) (int, error) {
+// insert adds rows for the records with the given ids, skipping those the
+// table holds, and notes in added the ids it added.
+func (w *writer[T]) insert(ctx context.Context, ids []int64, byID map[int64]*T, added map[int64]bool) error {
 	row := "(" + marks(len(w.t.columns)) + ")"
-	values := strings.TrimSuffix(strings.Repeat(row+", ", len(vs)), ", ")
-	q := fmt.Sprintf("INSERT INTO %s (%s) VALUES %s ON CONFLICT (website_id, id) DO NOTHING", w.t.name, strings.Join(w.t.columns, ", "), values)
-	args := make([]any, 0, len(vs)*len(w.t.columns))
-	for _, v := range vs {
-		args = append(args, w.t.row(w.site, v)...)
+	values := strings.TrimSuffix(strings.Repeat(row+", ", len(ids)), ", ")
+	q := fmt.Sprintf("INSERT INTO %s (%s) VALUES %s ON CONFLICT (website_id, id) DO NOTHING",
+		w.t.name, strings.Join(w.t.columns, ", "), values)
+	args := make([]any, 0, len(ids)*len(w.t.columns))
+	for _, id := range ids {
+		args = append(args, w.t.row(w.site, byID[id])...)
 	}
-	res, err := w.conn.ExecContext(ctx, w.b.rebind(q), args...)
+	if w.b == SQLite {
+		// The write transaction excludes every other writer, and the
+		// records read first were left out: every row is added.
+		if _, err := w.conn.ExecContext(ctx, q, args...); err != nil {
+			return err
+		}
+		for _, id := range ids {
+			added[id] = true
+		}
+		return nil
+	}
+	rows, err := w.conn.QueryContext(ctx, w.b.rebind(q+" RETURNING id"), args...)
 	if err != nil {
-		return 0, err
+		return err
 	}
-	n, err := res.RowsAffected()
-	return int(n), err
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return err
+		}
+		added[id] = true
+	}
+	return rows.Err()
 }
 
 // update writes every column of v's row.
