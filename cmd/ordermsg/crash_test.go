@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ordermsg/ordermsg-go/mirror/mirrortest"
 	"github.com/ordermsg/ordermsg-go/ordermsgtest"
 )
 
@@ -31,13 +32,20 @@ func buildCLI(t *testing.T) string {
 // TestSyncDBSurvivesSIGKILL kills sync --db with SIGKILL six times, each
 // time as the server receives a request drawn at random (while the command
 // is inserting the previous page, in or between transactions), with records
-// added between the runs; then it lets a run finish. The database must hold
-// every record of the server exactly once, with the server's JSON.
+// added between the runs; then it lets a run finish. The database (SQLite
+// and PostgreSQL) must hold every record of the server exactly once, with
+// the server's JSON.
 func TestSyncDBSurvivesSIGKILL(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the command")
 	}
 	bin := buildCLI(t)
+	mirrortest.ForEach(t, func(t *testing.T, be mirrortest.Backend, target string) {
+		syncSurvivesSIGKILL(t, bin, be, target)
+	})
+}
+
+func syncSurvivesSIGKILL(t *testing.T, bin string, be mirrortest.Backend, db string) {
 	srv := ordermsgtest.NewServer(ordermsgtest.Generate(ordermsgtest.Config{Seed: 11, Websites: 1, OrdersPerWebsite: 2500, MessagesPerWebsite: 3000}))
 	defer srv.Close()
 	// The command talks to the same data through a server that counts its
@@ -52,7 +60,6 @@ func TestSyncDBSurvivesSIGKILL(t *testing.T) {
 	}))
 	defer counting.Close()
 
-	db := filepath.Join(t.TempDir(), "shop.db")
 	env := append(os.Environ(),
 		envBaseURL+"="+counting.URL, envAPIKey+"="+srv.APIKey, envWebsiteID+"="+strconv.FormatInt(srv.WebsiteID, 10))
 	seed := uint64(time.Now().UnixNano())
@@ -93,5 +100,5 @@ func TestSyncDBSurvivesSIGKILL(t *testing.T) {
 	if _, done := run(); <-done != nil {
 		t.Fatal("the last run failed")
 	}
-	sameRecords(t, srv, db)
+	sameRecords(t, srv, be, db)
 }

@@ -3,7 +3,9 @@ module github.com/ordermsg/ordermsg-go/cmd/ordermsg
 go 1.26.0
 
 require (
+	github.com/jackc/pgx/v5 v5.12.0
 	github.com/ordermsg/ordermsg-go v0.0.0-00010101000000-000000000000
+	github.com/ordermsg/ordermsg-go/mirror v0.0.0-00010101000000-000000000000
 	github.com/schollz/progressbar/v3 v3.18.0
 	github.com/spf13/cobra v1.10.2
 	golang.org/x/net v0.62.0
@@ -19,6 +21,9 @@ require (
 	github.com/hashicorp/go-cleanhttp v0.5.2 // indirect
 	github.com/hashicorp/go-retryablehttp v0.7.8 // indirect
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
+	github.com/jackc/pgpassfile v1.0.0 // indirect
+	github.com/jackc/pgservicefile v0.0.0-20240606120523-5a60cdf6a761 // indirect
+	github.com/jackc/puddle/v2 v2.2.3 // indirect
 	github.com/jarcoal/httpmock v1.4.2 // indirect
 	github.com/mattn/go-isatty v0.0.24 // indirect
 	github.com/mitchellh/colorstring v0.0.0-20190213212951-d06e56a500db // indirect
@@ -26,6 +31,7 @@ require (
 	github.com/remyoudompheng/bigfft v0.0.0-20230129092748-24d4a6f8daec // indirect
 	github.com/rivo/uniseg v0.4.7 // indirect
 	github.com/spf13/pflag v1.0.9 // indirect
+	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/text v0.43.0 // indirect
 	modernc.org/libc v1.79.0 // indirect
@@ -37,3 +43,6 @@ require (
 // replace and require a released version to make the tool installable with
 // go install ...@version.
 replace github.com/ordermsg/ordermsg-go => ../..
+
+// The mirror package is developed beside the SDK (see ../../go.work).
+replace github.com/ordermsg/ordermsg-go/mirror => ../../mirror

@@ -2,111 +2,26 @@ package main
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"fmt"
-	"net/http"
+	"maps"
 	"os"
 	"path/filepath"
-	"reflect"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/ordermsg/ordermsg-go"
+	"github.com/ordermsg/ordermsg-go/mirror/mirrortest"
 	"github.com/ordermsg/ordermsg-go/ordermsgtest"
 )
 
-// serverRecords returns every record of a resource as the fake sends it in a
-// list, by id, as JSON values.
-func serverRecords(t testing.TB, srv *ordermsgtest.Server, resource string) map[int64]any {
+// sameRecords fails unless the database at target holds exactly the
+// records of srv's first website, with the server's JSON.
+func sameRecords(t testing.TB, srv *ordermsgtest.Server, be mirrortest.Backend, target string) {
 	t.Helper()
-	out := map[int64]any{}
-	for page := 1; ; page++ {
-		req, _ := http.NewRequest(http.MethodGet, fmt.Sprintf("%s/websites/%d/%s?direction=asc&count=100&page=%d", srv.URL, srv.WebsiteID, resource, page), nil)
-		req.SetBasicAuth(srv.APIKey, "")
-		req.Header.Set(ordermsgtest.VersionHeader, ordermsgtest.APIVersion)
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var list struct {
-			Data []map[string]any `json:"data"`
-		}
-		err = json.NewDecoder(resp.Body).Decode(&list)
-		resp.Body.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(list.Data) == 0 {
-			return out
-		}
-		for _, rec := range list.Data {
-			out[int64(rec["id"].(float64))] = any(rec)
-		}
-	}
-}
-
-// mirrored returns the records of a table of the database, by id, as JSON
-// values; it fails on a row whose id is not its JSON's.
-func mirrored(t testing.TB, path, table string) map[int64]any {
-	t.Helper()
-	db := openForTest(t, path)
-	rows, err := db.Query("SELECT id, json FROM " + table)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	out := map[int64]any{}
-	for rows.Next() {
-		var id int64
-		var raw string
-		if err := rows.Scan(&id, &raw); err != nil {
-			t.Fatal(err)
-		}
-		var v map[string]any
-		if err := json.Unmarshal([]byte(raw), &v); err != nil {
-			t.Fatalf("%s %d: %v", table, id, err)
-		}
-		if int64(v["id"].(float64)) != id {
-			t.Fatalf("%s row %d holds the JSON of %v", table, id, v["id"])
-		}
-		out[id] = any(v)
-	}
-	return out
-}
-
-func openForTest(t testing.TB, path string) *sql.DB {
-	t.Helper()
-	dsn, err := mirrorDSN(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	db, err := sql.Open("sqlite", dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	return db
-}
-
-// sameRecords fails unless the mirror holds exactly the server's records,
-// with the same JSON.
-func sameRecords(t testing.TB, srv *ordermsgtest.Server, path string) {
-	t.Helper()
-	for _, table := range []string{"orders", "messages"} {
-		want, got := serverRecords(t, srv, table), mirrored(t, path, table)
-		if len(got) != len(want) {
-			t.Errorf("%s: the database holds %d records, the server %d", table, len(got), len(want))
-		}
-		for id, w := range want {
-			if g, ok := got[id]; !ok {
-				t.Errorf("%s %d is missing", table, id)
-			} else if !reflect.DeepEqual(g, w) {
-				t.Errorf("%s %d: stored JSON %v\nserver's %v", table, id, g, w)
-			}
-		}
-	}
+	mirrortest.SameRecords(t, be.Open(t, target), srv, srv.WebsiteID, srv.APIKey)
 }
 
 var summaryLine = regexp.MustCompile(`^orders: (\d+) new, (\d+) updated, (\d+) unchanged; messages: (\d+) new, (\d+) updated, (\d+) unchanged; \d+\.\d\ds\n$`)
@@ -123,66 +38,154 @@ func syncOnce(t *testing.T, env map[string]string, args ...string) []string {
 }
 
 func TestSyncDB(t *testing.T) {
-	srv, env := smallService(t)
-	db := filepath.Join(t.TempDir(), "a ?weird#name.db")
-	if got := syncOnce(t, env, "--db", db, "--count", "5"); fmt.Sprint(got) != "[12 0 0 16 0 0]" {
-		t.Errorf("first run: %v, want 12 new orders and 16 new messages", got)
-	}
-	sameRecords(t, srv, db)
-	if _, err := os.Stat(db); err != nil {
-		t.Fatalf("the database is not at its name: %v", err)
-	}
-	if got := syncOnce(t, env, "--db", db); fmt.Sprint(got) != "[0 0 0 0 0 0]" {
-		t.Errorf("a run with nothing new: %v", got)
-	}
-	srv.AddOrders(4)
-	srv.AddMessages(3)
-	if got := syncOnce(t, env, "--db", db, "--count", "2"); fmt.Sprint(got) != "[4 0 0 7 0 0]" {
-		t.Errorf("after 4 new orders and 3 new messages: %v", got)
-	}
-	sameRecords(t, srv, db)
+	mirrortest.ForEach(t, func(t *testing.T, be mirrortest.Backend, target string) {
+		srv, env := smallService(t)
+		if be.Backend.String() == "SQLite" {
+			target = filepath.Join(t.TempDir(), "a ?weird#name.db")
+		}
+		if got := syncOnce(t, env, "--db", target, "--count", "5"); fmt.Sprint(got) != "[12 0 0 16 0 0]" {
+			t.Errorf("first run: %v, want 12 new orders and 16 new messages", got)
+		}
+		sameRecords(t, srv, be, target)
+		if be.Backend.String() == "SQLite" {
+			if _, err := os.Stat(target); err != nil {
+				t.Fatalf("the database is not at its name: %v", err)
+			}
+		}
+		if got := syncOnce(t, env, "--db", target); fmt.Sprint(got) != "[0 0 0 0 0 0]" {
+			t.Errorf("a run with nothing new: %v", got)
+		}
+		srv.AddOrders(4)
+		srv.AddMessages(3)
+		if got := syncOnce(t, env, "--db", target, "--count", "2"); fmt.Sprint(got) != "[4 0 0 7 0 0]" {
+			t.Errorf("after 4 new orders and 3 new messages: %v", got)
+		}
+		sameRecords(t, srv, be, target)
 
-	// Statuses change and nothing says so: --refresh-days reads the
-	// recent records again.
-	var changed *ordermsg.Order
-	srv.Handler.Snapshot(func(ds *ordermsgtest.Dataset) {
-		orders := ds.Websites[0].Orders
-		changed = orders[len(orders)-2]
+		// Statuses change and nothing says so: --refresh-days reads the
+		// recent records again.
+		var changed *ordermsg.Order
+		srv.Handler.Snapshot(func(ds *ordermsgtest.Dataset) {
+			orders := ds.Websites[0].Orders
+			changed = orders[len(orders)-2]
+		})
+		changed.Status = "shipped" // no request is in flight
+		if got := syncOnce(t, env, "--db", target); fmt.Sprint(got) != "[0 0 0 0 0 0]" {
+			t.Errorf("without --refresh-days a change is not seen: %v", got)
+		}
+		got := syncOnce(t, env, "--db", target, "--refresh-days", "1")
+		if got[0] != "0" || got[1] == "0" || got[3] != "0" {
+			t.Errorf("--refresh-days 1 after one status change: %v", got)
+		}
+		sameRecords(t, srv, be, target)
+
+		db := be.Open(t, target)
+		var status string
+		if err := db.QueryRow(fmt.Sprintf("SELECT status FROM orders WHERE id = %d", changed.ID)).Scan(&status); err != nil || status != "shipped" {
+			t.Errorf("status column: %q, %v", status, err)
+		}
+		var nulls int
+		db.QueryRow("SELECT count(*) FROM messages WHERE order_id IS NULL AND CAST(json AS TEXT) LIKE '%\"order\":0%'").Scan(&nulls)
+		if nulls == 0 {
+			t.Error("no message with order 0 has a NULL order_id")
+		}
 	})
-	changed.Status = "shipped" // no request is in flight
-	if got := syncOnce(t, env, "--db", db); fmt.Sprint(got) != "[0 0 0 0 0 0]" {
-		t.Errorf("without --refresh-days a change is not seen: %v", got)
-	}
-	got := syncOnce(t, env, "--db", db, "--refresh-days", "1")
-	if got[0] != "0" || got[1] != "1" || got[3] != "0" || got[4] != "0" {
-		t.Errorf("--refresh-days 1 after one status change: %v", got)
-	}
-	sameRecords(t, srv, db)
-
-	var status string
-	sqldb := openForTest(t, db)
-	if err := sqldb.QueryRow("SELECT status FROM orders WHERE id = ?", changed.ID).Scan(&status); err != nil || status != "shipped" {
-		t.Errorf("status column: %q, %v", status, err)
-	}
-	var nulls int
-	sqldb.QueryRow("SELECT count(*) FROM messages WHERE order_id IS NULL AND json LIKE '%\"order\":0%'").Scan(&nulls)
-	if nulls == 0 {
-		t.Error("no message with order 0 has a NULL order_id")
-	}
 }
 
-func TestSyncDBRefusesAnotherWebsitesDatabase(t *testing.T) {
-	_, env := smallService(t)
-	db := filepath.Join(t.TempDir(), "shop.db")
-	syncOnce(t, env, "--db", db)
-	env2 := map[string]string{}
-	for k, v := range env {
-		env2[k] = v
+// withEnv is env with the given keys changed.
+func withEnv(env map[string]string, kv ...string) map[string]string {
+	out := maps.Clone(env)
+	for i := 0; i+1 < len(kv); i += 2 {
+		out[kv[i]] = kv[i+1]
 	}
-	env2[envWebsiteID] = "1002"
-	_, stderr, code := cli{env: env2}.run(context.Background(), "sync", "--db", db)
-	if code == exitOK || !strings.Contains(stderr, "mirrors website 1001, not 1002") {
-		t.Errorf("exit %d, stderr %q", code, stderr)
+	return out
+}
+
+func TestSyncDBTwoWebsitesInOneDatabase(t *testing.T) {
+	mirrortest.ForEach(t, func(t *testing.T, be mirrortest.Backend, target string) {
+		srv := ordermsgtest.NewServer(ordermsgtest.Generate(ordermsgtest.Config{Seed: 42, Websites: 2, OrdersPerWebsite: 12, MessagesPerWebsite: 16}))
+		defer srv.Close()
+		var second *ordermsgtest.Website
+		srv.Handler.Snapshot(func(ds *ordermsgtest.Dataset) { second = ds.Websites[1] })
+		env := map[string]string{envBaseURL: srv.URL, envAPIKey: srv.APIKey, envWebsiteID: fmt.Sprint(srv.WebsiteID)}
+		env2 := withEnv(env, envAPIKey, second.APIKey, envWebsiteID, fmt.Sprint(second.ID))
+		if got := syncOnce(t, env, "--db", target); fmt.Sprint(got) != "[12 0 0 16 0 0]" {
+			t.Errorf("first website: %v", got)
+		}
+		if got := syncOnce(t, env2, "--db", target); fmt.Sprint(got) != "[12 0 0 16 0 0]" {
+			t.Errorf("second website: %v", got)
+		}
+		db := be.Open(t, target)
+		mirrortest.SameRecords(t, db, srv, srv.WebsiteID, srv.APIKey)
+		mirrortest.SameRecords(t, db, srv, second.ID, second.APIKey)
+	})
+}
+
+// Two runs of the same website into one database at once (overlapping cron
+// runs) both exit 0, and the mirror is exact.
+func TestSyncDBTwoRunsAtOnce(t *testing.T) {
+	mirrortest.ForEach(t, func(t *testing.T, be mirrortest.Backend, target string) {
+		srv := ordermsgtest.NewServer(ordermsgtest.Generate(ordermsgtest.Config{Seed: 5, Websites: 1, OrdersPerWebsite: 700, MessagesPerWebsite: 800}))
+		defer srv.Close()
+		env := map[string]string{envBaseURL: srv.URL, envAPIKey: srv.APIKey, envWebsiteID: fmt.Sprint(srv.WebsiteID)}
+		var wg sync.WaitGroup
+		for i := range 2 {
+			wg.Go(func() {
+				_, stderr, code := cli{env: env}.run(context.Background(), "sync", "--db", target, "--count", "25")
+				if code != exitOK {
+					t.Errorf("run %d: exit %d, %s", i, code, stderr)
+				}
+			})
+		}
+		wg.Wait()
+		sameRecords(t, srv, be, target)
+	})
+}
+
+// A URL's password shows nowhere: not in the error of a wrong password, of
+// an unreachable server or of a URL that does not parse, not in the
+// progress or the summary, not in --help.
+func TestSyncDBPasswordNeverShows(t *testing.T) {
+	base := mirrortest.PostgresURL(t)
+	target := mirrortest.Backends()[1].New(t)
+	_, env := smallService(t)
+	withPassword := func(u, pw string) string {
+		i := strings.Index(u, "://") + 3
+		at := strings.Index(u, "@")
+		user := strings.SplitN(u[i:at], ":", 2)[0]
+		return u[:i] + user + ":" + pw + u[at:]
+	}
+	const secret = "S3cret-pw%2Fx"
+	real := strings.SplitN(strings.SplitN(strings.TrimPrefix(base, "postgres://"), "@", 2)[0], ":", 2)[1]
+	for _, c := range []struct {
+		name, db string
+		extra    []string
+		code     int
+		secrets  []string
+	}{
+		{"wrong password", withPassword(target, "wrong-"+secret), nil, exitLocal, []string{secret}},
+		{"wrong password in the query", target + "&password=" + secret, nil, exitLocal, []string{secret}},
+		{"unreachable server", "postgres://mirror:" + secret + "@127.0.0.1:1/x?connect_timeout=2", nil, exitLocal, []string{secret}},
+		{"a URL that does not parse", "postgres://mirror:" + secret + "@127.0.0.1:port/x", nil, exitUsage, []string{secret}},
+		{"the right password, with progress", target, []string{"--verbose"}, exitOK, []string{real}},
+		{"--help", target, []string{"--help"}, exitOK, []string{real}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			stdout, stderr, code := cli{env: env, terminal: true}.run(context.Background(), append([]string{"sync", "--db", c.db}, c.extra...)...)
+			if code != c.code {
+				t.Errorf("exit %d, want %d: %s", code, c.code, stderr)
+			}
+			for _, s := range c.secrets {
+				for _, form := range []string{s, strings.ReplaceAll(s, "%2F", "/")} {
+					if strings.Contains(stdout+stderr, form) {
+						t.Errorf("the password shows:\nstdout %s\nstderr %s", stdout, stderr)
+					}
+				}
+			}
+			if code != exitOK && !strings.Contains(stderr, "xxxxx") && c.code != exitUsage && !strings.Contains(stderr, "127.0.0.1") {
+				t.Errorf("the error does not say which database: %s", stderr)
+			}
+		})
 	}
 }
 
@@ -200,22 +203,34 @@ func TestSyncDBUsage(t *testing.T) {
 }
 
 func TestSyncDBKeepsWhatItSyncedWhenTheServerFails(t *testing.T) {
-	srv, env := smallService(t)
-	db := filepath.Join(t.TempDir(), "shop.db")
-	syncOnce(t, env, "--db", db)
-	srv.AddOrders(3)
-	broken := map[string]string{}
-	for k, v := range env {
-		broken[k] = v
-	}
-	broken[envAPIKey] = "wrong"
-	if _, _, code := (cli{env: broken}).run(context.Background(), "sync", "--db", db); code != exitFailure {
-		t.Fatalf("exit %d with a wrong key", code)
-	}
-	if got := syncOnce(t, env, "--db", db); got[0] != "3" {
-		t.Errorf("after a failed run: %v, want the 3 new orders", got)
-	}
-	sameRecords(t, srv, db)
+	mirrortest.ForEach(t, func(t *testing.T, be mirrortest.Backend, target string) {
+		srv, env := smallService(t)
+		syncOnce(t, env, "--db", target)
+		srv.AddOrders(3)
+		if _, _, code := (cli{env: withEnv(env, envAPIKey, "wrong")}).run(context.Background(), "sync", "--db", target); code != exitFailure {
+			t.Fatalf("exit %d with a wrong key", code)
+		}
+		if got := syncOnce(t, env, "--db", target); got[0] != "3" {
+			t.Errorf("after a failed run: %v, want the 3 new orders", got)
+		}
+		sameRecords(t, srv, be, target)
+	})
+}
+
+// A database whose schema is a newer version's is refused, exit 3, with a
+// message that says what to do.
+func TestSyncDBRefusesANewerSchema(t *testing.T) {
+	mirrortest.ForEach(t, func(t *testing.T, be mirrortest.Backend, target string) {
+		_, env := smallService(t)
+		syncOnce(t, env, "--db", target)
+		if _, err := be.Open(t, target).Exec("UPDATE mirror_schema SET version = version + 1"); err != nil {
+			t.Fatal(err)
+		}
+		_, stderr, code := cli{env: env}.run(context.Background(), "sync", "--db", target)
+		if code != exitLocal || !strings.Contains(stderr, "upgrade ordermsg") {
+			t.Errorf("exit %d, stderr %q", code, stderr)
+		}
+	})
 }
 
 func TestExportState(t *testing.T) {

@@ -1,0 +1,85 @@
+package mirror
+
+import (
+	"database/sql/driver"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Backend is the kind of database a Mirror writes to. The tables, views and
+// behaviour are the same in both; only the SQL that makes them differs.
+type Backend int
+
+// The databases a Mirror can write to.
+const (
+	// SQLite, through any database/sql driver of it (modernc.org/sqlite is
+	// pure Go); version 3.38 or later, for the JSON functions and upserts.
+	SQLite Backend = iota + 1
+	// PostgreSQL, through github.com/jackc/pgx/v5/stdlib (driver "pgx") or
+	// another driver that takes $1 placeholders; version 12 or later.
+	PostgreSQL
+)
+
+// String names the backend.
+func (b Backend) String() string {
+	switch b {
+	case SQLite:
+		return "SQLite"
+	case PostgreSQL:
+		return "PostgreSQL"
+	}
+	return "Backend(" + strconv.Itoa(int(b)) + ")"
+}
+
+// valid reports whether b is one of the constants.
+func (b Backend) valid() bool { return b == SQLite || b == PostgreSQL }
+
+// rebind turns the ? placeholders of query into the backend's.
+func (b Backend) rebind(query string) string {
+	if b != PostgreSQL {
+		return query
+	}
+	var out strings.Builder
+	n := 0
+	for _, r := range query {
+		if r == '?' {
+			n++
+			fmt.Fprintf(&out, "$%d", n)
+			continue
+		}
+		out.WriteRune(r)
+	}
+	return out.String()
+}
+
+// begin is the statement that starts a write transaction: in SQLite an
+// immediate one, which takes the write lock at once (waiting its busy
+// timeout), so that it never fails for a lock it would take later.
+func (b Backend) begin() string {
+	if b == SQLite {
+		return "BEGIN IMMEDIATE"
+	}
+	return "BEGIN"
+}
+
+// jsonType is the type of the column that holds a record as sent: in
+// PostgreSQL json, which keeps the text as it came.
+func (b Backend) jsonType() string {
+	if b == PostgreSQL {
+		return "json"
+	}
+	return "TEXT"
+}
+
+// tableExists is a query of one row whose count is 1 when the table (its
+// name the argument) exists.
+func (b Backend) tableExists() string {
+	if b == PostgreSQL {
+		return "SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = $1"
+	}
+	return "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?"
+}
+
+// errBadConn makes database/sql drop a connection rather than reuse it.
+var errBadConn = driver.ErrBadConn

@@ -1,0 +1,74 @@
+package mirror_test
+
+import (
+	"context"
+	"database/sql"
+	"testing"
+
+	"github.com/ordermsg/ordermsg-go"
+	"github.com/ordermsg/ordermsg-go/mirror"
+	"github.com/ordermsg/ordermsg-go/mirror/mirrortest"
+	"github.com/ordermsg/ordermsg-go/ordermsgtest"
+)
+
+// site is a website of the fake, with a client that reads it.
+type site struct {
+	srv *ordermsgtest.Server
+	id  int64
+	key string
+	c   *ordermsg.Client
+}
+
+// mirrorOf starts a fake of cfg and opens a mirror in the database at
+// target; it returns the fake, its first website, the database and the
+// mirror.
+func mirrorOf(t testing.TB, be mirrortest.Backend, target string, cfg ordermsgtest.Config, opts ...ordermsgtest.Option) (*ordermsgtest.Server, site, *sql.DB, *mirror.Mirror) {
+	t.Helper()
+	srv := newFake(t, cfg, opts...)
+	db := be.Open(t, target)
+	return srv, siteOf(t, srv, 0), db, openMirror(t, be, db)
+}
+
+func newFake(t testing.TB, cfg ordermsgtest.Config, opts ...ordermsgtest.Option) *ordermsgtest.Server {
+	t.Helper()
+	srv := ordermsgtest.NewServer(ordermsgtest.Generate(cfg), opts...)
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// siteOf is the website with index i of srv's dataset.
+func siteOf(t testing.TB, srv *ordermsgtest.Server, i int) site {
+	t.Helper()
+	var w *ordermsgtest.Website
+	srv.Handler.Snapshot(func(ds *ordermsgtest.Dataset) { w = ds.Websites[i] })
+	c, err := ordermsg.NewClient(srv.URL, w.APIKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return site{srv: srv, id: w.ID, key: w.APIKey, c: c}
+}
+
+func openMirror(t testing.TB, be mirrortest.Backend, db *sql.DB) *mirror.Mirror {
+	t.Helper()
+	m, err := mirror.Open(context.Background(), db, be.Backend)
+	if err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	return m
+}
+
+func syncSite(t testing.TB, m *mirror.Mirror, s site, opts *mirror.Options) mirror.Result {
+	t.Helper()
+	res, err := m.Sync(context.Background(), s.c, s.id, opts)
+	if err != nil {
+		t.Fatalf("Sync of website %d: %v", s.id, err)
+	}
+	return res
+}
+
+// sameRecords fails unless the mirror holds exactly the website's records,
+// with the server's JSON.
+func sameRecords(t testing.TB, db *sql.DB, s site) {
+	t.Helper()
+	mirrortest.SameRecords(t, db, s.srv, s.id, s.key)
+}

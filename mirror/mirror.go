@@ -1,0 +1,188 @@
+package mirror
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/ordermsg/ordermsg-go"
+)
+
+// OrderIncludes are the includes a mirror requests with every order: all
+// that bring data no other table holds. The linked message is mirrored on
+// its own, so include message is not requested and order.message stays its
+// id.
+var OrderIncludes = []ordermsg.OrderInclude{
+	ordermsg.OrderIncludeAdditionalInformation, ordermsg.OrderIncludeBillingAddress,
+	ordermsg.OrderIncludeItemsAttributes, ordermsg.OrderIncludeItemsPortal, ordermsg.OrderIncludeItemsPrintReadyFiles,
+	ordermsg.OrderIncludeNotes, ordermsg.OrderIncludePaymentTransactions, ordermsg.OrderIncludePortal,
+	ordermsg.OrderIncludePromoCode, ordermsg.OrderIncludeShipmentsShippingAddress,
+	ordermsg.OrderIncludeShipmentsShippingCarrier, ordermsg.OrderIncludeShipmentsShippingMethod,
+	ordermsg.OrderIncludeUser,
+}
+
+// MessageIncludes are the includes a mirror requests with every message:
+// all but order and order.items (the order is mirrored on its own, and
+// message.order stays its id).
+var MessageIncludes = []ordermsg.MessageInclude{
+	ordermsg.MessageIncludeFile, ordermsg.MessageIncludeForm, ordermsg.MessageIncludeFormSubmission,
+	ordermsg.MessageIncludePaymentTransactions, ordermsg.MessageIncludePortal, ordermsg.MessageIncludeUser,
+}
+
+// ErrDatabase is matched (errors.Is) by every error of Sync that the
+// database returned, as opposed to the API or the network.
+var ErrDatabase = errors.New("mirror: database")
+
+// dbError is an error of the database.
+type dbError struct{ err error }
+
+func (e *dbError) Error() string        { return e.err.Error() }
+func (e *dbError) Unwrap() error        { return e.err }
+func (e *dbError) Is(target error) bool { return target == ErrDatabase }
+
+// dbErr wraps err as an error of the database; nil stays nil.
+func dbErr(err error) error {
+	if err == nil || errors.Is(err, ErrDatabase) {
+		return err
+	}
+	return &dbError{err}
+}
+
+// Mirror keeps the orders and messages of websites in a database. It is safe
+// for concurrent use, and any number of processes may mirror into the same
+// database at once.
+type Mirror struct {
+	db      *sql.DB
+	backend Backend
+}
+
+// Open prepares db, a database of the given backend, for mirroring: it makes
+// the tables and views when they are missing, and upgrades those of an
+// earlier version in place. A database whose schema it cannot use (a newer
+// version's, or other tables of the same names) is refused with an error
+// that matches ErrSchema and is left as it was. The caller keeps db and
+// closes it. In SQLite, WAL mode (PRAGMA journal_mode=WAL, kept in the
+// file) lets readers query the mirror while a run writes.
+func Open(ctx context.Context, db *sql.DB, backend Backend) (*Mirror, error) {
+	if !backend.valid() {
+		return nil, fmt.Errorf("mirror: unknown backend %v", backend)
+	}
+	m := &Mirror{db: db, backend: backend}
+	err := m.withConn(ctx, func(conn *sql.Conn) error { return setUp(ctx, backend, conn) })
+	if err != nil {
+		return nil, dbErr(err)
+	}
+	return m, nil
+}
+
+// withConn runs f on a connection of its own, set up for the backend.
+func (m *Mirror) withConn(ctx context.Context, f func(*sql.Conn) error) error {
+	conn, err := m.db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	if m.backend == SQLite {
+		// Another run may hold the write lock for one batch: wait for it.
+		if _, err := conn.ExecContext(ctx, "PRAGMA busy_timeout = 30000"); err != nil {
+			return err
+		}
+	}
+	return f(conn)
+}
+
+// Options tune a Sync. The zero value (or nil) is a run that reads the new
+// records 100 at a time.
+type Options struct {
+	// RefreshDays, when above 0, also reads again the records created in
+	// the RefreshDays days before the newest one mirrored, and updates
+	// those whose JSON changed: nothing in the API says when a record
+	// changes (statuses do).
+	RefreshDays int
+	// PageSize is the count of each list request; 0 is 100.
+	PageSize int
+	// Concurrency is the number of pages the refresh pass fetches at once;
+	// 0 is 4. The new records are always read one page at a time (see
+	// ordermsg.OrdersService.Sync).
+	Concurrency int
+	// Progress, when set, is called once for each record read.
+	Progress func()
+}
+
+// Counts are what a Sync did to one table.
+type Counts struct {
+	New, Updated, Unchanged int
+}
+
+// String is "N new, N updated, N unchanged".
+func (c Counts) String() string {
+	return fmt.Sprintf("%d new, %d updated, %d unchanged", c.New, c.Updated, c.Unchanged)
+}
+
+// Result is what a Sync did.
+type Result struct {
+	Orders, Messages Counts
+}
+
+// Sync brings the mirror of one website up to date: the orders, then the
+// messages, created since the website's checkpoints, each with the data of
+// every include in OrderIncludes and MessageIncludes and its JSON exactly
+// as the server sent it; then, with RefreshDays, the recent records again.
+//
+// Records are written in transactions of up to batchSize records, each with
+// the checkpoint that covers them, and no transaction is open while a page
+// is fetched. When the context ends or the API fails, what was read so far
+// is committed (the database work is not cancelled with ctx) and the error
+// returned; the next Sync goes on from there. Errors of the database match
+// ErrDatabase; others come from the API or the network.
+func (m *Mirror) Sync(ctx context.Context, c *ordermsg.Client, websiteID int64, opts *Options) (Result, error) {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	switch {
+	case c == nil:
+		return Result{}, errors.New("mirror: Sync needs a client")
+	case websiteID <= 0:
+		return Result{}, fmt.Errorf("mirror: website id %d: want a positive integer", websiteID)
+	case o.RefreshDays < 0 || o.PageSize < 0 || o.Concurrency < 0:
+		return Result{}, fmt.Errorf("mirror: RefreshDays %d, PageSize %d, Concurrency %d: none may be negative", o.RefreshDays, o.PageSize, o.Concurrency)
+	}
+	if o.PageSize == 0 {
+		o.PageSize = 100
+	}
+	if o.Concurrency == 0 {
+		o.Concurrency = 4
+	}
+	run := &run{m: m, c: c, site: websiteID, opts: o}
+	var res Result
+	var err error
+	res.Orders, err = syncTable(ctx, run, ordersTable)
+	if err == nil {
+		res.Messages, err = syncTable(ctx, run, messagesTable)
+	}
+	return res, err
+}
+
+// run is one Sync.
+type run struct {
+	m    *Mirror
+	c    *ordermsg.Client
+	site int64
+	opts Options
+}
+
+// progress reports one record read.
+func (r *run) progress() {
+	if r.opts.Progress != nil {
+		r.opts.Progress()
+	}
+}
+
+// refreshFrom is the creation time from which a refresh pass reads again,
+// given the checkpoint's mark.
+func (r *run) refreshFrom(mark time.Time) time.Time {
+	return mark.Add(-time.Duration(r.opts.RefreshDays) * 24 * time.Hour)
+}

@@ -1,0 +1,233 @@
+package mirror
+
+import (
+	"fmt"
+	"strings"
+)
+
+// The views are described once, here, and written in each backend's SQL, so
+// that both have the same names, columns and rows.
+
+// colKind is how a column is read from a JSON element.
+type colKind int
+
+const (
+	colText colKind = iota
+	colInt
+	colReal
+	colBool
+	colRef  // an id, or an expanded object's id; 0 and null are NULL
+	colJSON // the JSON value as text
+	colSQL  // path is an SQL expression, the same in both backends
+)
+
+// col is a column of a view: name, read from element's path (dotted).
+type col struct {
+	name    string
+	kind    colKind
+	element string // the alias of the element (see each)
+	path    string
+}
+
+// each walks the array (or, with object, the members of the object) at path
+// in the JSON of parent; alias.value is each element, alias.key its key.
+type each struct {
+	alias, parent, path string
+	object              bool
+}
+
+// viewPart is one SELECT of a view; the parts of a view are joined with
+// UNION ALL.
+type viewPart struct {
+	from  string // "orders o" or "messages m"
+	walks []each
+	cols  []col
+}
+
+type view struct {
+	name  string
+	parts []viewPart
+}
+
+func text(name, elem, path string) col  { return col{name, colText, elem, path} }
+func num(name, elem, path string) col   { return col{name, colInt, elem, path} }
+func fnum(name, elem, path string) col  { return col{name, colReal, elem, path} }
+func flag(name, elem, path string) col  { return col{name, colBool, elem, path} }
+func refTo(name, elem, path string) col { return col{name, colRef, elem, path} }
+func sqlCol(name, expr string) col      { return col{name: name, kind: colSQL, path: expr} }
+
+// fieldCols are the columns of a form field at alias f.
+func fieldCols(f string) []col {
+	return []col{
+		text("field_id", f, "id"), text("field_type", f, "field_type"), text("label", f, "label"),
+		text("formatted_value", f, "formatted_value"), col{"field_values", colJSON, f, "values"},
+	}
+}
+
+func cols(groups ...[]col) []col {
+	var out []col
+	for _, g := range groups {
+		out = append(out, g...)
+	}
+	return out
+}
+
+// ofOrder and ofMessage are the first columns of a view of an order's or a
+// message's elements.
+var (
+	ofOrder   = []col{sqlCol("website_id", "o.website_id"), sqlCol("order_id", "o.id")}
+	ofMessage = []col{sqlCol("website_id", "m.website_id"), sqlCol("message_id", "m.id")}
+)
+
+var paymentCols = []col{
+	num("id", "t", "id"), text("date_created", "t", "date_created"), num("amount", "t", "amount"),
+	text("currency", "t", "currency"), text("payment_type", "t", "payment_type"),
+	text("transaction_id", "t", "transaction_id"), text("transaction_status", "t", "transaction_status"),
+	text("transaction_type", "t", "transaction_type"), flag("is_recurring", "t", "is_recurring"),
+	flag("test_mode", "t", "test_mode"),
+}
+
+var items = each{"i", "o.json", "items", false}
+
+var views = []view{
+	{"order_items", []viewPart{{"orders o", []each{items}, cols(ofOrder, []col{
+		num("id", "i", "id"), text("object", "i", "object"), text("sku", "i", "sku"), text("title", "i", "title"),
+		num("quantity", "i", "quantity"), text("status", "i", "status"),
+		num("unit_price", "i", "pricing.unit"), num("volume_price", "i", "pricing.volume"), num("subtotal", "i", "pricing.subtotal"),
+		fnum("tax_percentage", "i", "tax_percentage"), flag("is_taxable", "i", "is_taxable"), fnum("weight", "i", "weight"),
+		num("catalog_item_id", "i", "catalog_item"), refTo("shipment_id", "i", "shipment"), refTo("portal_id", "i", "portal"),
+		text("date_created", "i", "date_created"),
+	})}}},
+	{"order_item_fields", []viewPart{
+		itemFields("attributes"),
+		itemFields("versadoc_order_form"),
+	}},
+	{"order_fields", []viewPart{
+		orderFields("billing_address", nil, "o.json"),
+		orderFields("additional_information", nil, "o.json"),
+		orderFields("shipping_address", []each{{"s", "o.json", "shipments", false}}, "s.value"),
+	}},
+	{"message_fields", []viewPart{{"messages m", []each{{"f", "m.json", "form_submission.fields", true}},
+		cols(ofMessage, []col{sqlCol("message_type", "m.message_type")}, fieldCols("f"))}}},
+	{"order_shipments", []viewPart{{"orders o", []each{{"s", "o.json", "shipments", false}}, cols(ofOrder, []col{
+		num("id", "s", "id"), text("date_created", "s", "date_created"), text("date_shipped", "s", "date_shipped"),
+		text("status", "s", "status"), text("tracking_number", "s", "tracking_number"), num("price", "s", "price"),
+		flag("shipping_notification_sent", "s", "shipping_notification_sent"),
+		num("carrier_id", "s", "shipping_carrier.id"), text("carrier", "s", "shipping_carrier.title"),
+		text("carrier_type", "s", "shipping_carrier.carrier_type"),
+		num("method_id", "s", "shipping_method.id"), text("method", "s", "shipping_method.title"),
+	})}}},
+	{"order_notes", []viewPart{{"orders o", []each{{"n", "o.json", "notes", false}}, cols(ofOrder, []col{
+		num("id", "n", "id"), text("date_created", "n", "date_created"), text("note", "n", "note"),
+		num("user_id", "n", "user.id"), text("username", "n", "user.username"),
+	})}}},
+	{"print_ready_files", []viewPart{{"orders o", []each{items, {"p", "i.value", "print_ready_files", false}}, cols(ofOrder, []col{
+		num("item_id", "i", "id"), num("id", "p", "id"), text("date_created", "p", "date_created"),
+		text("tag", "p", "tag"), text("status", "p", "status"), num("file_id", "p", "file.id"),
+		text("filename", "p", "file.filename"), text("url", "p", "file.url"), text("expires", "p", "file.expires"),
+	})}}},
+	{"order_payment_transactions", []viewPart{{"orders o", []each{{"t", "o.json", "payment_transactions", false}}, cols(ofOrder, paymentCols)}}},
+	{"message_payment_transactions", []viewPart{{"messages m", []each{{"t", "m.json", "payment_transactions", false}}, cols(ofMessage, paymentCols)}}},
+}
+
+// itemFields is the part of order_item_fields for the form at an item's path.
+func itemFields(form string) viewPart {
+	return viewPart{"orders o", []each{items, {"f", "i.value", form + ".fields", true}}, cols(ofOrder, []col{
+		num("item_id", "i", "id"), sqlCol("form", "'"+form+"'"),
+	}, fieldCols("f"), []col{
+		num("price_modifier", "f", "price_modifier"), text("price_modifier_type", "f", "price_modifier_type"),
+		text("price_scope", "f", "price_scope"),
+	})}
+}
+
+// orderFields is the part of order_fields for the form at path of parent
+// (the order, or a shipment walked by walks).
+func orderFields(form string, walks []each, parent string) viewPart {
+	shipment := sqlCol("shipment_id", "CAST(NULL AS BIGINT)")
+	if len(walks) > 0 {
+		shipment = num("shipment_id", "s", "id")
+	}
+	return viewPart{"orders o", append(walks, each{"f", parent, form + ".fields", true}), cols(ofOrder, []col{
+		sqlCol("form", "'"+form+"'"), shipment,
+	}, fieldCols("f"))}
+}
+
+// viewsSQL is the statements that make every view, separated by semicolons.
+func viewsSQL(b Backend) string {
+	var out strings.Builder
+	for _, v := range views {
+		fmt.Fprintf(&out, "\nCREATE VIEW %s AS\n", v.name)
+		for i, p := range v.parts {
+			if i > 0 {
+				out.WriteString("\nUNION ALL\n")
+			}
+			exprs := make([]string, len(p.cols))
+			for j, c := range p.cols {
+				exprs[j] = b.column(c) + " AS " + c.name
+			}
+			fmt.Fprintf(&out, "SELECT %s\nFROM %s", strings.Join(exprs, ", "), p.from)
+			for _, w := range p.walks {
+				out.WriteString(b.walk(w))
+			}
+		}
+		out.WriteString(";")
+	}
+	return out.String()
+}
+
+// walk is the join that walks w.
+func (b Backend) walk(w each) string {
+	want := "array"
+	if w.object {
+		want = "object"
+	}
+	if b == PostgreSQL {
+		fn, names := "json_array_elements", "(value)"
+		if w.object {
+			fn, names = "json_each", "(key, value)"
+		}
+		at := w.parent + " #> '" + pgPath(w.path) + "'"
+		return fmt.Sprintf("\nCROSS JOIN LATERAL %s(CASE WHEN json_typeof(%s) = '%s' THEN %s END) AS %s%s", fn, at, want, at, w.alias, names)
+	}
+	p := "'$." + w.path + "'"
+	return fmt.Sprintf("\nJOIN json_each(CASE json_type(%s, %s) WHEN '%s' THEN json_extract(%s, %s) END) AS %s",
+		w.parent, p, want, w.parent, p, w.alias)
+}
+
+// column is the expression of c.
+func (b Backend) column(c col) string {
+	if c.kind == colSQL {
+		return c.path
+	}
+	e := c.element + ".value"
+	if b == PostgreSQL {
+		at := e + " #>> '" + pgPath(c.path) + "'"
+		switch c.kind {
+		case colInt:
+			return "CAST(" + at + " AS BIGINT)"
+		case colReal:
+			return "CAST(" + at + " AS DOUBLE PRECISION)"
+		case colBool:
+			return "CAST(" + at + " AS BOOLEAN)"
+		case colRef:
+			obj := e + " #> '" + pgPath(c.path) + "'"
+			return fmt.Sprintf("NULLIF(CAST(CASE WHEN json_typeof(%s) = 'object' THEN %s ELSE %s END AS BIGINT), 0)",
+				obj, e+" #>> '"+pgPath(c.path+".id")+"'", at)
+		case colJSON:
+			return "CAST(" + e + " #> '" + pgPath(c.path) + "' AS TEXT)"
+		}
+		return at
+	}
+	p := "'$." + c.path + "'"
+	switch c.kind {
+	case colRef:
+		return fmt.Sprintf("NULLIF(CASE json_type(%s, %s) WHEN 'object' THEN json_extract(%s, '$.%s.id') ELSE json_extract(%s, %s) END, 0)",
+			e, p, e, c.path, e, p)
+	case colJSON:
+		return e + " -> " + p
+	}
+	return "json_extract(" + e + ", " + p + ")"
+}
+
+// pgPath is a dotted path as a PostgreSQL text array: a.b is {a,b}.
+func pgPath(dotted string) string { return "{" + strings.ReplaceAll(dotted, ".", ",") + "}" }
