@@ -470,6 +470,10 @@ func newByteBar(a *app) *byteBar {
 			progressbar.OptionShowBytes(true),
 			progressbar.OptionThrottle(100*time.Millisecond),
 			progressbar.OptionClearOnFinish(),
+			// Started (drawn blank) before its spinner's goroutine is: that
+			// goroutine reads the start time without the bar's lock, so a
+			// first Add that set it would race with it.
+			progressbar.OptionSetRenderBlankState(true),
 		)
 	}
 	return b
