@@ -48,7 +48,7 @@ import (
 // Decoding is all or nothing: input that is not version 2 nor {}, that has
 // a member version 2 does not have, or whose fields contradict each other (a
 // seen record or a covered_before later than the mark, records without a
-// mark, an id that is not positive, an unknown resource), leaves the
+// mark, an unknown resource), or that is null, leaves the
 // Checkpoint as it was and returns an error that says what is wrong and
 // matches ErrInvalidCheckpoint.
 type Checkpoint struct {
@@ -235,6 +235,10 @@ func (c *Checkpoint) UnmarshalJSON(b []byte) error {
 // decodeCheckpoint decodes and checks a checkpoint's JSON; its error says
 // what is wrong, without a prefix.
 func decodeCheckpoint(b []byte) (Checkpoint, error) {
+	if string(bytes.TrimSpace(b)) == "null" {
+		// Decoded as {}, it would start a sync from the beginning again.
+		return Checkpoint{}, errors.New("null is not a checkpoint (a zero checkpoint is {})")
+	}
 	var in checkpointJSON
 	d := json.NewDecoder(bytes.NewReader(b))
 	d.DisallowUnknownFields()
@@ -290,11 +294,6 @@ func (in *checkpointJSON) checkpoint() (Checkpoint, error) {
 	if out.coveredBefore.After(in.Created) {
 		return out, fmt.Errorf("covered_before %s is after the mark (created) %s",
 			out.coveredBefore.Format(time.RFC3339Nano), in.Created.Format(time.RFC3339Nano))
-	}
-	for _, r := range out.seen {
-		if r.id <= 0 {
-			return out, fmt.Errorf("seen: id %d is not positive", r.id)
-		}
 	}
 	slices.SortFunc(out.seen, compareSeen)
 	out.seen = slices.CompactFunc(out.seen, func(a, b seenRecord) bool { return compareSeen(a, b) == 0 })

@@ -32,6 +32,9 @@ func LoadCheckpoint(path string) (*Checkpoint, error) {
 // leaves the old checkpoint or the new one, never a mix. A new file gets mode
 // 0666 less the umask; a replaced one keeps its mode; a symlink is followed.
 func (c *Checkpoint) Save(path string) error {
+	if c == nil {
+		return invalidArgument("Save of a nil *Checkpoint")
+	}
 	b, err := json.Marshal(c)
 	if err != nil {
 		return err

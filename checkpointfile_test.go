@@ -59,3 +59,22 @@ func TestCheckpointSaveAndLoad(t *testing.T) {
 		t.Error("Save into a missing directory succeeded")
 	}
 }
+
+// Save of a nil checkpoint is an error: its JSON would be null, which
+// LoadCheckpoint refuses rather than start again from the beginning.
+func TestCheckpointSaveOfNilIsAnError(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "cp.json")
+	var cp *ordermsg.Checkpoint
+	if err := cp.Save(path); !errors.Is(err, ordermsg.ErrInvalidArgument) {
+		t.Fatalf("Save of nil: err = %v, want ErrInvalidArgument", err)
+	}
+	if _, err := os.Stat(path); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("Save of nil wrote %s (stat: %v)", path, err)
+	}
+	if err := os.WriteFile(path, []byte("null"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ordermsg.LoadCheckpoint(path); !errors.Is(err, ordermsg.ErrInvalidCheckpoint) {
+		t.Errorf("LoadCheckpoint of null: err = %v, want ErrInvalidCheckpoint", err)
+	}
+}

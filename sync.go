@@ -17,7 +17,19 @@ var (
 	// ErrNoCreationTime is returned by a Sync that meets a record without a
 	// date_created: it cannot be placed before or after the checkpoint.
 	ErrNoCreationTime = errors.New("ordermsg: a record has no date_created")
+	// ErrFutureRecord is returned by a Sync that meets a record created
+	// more than a day after the client's clock (FutureTolerance). Such a
+	// record is not yielded and the checkpoint does not move to it: its mark
+	// would pass every record created from now until that date, and they
+	// would all count as yielded. Either the server's data or this machine's
+	// clock is wrong; the error names the record.
+	ErrFutureRecord = errors.New("ordermsg: a record is dated in the future")
 )
+
+// FutureTolerance is how far after the client's clock a record's
+// date_created may be before Sync refuses it with ErrFutureRecord: a day,
+// which covers clocks set to any time zone's date by mistake.
+const FutureTolerance = 24 * time.Hour
 
 // OrderingError is the error of a Sync that met a record created before the
 // record listed just before it. Neither of the two is yielded, nor anything
@@ -295,6 +307,10 @@ func (r resource[T]) checkOrder(prev, rec *T) error {
 	t := createdOf(rec)
 	if t.IsZero() {
 		return fmt.Errorf("%w: %s %d", ErrNoCreationTime, r.kind, idOf(rec))
+	}
+	if now := time.Now(); t.After(now.Add(FutureTolerance)) {
+		return fmt.Errorf("%w: %s %d was created at %s, more than %s after this machine's clock (%s)",
+			ErrFutureRecord, r.kind, idOf(rec), t.Format(time.RFC3339), FutureTolerance, now.UTC().Format(time.RFC3339))
 	}
 	if prev == nil || !t.Before(createdOf(prev)) {
 		return nil

@@ -202,11 +202,11 @@ func TestCheckpointDecodingIsAllOrNothing(t *testing.T) {
 		`{"v":2,"created":"2024-03-10T12:05:00Z","covered_before":"2024-03-11T00:00:00Z"}`: "covered_before 2024-03-11T00:00:00Z is after the mark",
 		`{"v":2,"created":"2024-03-10T12:05:00Z","seen":{"2024-03-11T12:05:00Z":[1]}}`:     "after the mark",
 		`{"v":2,"created":"2024-03-10T12:05:00Z","seen":{"yesterday":[1]}}`:                `"yesterday" is not an RFC 3339 time`,
-		`{"v":2,"created":"2024-03-10T12:05:00Z","seen":{"2024-03-10T12:05:00Z":[0]}}`:     "id 0 is not positive",
-		`{"v":3,"created":"2024-03-10T12:05:00Z"}`:                                         "version 3",
-		`{"v":2,"ids":[1]}`:                                       `unknown field "ids"`,
-		`{"created":"2024-03-10T12:05:00Z","ids":[5]}`:            `unknown field "ids"`,
-		`{"v":2} {}`:                                              "data after",
+		`null`: "null is not a checkpoint",
+		`{"v":3,"created":"2024-03-10T12:05:00Z"}`:     "version 3",
+		`{"v":2,"ids":[1]}`:                            `unknown field "ids"`,
+		`{"created":"2024-03-10T12:05:00Z","ids":[5]}`: `unknown field "ids"`,
+		`{"v":2} {}`: "data after",
 		`{"v":2,"seen":{"2024-03-10T12:05:00Z":[1]}}`:             "without a mark",
 		`{"created":"2024-03-10T12:05:00Z","seen":{}}`:            `without "v":2`,
 		`{"v":2,"resource":"invoices","website":1}`:               `resource "invoices"`,
@@ -395,5 +395,80 @@ func TestSyncGivesUpOnAListThatKeepsShifting(t *testing.T) {
 		if seen[id] > 1 || (id > left && seen[id] != 1) { // those up to left have left the list
 			t.Errorf("order %d yielded %d times", id, seen[id])
 		}
+	}
+}
+
+// A record with an id that is not positive (the spec says nothing of the
+// range) is yielded like any other, and the checkpoint that remembers it
+// reads back: were its JSON refused, every later Sync of the website would
+// fail on the checkpoint it wrote itself.
+func TestCheckpointReadsBackWhatSyncWrote(t *testing.T) {
+	ds := smallSite()
+	ds.Websites[0].Orders[len(ds.Websites[0].Orders)-1].ID = 0
+	srv := ordermsgtest.NewServer(ds)
+	defer srv.Close()
+	c, _ := srv.Client()
+	var cp ordermsg.Checkpoint
+	n := 0
+	for _, err := range c.Orders.Sync(context.Background(), srv.WebsiteID, &cp, nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		n++
+	}
+	if n != 30 {
+		t.Fatalf("first run yielded %d orders, want 30", n)
+	}
+	var again ordermsg.Checkpoint
+	if err := json.Unmarshal([]byte(mustJSON(t, cp)), &again); err != nil {
+		t.Fatalf("the checkpoint Sync wrote does not read back: %v", err)
+	}
+	for o, err := range c.Orders.Sync(context.Background(), srv.WebsiteID, &again, nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Errorf("second run yielded order %d again", o.ID)
+	}
+}
+
+// A record dated far after the client's clock would move the mark there,
+// and every record created until that date would then count as yielded:
+// Sync stops before it with ErrFutureRecord, yields what came before (but
+// the record held back until the next one showed the order ascending), and
+// leaves the mark before it, so that the next run yields the rest.
+func TestSyncRefusesARecordDatedInTheFuture(t *testing.T) {
+	ds := smallSite()
+	orders := ds.Websites[0].Orders
+	last := orders[len(orders)-1]
+	normal := last.DateCreated
+	last.DateCreated = ordermsg.Timestamp{Time: time.Date(2099, 1, 1, 0, 0, 0, 0, time.UTC)}
+	srv := ordermsgtest.NewServer(ds)
+	defer srv.Close()
+	c, _ := srv.Client()
+	var cp ordermsg.Checkpoint
+	n := 0
+	var err error
+	for _, e := range c.Orders.Sync(context.Background(), srv.WebsiteID, &cp, nil) {
+		if err = e; e != nil {
+			break
+		}
+		n++
+	}
+	if !errors.Is(err, ordermsg.ErrFutureRecord) || !strings.Contains(err.Error(), fmt.Sprintf("order %d was created at 2099-01-01", last.ID)) {
+		t.Fatalf("err = %v; want ErrFutureRecord naming order %d", err, last.ID)
+	}
+	if n != 28 || !cp.Mark().Before(normal.Time) {
+		t.Fatalf("yielded %d orders (want 28), mark %s", n, cp.Mark())
+	}
+	last.DateCreated = normal // the server's data mended
+	var got []int64
+	for o, err := range c.Orders.Sync(context.Background(), srv.WebsiteID, &cp, nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, o.ID)
+	}
+	if want := []int64{orders[28].ID, last.ID}; !slices.Equal(got, want) {
+		t.Errorf("second run yielded %v, want %v", got, want)
 	}
 }
