@@ -63,14 +63,21 @@ type Mirror struct {
 // earlier version in place. A database whose schema it cannot use (a newer
 // version's, or other tables of the same names) is refused with an error
 // that matches ErrSchema and is left as it was. The caller keeps db and
-// closes it. In SQLite, WAL mode (PRAGMA journal_mode=WAL, kept in the
-// file) lets readers query the mirror while a run writes.
+// closes it. A SQLite file is put in WAL mode (kept in the file), so that
+// readers query the mirror while a run writes; leave journal_mode out of the
+// connection's settings, for two processes that switch a file to WAL at
+// once fail, while Open waits for the other's switch.
 func Open(ctx context.Context, db *sql.DB, backend Backend) (*Mirror, error) {
 	if !backend.valid() {
 		return nil, fmt.Errorf("mirror: unknown backend %v", backend)
 	}
 	m := &Mirror{db: db, backend: backend}
-	err := m.withConn(ctx, func(conn *sql.Conn) error { return setUp(ctx, backend, conn) })
+	err := m.withConn(ctx, func(conn *sql.Conn) error {
+		if err := useWAL(ctx, backend, conn); err != nil {
+			return err
+		}
+		return setUp(ctx, backend, conn)
+	})
 	if err != nil {
 		return nil, dbErr(err)
 	}
@@ -86,7 +93,7 @@ func (m *Mirror) withConn(ctx context.Context, f func(*sql.Conn) error) error {
 	defer conn.Close()
 	if m.backend == SQLite {
 		// Another run may hold the write lock for one batch: wait for it.
-		if _, err := conn.ExecContext(ctx, "PRAGMA busy_timeout = 30000"); err != nil {
+		if _, err := conn.ExecContext(ctx, fmt.Sprintf("PRAGMA busy_timeout = %d", busyWait.Milliseconds())); err != nil {
 			return err
 		}
 	}

@@ -54,6 +54,44 @@ func clientOf(t testing.TB, url string, s site) site {
 	return s
 }
 
+// TestOpenAtOnceOnAFreshDatabase opens one new database from several
+// handles at once, as overlapping cron runs of a first sync do: every Open
+// succeeds, and a SQLite file ends in WAL mode. SQLite fails a switch to WAL
+// that meets another connection's lock at once, whatever the busy timeout,
+// so without Open's wait one of them fails with "database is locked".
+func TestOpenAtOnceOnAFreshDatabase(t *testing.T) {
+	mirrortest.ForEach(t, func(t *testing.T, be mirrortest.Backend, _ string) {
+		for round := range 5 {
+			target := be.New(t)
+			const handles = 6
+			start := make(chan struct{})
+			errs := make([]error, handles)
+			var wg sync.WaitGroup
+			for i := range handles {
+				db := be.Open(t, target)
+				wg.Go(func() {
+					<-start
+					_, errs[i] = mirror.Open(context.Background(), db, be.Backend)
+				})
+			}
+			close(start)
+			wg.Wait()
+			for i, err := range errs {
+				if err != nil {
+					t.Fatalf("round %d, handle %d: Open: %v", round, i, err)
+				}
+			}
+			if be.Backend != mirror.SQLite {
+				continue
+			}
+			var mode string
+			if err := be.Open(t, target).QueryRow("PRAGMA journal_mode").Scan(&mode); err != nil || mode != "wal" {
+				t.Fatalf("round %d: journal_mode %q, %v; want wal", round, mode, err)
+			}
+		}
+	})
+}
+
 // TestTwoRunsAtOnce runs two Syncs of the same website into the same
 // database at once, each through a handle of its own as two processes
 // would: both succeed, every record is mirrored once, with the server's

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 )
 
 // SchemaVersion is the version of the tables and views that this package
@@ -129,6 +130,38 @@ func setUp(ctx context.Context, b Backend, conn *sql.Conn) error {
 		_, err = conn.ExecContext(ctx, b.rebind("INSERT INTO mirror_schema (version) VALUES (?)"), SchemaVersion)
 		return err
 	})
+}
+
+// busyWait is how long a connection of a Mirror waits for another's lock
+// (SQLite's busy timeout), and useWAL for another's switch to WAL.
+const busyWait = 30 * time.Second
+
+// useWAL puts a SQLite database in WAL mode. SQLite switches without calling
+// its busy handler: a switch that meets another connection's lock fails at
+// once with "database is locked", whatever the busy timeout. It is then
+// tried again, a few milliseconds later, for up to busyWait; the other's
+// switch is usually what it met, and once the file is in WAL there is
+// nothing to switch. A database that cannot be in WAL (in memory) keeps its
+// mode.
+func useWAL(ctx context.Context, b Backend, conn *sql.Conn) error {
+	if b != SQLite {
+		return nil
+	}
+	deadline := time.Now().Add(busyWait)
+	pause := time.Millisecond
+	for {
+		var mode string
+		err := conn.QueryRowContext(ctx, "PRAGMA journal_mode = WAL").Scan(&mode)
+		if err == nil || !strings.Contains(err.Error(), "database is locked") || time.Now().After(deadline) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(pause):
+		}
+		pause = min(2*pause, 50*time.Millisecond)
+	}
 }
 
 // compressWithLZ4 has PostgreSQL compress the records' JSON with lz4 rather

@@ -61,15 +61,16 @@ func parseTarget(target string) (*mirrorTarget, error) {
 }
 
 // sqliteTarget is the SQLite database at path: a file: URI, so that no
-// character of the name is taken for a parameter, in WAL mode with
-// synchronous=NORMAL, which loses no commit when the process is killed.
+// character of the name is taken for a parameter, with a busy timeout and
+// synchronous=NORMAL, which in WAL mode (mirror.Open switches the file)
+// loses no commit when the process is killed.
 func sqliteTarget(path string) (*mirrorTarget, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, err
 	}
 	dsn := (&url.URL{Scheme: "file", Path: abs}).String() +
-		"?_pragma=busy_timeout(30000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)"
+		"?_pragma=busy_timeout(30000)&_pragma=synchronous(NORMAL)"
 	return &mirrorTarget{backend: mirror.SQLite, driver: "sqlite", dsn: dsn, name: path}, nil
 }
 
