@@ -152,7 +152,7 @@ func BenchmarkWalkPeriod(b *testing.B) {
 	fake := ordermsgtest.NewServer(ordermsgtest.Generate(ordermsgtest.Config{Seed: 5, Websites: 1, OrdersPerWebsite: pages * perPage}))
 	defer fake.Close()
 	var includes []string
-	for _, inc := range ordermsg.AllOrderIncludes {
+	for _, inc := range ordermsg.AllOrderIncludes() {
 		includes = append(includes, string(inc))
 	}
 	srv := prerendered(b, fake, pages, perPage, "&includes="+join(includes), latency)
@@ -162,7 +162,7 @@ func BenchmarkWalkPeriod(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer c.CloseIdleConnections()
-	opts := &ordermsg.ListOrdersOptions{Count: perPage, Includes: ordermsg.AllOrderIncludes}
+	opts := &ordermsg.ListOrdersOptions{Count: perPage, Includes: ordermsg.AllOrderIncludes()}
 	// Each run calls got with each page as it has it.
 	walk := func(got func()) {
 		n := 0
@@ -252,7 +252,7 @@ func BenchmarkWalkThroughput(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer c.CloseIdleConnections()
-	opts := &ordermsg.ListOrdersOptions{Count: perPage, Includes: ordermsg.AllOrderIncludes}
+	opts := &ordermsg.ListOrdersOptions{Count: perPage, Includes: ordermsg.AllOrderIncludes()}
 	bare := &http.Client{}
 	defer bare.CloseIdleConnections()
 	walkAll := func(walk ...ordermsg.WalkOption) {
@@ -298,7 +298,7 @@ func BenchmarkWalkThroughput(b *testing.B) {
 // valid JSON, and nothing else.
 func bareFetch(tb testing.TB, hc *http.Client, srv *ordermsgtest.Server, page, perPage int) {
 	var includes []string
-	for _, inc := range ordermsg.AllOrderIncludes {
+	for _, inc := range ordermsg.AllOrderIncludes() {
 		includes = append(includes, string(inc))
 	}
 	req, err := http.NewRequest(http.MethodGet, fmt.Sprintf("%s/websites/%d/orders?count=%d&page=%d&includes=%s",

@@ -278,7 +278,8 @@ func parseBaseURL(raw, apiKey string, allowHTTP bool) (*url.URL, error) {
 	case u.RawQuery != "" || u.ForceQuery || u.Fragment != "":
 		return nil, invalidArgument("base URL %s must not have a query or fragment", shown)
 	case u.Scheme == "http" && !allowHTTP && !isLoopback(u.Hostname()):
-		return nil, invalidArgument("base URL %s: plain http to a non-loopback host would send the API key in the clear; use https or WithAllowHTTP", shown)
+		return nil, &argumentError{kind: ErrPlainHTTP, msg: "ordermsg: base URL " + shown +
+			": plain http to a host that is not loopback would send the API key in the clear; use https or WithAllowHTTP"}
 	}
 	u.Path = strings.TrimRight(u.Path, "/")
 	u.RawPath = ""

@@ -71,6 +71,21 @@ func TestNewClientAcceptsLoopbackHTTPAndAllowHTTP(t *testing.T) {
 	}
 }
 
+// Plain http to a host that is not loopback is the one refusal a caller can
+// lift (WithAllowHTTP), so it has a sentinel of its own; no other refusal
+// matches it.
+func TestNewClientPlainHTTPMatchesErrPlainHTTP(t *testing.T) {
+	_, err := NewClient("http://api.example.com", testAPIKey)
+	if !errors.Is(err, ErrPlainHTTP) || !errors.Is(err, ErrInvalidArgument) {
+		t.Fatalf("NewClient(http://api.example.com) = %v; want ErrPlainHTTP and ErrInvalidArgument", err)
+	}
+	for _, base := range []string{"127.0.0.1:8080", "ftp://api.example.com", "https://user@api.example.com"} {
+		if _, err := NewClient(base, testAPIKey); !errors.Is(err, ErrInvalidArgument) || errors.Is(err, ErrPlainHTTP) {
+			t.Errorf("NewClient(%s) = %v; want ErrInvalidArgument alone", base, err)
+		}
+	}
+}
+
 // endpointCase is one call of the typed surface with the request it must send.
 type endpointCase struct {
 	name      string
@@ -86,7 +101,7 @@ func endpointCases() []endpointCase {
 		{
 			name: "Orders.Get", path: "/websites/42/orders/5001", fixture: "order_full.json",
 			call: func(c *Client) error {
-				o, err := c.Orders.Get(ctx, 42, 5001, &GetOrderOptions{Includes: AllOrderIncludes})
+				o, err := c.Orders.Get(ctx, 42, 5001, &GetOrderOptions{Includes: AllOrderIncludes()})
 				if err == nil && o.ID != 5001 {
 					err = fmt.Errorf("got order %d", o.ID)
 				}
@@ -116,7 +131,7 @@ func endpointCases() []endpointCase {
 		{
 			name: "Messages.Get", path: "/websites/42/messages/3001", fixture: "message_full.json",
 			call: func(c *Client) error {
-				m, err := c.Messages.Get(ctx, 42, 3001, &GetMessageOptions{Includes: AllMessageIncludes})
+				m, err := c.Messages.Get(ctx, 42, 3001, &GetMessageOptions{Includes: AllMessageIncludes()})
 				if err == nil && m.ID != 3001 {
 					err = fmt.Errorf("got message %d", m.ID)
 				}

@@ -26,6 +26,11 @@ var (
 	// positive, a negative page or count, a malformed date or include, a bad
 	// option or base URL given to NewClient.
 	ErrInvalidArgument = errors.New("ordermsg: invalid argument")
+	// ErrPlainHTTP is matched, beside ErrInvalidArgument, by the error of
+	// NewClient for a plain http:// base URL to a host that is not loopback
+	// when WithAllowHTTP is not given: the API key would cross the network
+	// in the clear.
+	ErrPlainHTTP = errors.New("ordermsg: plain http to a host that is not loopback")
 )
 
 // invalidArgument returns an error about the caller's input that matches
@@ -35,11 +40,17 @@ func invalidArgument(format string, args ...any) error {
 }
 
 // argumentError is an error about the caller's input. Its text is the
-// message alone; errors.Is matches it with ErrInvalidArgument.
-type argumentError struct{ msg string }
+// message alone; errors.Is matches it with ErrInvalidArgument, and with
+// kind when that is set.
+type argumentError struct {
+	msg  string
+	kind error
+}
 
-func (e *argumentError) Error() string        { return e.msg }
-func (e *argumentError) Is(target error) bool { return target == ErrInvalidArgument }
+func (e *argumentError) Error() string { return e.msg }
+func (e *argumentError) Is(target error) bool {
+	return target == ErrInvalidArgument || (e.kind != nil && target == e.kind)
+}
 
 // requestError is the error of a request that got no answer to return: the
 // method and URL once, then what went wrong.

@@ -30,14 +30,17 @@ const (
 	OrderIncludeUser                     OrderInclude = "user"
 )
 
-// AllOrderIncludes lists every order include the spec uses.
-var AllOrderIncludes = []OrderInclude{
-	OrderIncludeAdditionalInformation, OrderIncludeBillingAddress,
-	OrderIncludeItemsAttributes, OrderIncludeItemsPortal, OrderIncludeItemsPrintReadyFiles,
-	OrderIncludeMessage, OrderIncludeNotes, OrderIncludePaymentTransactions,
-	OrderIncludePortal, OrderIncludePromoCode,
-	OrderIncludeShipmentsShippingAddress, OrderIncludeShipmentsShippingCarrier, OrderIncludeShipmentsShippingMethod,
-	OrderIncludeUser,
+// AllOrderIncludes returns every order include the spec uses, in a new
+// slice each call.
+func AllOrderIncludes() []OrderInclude {
+	return []OrderInclude{
+		OrderIncludeAdditionalInformation, OrderIncludeBillingAddress,
+		OrderIncludeItemsAttributes, OrderIncludeItemsPortal, OrderIncludeItemsPrintReadyFiles,
+		OrderIncludeMessage, OrderIncludeNotes, OrderIncludePaymentTransactions,
+		OrderIncludePortal, OrderIncludePromoCode,
+		OrderIncludeShipmentsShippingAddress, OrderIncludeShipmentsShippingCarrier, OrderIncludeShipmentsShippingMethod,
+		OrderIncludeUser,
+	}
 }
 
 // MessageInclude names an additional field to include in a message. The
@@ -57,11 +60,14 @@ const (
 	MessageIncludeUser                MessageInclude = "user"
 )
 
-// AllMessageIncludes lists every message include the spec uses.
-var AllMessageIncludes = []MessageInclude{
-	MessageIncludeFile, MessageIncludeForm, MessageIncludeFormSubmission,
-	MessageIncludeOrder, MessageIncludeOrderItems, MessageIncludePaymentTransactions,
-	MessageIncludePortal, MessageIncludeUser,
+// AllMessageIncludes returns every message include the spec uses, in a new
+// slice each call.
+func AllMessageIncludes() []MessageInclude {
+	return []MessageInclude{
+		MessageIncludeFile, MessageIncludeForm, MessageIncludeFormSubmission,
+		MessageIncludeOrder, MessageIncludeOrderItems, MessageIncludePaymentTransactions,
+		MessageIncludePortal, MessageIncludeUser,
+	}
 }
 
 // checkIncludes refuses includes that cannot be sent in one comma-separated

@@ -136,37 +136,37 @@ func exercise(run *contractRun, ds *ordermsgtest.Dataset, connect func(key strin
 	for _, o := range representatives(w.Orders, orderShapes) {
 		_, err := c.Orders.Get(ctx, w.ID, o.ID, nil)
 		must("order", err)
-		_, err = c.Orders.Get(ctx, w.ID, o.ID, &ordermsg.GetOrderOptions{Includes: ordermsg.AllOrderIncludes})
+		_, err = c.Orders.Get(ctx, w.ID, o.ID, &ordermsg.GetOrderOptions{Includes: ordermsg.AllOrderIncludes()})
 		must("order with every include", err)
 	}
 	for _, m := range representatives(w.Messages, messageShapes) {
 		_, err := c.Messages.Get(ctx, w.ID, m.ID, nil)
 		must("message", err)
-		_, err = c.Messages.Get(ctx, w.ID, m.ID, &ordermsg.GetMessageOptions{Includes: ordermsg.AllMessageIncludes})
+		_, err = c.Messages.Get(ctx, w.ID, m.ID, &ordermsg.GetMessageOptions{Includes: ordermsg.AllMessageIncludes()})
 		must("message with every include", err)
 	}
 	// Each include alone, on the richest record and on a list of every
 	// record.
 	richOrder, richMessage := richest(w.Orders, orderShapes), richest(w.Messages, messageShapes)
-	for _, inc := range ordermsg.AllOrderIncludes {
+	for _, inc := range ordermsg.AllOrderIncludes() {
 		_, err := c.Orders.Get(ctx, w.ID, richOrder.ID, &ordermsg.GetOrderOptions{Includes: []ordermsg.OrderInclude{inc}})
 		must("order with "+string(inc), err)
 		_, err = c.Orders.List(ctx, w.ID, &ordermsg.ListOrdersOptions{Count: 100, Includes: []ordermsg.OrderInclude{inc}})
 		must("orders with "+string(inc), err)
 	}
-	for _, inc := range ordermsg.AllMessageIncludes {
+	for _, inc := range ordermsg.AllMessageIncludes() {
 		_, err := c.Messages.Get(ctx, w.ID, richMessage.ID, &ordermsg.GetMessageOptions{Includes: []ordermsg.MessageInclude{inc}})
 		must("message with "+string(inc), err)
 		_, err = c.Messages.List(ctx, w.ID, &ordermsg.ListMessagesOptions{Count: 100, Includes: []ordermsg.MessageInclude{inc}})
 		must("messages with "+string(inc), err)
 	}
 	// Every page, bare and with every include, walked concurrently.
-	for _, includes := range [][]ordermsg.OrderInclude{nil, ordermsg.AllOrderIncludes} {
+	for _, includes := range [][]ordermsg.OrderInclude{nil, ordermsg.AllOrderIncludes()} {
 		for _, err := range c.Orders.All(ctx, w.ID, &ordermsg.ListOrdersOptions{Count: 10, Includes: includes}, ordermsg.WithConcurrency(3)) {
 			must("walking orders", err)
 		}
 	}
-	for _, includes := range [][]ordermsg.MessageInclude{nil, ordermsg.AllMessageIncludes} {
+	for _, includes := range [][]ordermsg.MessageInclude{nil, ordermsg.AllMessageIncludes()} {
 		for _, err := range c.Messages.All(ctx, w.ID, &ordermsg.ListMessagesOptions{Count: 10, Includes: includes}, ordermsg.WithConcurrency(3)) {
 			must("walking messages", err)
 		}

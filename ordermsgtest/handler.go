@@ -193,8 +193,8 @@ const (
 )
 
 var (
-	orderIncludes   = includeNames(ordermsg.AllOrderIncludes)
-	messageIncludes = includeNames(ordermsg.AllMessageIncludes)
+	orderIncludes   = includeNames(ordermsg.AllOrderIncludes())
+	messageIncludes = includeNames(ordermsg.AllMessageIncludes())
 )
 
 func includeNames[I ~string](all []I) map[string]bool {

@@ -230,7 +230,7 @@ func names[I ~string](all []I) []string {
 var ordersKind = &kind[ordermsg.Order]{
 	plural: "orders", singular: "order", demoID: demoOrderID,
 	onlyFlag: "status", onlyHelp: "only orders with this status (observed: new)",
-	includes: names(ordermsg.AllOrderIncludes),
+	includes: names(ordermsg.AllOrderIncludes()),
 	get: func(ctx context.Context, c *ordermsg.Client, site, id int64, inc []string) (*ordermsg.Order, error) {
 		return c.Orders.Get(ctx, site, id, &ordermsg.GetOrderOptions{Includes: toIncludes[ordermsg.OrderInclude](inc), KeepRawJSON: true})
 	},
@@ -261,7 +261,7 @@ func orderOptions(f *filters) *ordermsg.ListOrdersOptions {
 var messagesKind = &kind[ordermsg.Message]{
 	plural: "messages", singular: "message", demoID: demoMessageID,
 	onlyFlag: "type", onlyHelp: "only messages of this type (observed: online_order, event_management, general_contact)",
-	includes: names(ordermsg.AllMessageIncludes),
+	includes: names(ordermsg.AllMessageIncludes()),
 	get: func(ctx context.Context, c *ordermsg.Client, site, id int64, inc []string) (*ordermsg.Message, error) {
 		return c.Messages.Get(ctx, site, id, &ordermsg.GetMessageOptions{Includes: toIncludes[ordermsg.MessageInclude](inc), KeepRawJSON: true})
 	},

@@ -92,7 +92,7 @@ func run(ctx context.Context) error {
 		id = page.Data[0].ID
 	}
 
-	o, err := c.Orders.Get(ctx, websiteID, id, &ordermsg.GetOrderOptions{Includes: ordermsg.AllOrderIncludes})
+	o, err := c.Orders.Get(ctx, websiteID, id, &ordermsg.GetOrderOptions{Includes: ordermsg.AllOrderIncludes()})
 	if errors.Is(err, ordermsg.ErrNotFound) {
 		return fmt.Errorf("order %d does not exist on website %d", id, websiteID)
 	}

@@ -68,17 +68,17 @@ func pages(tb testing.TB) []page {
 		return body
 	}
 	var orderIncludes, messageIncludes []string
-	for _, inc := range ordermsg.AllOrderIncludes {
+	for _, inc := range ordermsg.AllOrderIncludes() {
 		orderIncludes = append(orderIncludes, string(inc))
 	}
-	for _, inc := range ordermsg.AllMessageIncludes {
+	for _, inc := range ordermsg.AllMessageIncludes() {
 		messageIncludes = append(messageIncludes, string(inc))
 	}
 	return []page{{
 		name: "orders",
 		body: fetch("orders", orderIncludes),
 		sdk: func(ctx context.Context, c *ordermsg.Client) (int, error) {
-			p, err := c.Orders.List(ctx, 1, &ordermsg.ListOrdersOptions{Count: 100, Includes: ordermsg.AllOrderIncludes})
+			p, err := c.Orders.List(ctx, 1, &ordermsg.ListOrdersOptions{Count: 100, Includes: ordermsg.AllOrderIncludes()})
 			if err != nil {
 				return 0, err
 			}
@@ -102,7 +102,7 @@ func pages(tb testing.TB) []page {
 		name: "messages",
 		body: fetch("messages", messageIncludes),
 		sdk: func(ctx context.Context, c *ordermsg.Client) (int, error) {
-			p, err := c.Messages.List(ctx, 1, &ordermsg.ListMessagesOptions{Count: 100, Includes: ordermsg.AllMessageIncludes})
+			p, err := c.Messages.List(ctx, 1, &ordermsg.ListMessagesOptions{Count: 100, Includes: ordermsg.AllMessageIncludes()})
 			if err != nil {
 				return 0, err
 			}
