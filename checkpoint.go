@@ -3,12 +3,16 @@ package ordermsg
 import (
 	"bytes"
 	"cmp"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"time"
+
+	"github.com/ordermsg/ordermsg-go/internal/safefile"
 )
 
 // Checkpoint is how far a Sync has gone: the creation time of the newest
@@ -17,7 +21,24 @@ import (
 // encodes to JSON and back; LoadCheckpoint and Save keep it in a file) and
 // pass it to the next Sync to get only what it has not yielded yet. Its zero
 // value means "from the beginning"; NewCheckpointAt starts at a given time
-// instead, skipping the history.
+// instead, skipping the history. An hourly job keeps it in a file:
+//
+//	cp, err := ordermsg.LoadCheckpoint("orders.json")
+//	if errors.Is(err, fs.ErrNotExist) {
+//		cp, err = ordermsg.NewCheckpointAt(time.Now()), nil // or new(ordermsg.Checkpoint)
+//	}
+//	if err != nil {
+//		return err
+//	}
+//	var syncErr error
+//	for o, err := range c.Orders.Sync(ctx, websiteID, cp, nil) {
+//		if err != nil {
+//			syncErr = err
+//			break
+//		}
+//		handle(o)
+//	}
+//	return errors.Join(syncErr, cp.Save("orders.json"))
 //
 // A checkpoint belongs to one resource (orders or messages) of one website:
 // the first Sync it is given records which, and a Sync of another resource
@@ -301,4 +322,48 @@ func (in *checkpointJSON) checkpoint() (Checkpoint, error) {
 		out.prune()
 	}
 	return out, nil
+}
+
+// LoadCheckpoint reads a checkpoint that Save wrote to path. A missing file
+// is an error that matches fs.ErrNotExist: start from the beginning (a new,
+// zero Checkpoint) or from now (NewCheckpointAt) then, as the caller
+// chooses. A file that is not a checkpoint is an error that matches
+// ErrInvalidCheckpoint and names the file.
+func LoadCheckpoint(path string) (*Checkpoint, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	cp, err := decodeCheckpoint(b)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s: %w", ErrInvalidCheckpoint, path, err)
+	}
+	return &cp, nil
+}
+
+// Save writes c to path as JSON, the way DownloadFile writes a file: a
+// regular file (new, or replacing an old one) is written to a temporary file
+// beside it, synced, and renamed onto path only when complete, so a crash
+// leaves the old checkpoint or the new one, never a mix. A new file gets mode
+// 0666 less the umask; a replaced one keeps its mode; a symlink is followed.
+func (c *Checkpoint) Save(path string) error {
+	if c == nil {
+		return invalidArgument("Save of a nil *Checkpoint")
+	}
+	b, err := json.Marshal(c)
+	if err != nil {
+		return err
+	}
+	out, err := safefile.Open(context.Background(), path)
+	if err != nil {
+		return fmt.Errorf("ordermsg: saving checkpoint: %w", err)
+	}
+	if _, err := out.Write(b); err != nil {
+		out.Discard()
+		return fmt.Errorf("ordermsg: saving checkpoint: %w", err)
+	}
+	if err := out.Commit(); err != nil {
+		return fmt.Errorf("ordermsg: saving checkpoint: %w", err)
+	}
+	return nil
 }

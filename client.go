@@ -1,21 +1,3 @@
-// Package ordermsg is a client for the Order and Message Read API: a
-// read-only HTTP/JSON service that returns a website's orders (purchases) and
-// messages (form submissions).
-//
-//	c, err := ordermsg.NewClient("https://api.example.com", apiKey)
-//	o, err := c.Orders.Get(ctx, websiteID, orderID, nil)
-//	for o, err := range c.Orders.All(ctx, websiteID, nil) { … }
-//
-// Requests carry HTTP Basic authentication (the key as username, an empty
-// password) and the version header Service-Api-Version: 1. Failures that are
-// safe to repeat are retried (see RetryPolicy). Errors are *APIError for a
-// non-2xx response and *DecodeError for a 2xx body that is not the JSON
-// expected. The package logs nothing unless WithLogger is given.
-//
-// The spec the package follows leaves much open (error shapes, the units of
-// money, the values of direction, sort and status filters, count bounds); the
-// package passes such values through and says in each doc comment what it
-// assumes.
 package ordermsg
 
 import (
@@ -225,8 +207,8 @@ func NewClient(baseURL, apiKey string, opts ...Option) (*Client, error) {
 	}
 	c.baseURL = u
 	c.httpClient = c.wrapHTTPClient(c.httpClient, setup.timeoutSet)
-	c.Orders = &OrdersService{r: resource[Order]{c: c, collection: "orders", kind: ObjectOrder}}
-	c.Messages = &MessagesService{r: resource[Message]{c: c, collection: "messages", kind: ObjectMessage}}
+	c.Orders = &OrdersService{r: resource[Order, *Order]{c: c, collection: "orders", kind: ObjectOrder}}
+	c.Messages = &MessagesService{r: resource[Message, *Message]{c: c, collection: "messages", kind: ObjectMessage}}
 	return c, nil
 }
 

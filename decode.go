@@ -130,16 +130,6 @@ func decodeBody(url string, body []byte, v any, opts json.Options) error {
 	return nil
 }
 
-// record is a resource that the API lists and returns one at a time.
-type record interface {
-	kind() string
-	setRaw(raw []byte)
-}
-
-// asRecord returns v as a record. Only Order and Message are records: the
-// resources of the service are resource[Order] and resource[Message].
-func asRecord[T any](v *T) record { return any(v).(record) }
-
 // errWrongObject says that a record's "object" is not the kind expected.
 type errWrongObject struct{ got, want string }
 
@@ -148,17 +138,17 @@ func (e *errWrongObject) Error() string { return fmt.Sprintf("object is %q, want
 // decodeRecord decodes one record whose "object" must be kind. With keepRaw,
 // the record keeps the body's bytes (see Order.RawJSON). It returns no value
 // with an error.
-func decodeRecord[T any](url string, body []byte, kind string, keepRaw bool) (*T, error) {
+func decodeRecord[T any, P record[T]](url string, body []byte, kind string, keepRaw bool) (*T, error) {
 	v := new(T)
 	if err := decodeBody(url, body, v, decodeOptions); err != nil {
 		return nil, err
 	}
-	if got := asRecord(v).kind(); got != kind {
+	if got := P(v).kind(); got != kind {
 		start := len(body) - len(bytes.TrimLeft(body, jsonSpace))
 		return nil, &DecodeError{URL: url, Offset: int64(start), Err: &errWrongObject{got: got, want: kind}}
 	}
 	if keepRaw {
-		asRecord(v).setRaw(trimJSONSpace(body))
+		P(v).setRaw(trimJSONSpace(body))
 	}
 	return v, nil
 }
@@ -167,7 +157,7 @@ func decodeRecord[T any](url string, body []byte, kind string, keepRaw bool) (*T
 // every record must be an object of the given kind. With keepRaw, each record
 // keeps its own copy of its bytes, from a second pass over the body that only
 // callers who ask for them pay.
-func decodePage[T any](url string, body []byte, kind string, keepRaw bool) (*Page[T], error) {
+func decodePage[T any, P record[T]](url string, body []byte, kind string, keepRaw bool) (*Page[T], error) {
 	p := new(Page[T])
 	if err := decodeBody(url, body, p, decodeOptions); err != nil {
 		return nil, err
@@ -176,10 +166,10 @@ func decodePage[T any](url string, body []byte, kind string, keepRaw bool) (*Pag
 		return nil, &DecodeError{URL: url, Offset: -1, Err: &errWrongObject{got: p.Object, want: ObjectList}}
 	}
 	for _, rec := range p.Data {
-		if rec == nil || asRecord(rec).kind() != kind {
+		if rec == nil || P(rec).kind() != kind {
 			// Decode again, checking each record as it is read, to say
 			// where the first bad one is; never return no page and no error.
-			err := decodeBody(url, body, new(Page[T]), checkedPage[T](kind))
+			err := decodeBody(url, body, new(Page[T]), checkedPage[T, P](kind))
 			return nil, cmp.Or(err, error(&DecodeError{URL: url, Offset: -1, Err: errors.New("a record is null or of another kind")}))
 		}
 	}
@@ -191,7 +181,7 @@ func decodePage[T any](url string, body []byte, kind string, keepRaw bool) (*Pag
 			return nil, newDecodeError(url, err)
 		}
 		for i, rec := range p.Data {
-			asRecord(rec).setRaw(raw.Data[i])
+			P(rec).setRaw(raw.Data[i])
 		}
 		p.raw = trimJSONSpace(body)
 	}
@@ -200,7 +190,7 @@ func decodePage[T any](url string, body []byte, kind string, keepRaw bool) (*Pag
 
 // checkedPage are decodeOptions plus a check of each record of a page, an
 // element of "data": it must be an object of the given kind.
-func checkedPage[T any](kind string) json.Options {
+func checkedPage[T any, P record[T]](kind string) json.Options {
 	return json.JoinOptions(decodeOptions, json.WithUnmarshalers(
 		json.UnmarshalFromFunc(func(dec *jsontext.Decoder, rec **T) error {
 			if k := dec.PeekKind(); k != '{' {
@@ -214,7 +204,7 @@ func checkedPage[T any](kind string) json.Options {
 			if err := unmarshalJSON(raw, v); err != nil {
 				return err
 			}
-			if got := asRecord(v).kind(); got != kind {
+			if got := P(v).kind(); got != kind {
 				return &errWrongObject{got: got, want: kind}
 			}
 			*rec = v

@@ -2,12 +2,13 @@ package ordermsg
 
 import (
 	"context"
+	"errors"
 	"iter"
 )
 
 // MessagesService reads a website's messages. Use it as Client.Messages.
 type MessagesService struct {
-	r resource[Message]
+	r resource[Message, *Message]
 }
 
 // Get returns one message of the website. opts may be nil.
@@ -44,4 +45,75 @@ func (s *MessagesService) All(ctx context.Context, websiteID int64, opts *ListMe
 // MessageType filter is accepted as Orders.Sync accepts Status.
 func (s *MessagesService) Sync(ctx context.Context, websiteID int64, cp *Checkpoint, opts *ListMessagesOptions) iter.Seq2[*Message, error] {
 	return s.r.sync(ctx, websiteID, cp, opts)
+}
+
+// GetMessageOptions are the query parameters of Messages.Get.
+type GetMessageOptions struct {
+	// Includes asks for additional fields; sent as one comma-separated value.
+	Includes []MessageInclude `url:"includes,comma,omitempty"`
+	// KeepRawJSON keeps each record's bytes exactly as the server sent them,
+	// for RawJSON. It costs nothing when false.
+	KeepRawJSON bool `url:"-"`
+}
+
+// ListMessagesOptions are the query parameters of Messages.List and
+// Messages.All. Zero values are left out of the query.
+type ListMessagesOptions struct {
+	// Page is the page number; the server's default is 1.
+	Page int `url:"page,omitempty"`
+	// Count is the page size. Its bounds are not given by the spec.
+	Count int `url:"count,omitempty"`
+	// DateStart keeps messages created after this date.
+	DateStart Date `url:"date_start,omitempty"`
+	// DateEnd keeps messages created before this date.
+	DateEnd Date `url:"date_end,omitempty"`
+	// Direction orders the result; see Direction for the assumed values.
+	Direction Direction `url:"direction,omitempty"`
+	// Sort names the field to sort by.
+	Sort string `url:"sort,omitempty"`
+	// Search is a search string.
+	Search string `url:"search,omitempty"`
+	// MessageType keeps messages of this type.
+	MessageType MessageType `url:"message_type,omitempty"`
+	// Includes asks for additional fields.
+	Includes []MessageInclude `url:"includes,comma,omitempty"`
+	// KeepRawJSON keeps each record's bytes exactly as the server sent them,
+	// for RawJSON. It costs nothing when false.
+	KeepRawJSON bool `url:"-"`
+}
+
+func (o *GetMessageOptions) validate() error {
+	if o == nil {
+		return nil
+	}
+	return checkIncludes(o.Includes)
+}
+
+func (o *ListMessagesOptions) validate() error {
+	if o == nil {
+		return nil
+	}
+	return errors.Join(checkPaging(o.Page, o.Count), checkDates(o.DateStart, o.DateEnd), checkIncludes(o.Includes))
+}
+
+func (o *ListMessagesOptions) paging() (int, int) {
+	if o == nil {
+		return 0, 0
+	}
+	return o.Page, o.Count
+}
+
+func (o *GetMessageOptions) keepsRawJSON() bool   { return o != nil && o.KeepRawJSON }
+func (o *ListMessagesOptions) keepsRawJSON() bool { return o != nil && o.KeepRawJSON }
+
+func (o *ListMessagesOptions) forSync(start Date) (listOptions, error) {
+	out := ListMessagesOptions{}
+	if o != nil {
+		out = *o
+	}
+	return &out, setSyncFields(&out.Page, &out.DateStart, &out.DateEnd, &out.Direction, &out.Sort, start)
+}
+
+func (o *ListMessagesOptions) certainlyLists(rec *Message) bool {
+	return o == nil || (o.Search == "" && (o.MessageType == "" || o.MessageType == rec.MessageType))
 }

@@ -2,12 +2,13 @@ package ordermsg
 
 import (
 	"context"
+	"errors"
 	"iter"
 )
 
 // OrdersService reads a website's orders. Use it as Client.Orders.
 type OrdersService struct {
-	r resource[Order]
+	r resource[Order, *Order]
 }
 
 // Get returns one order of the website. opts may be nil.
@@ -98,4 +99,78 @@ func (s *OrdersService) All(ctx context.Context, websiteID int64, opts *ListOrde
 // wrong order from its start yields nothing and leaves *cp as it was.
 func (s *OrdersService) Sync(ctx context.Context, websiteID int64, cp *Checkpoint, opts *ListOrdersOptions) iter.Seq2[*Order, error] {
 	return s.r.sync(ctx, websiteID, cp, opts)
+}
+
+// GetOrderOptions are the query parameters of Orders.Get.
+type GetOrderOptions struct {
+	// Includes asks for additional fields; sent as one comma-separated value.
+	Includes []OrderInclude `url:"includes,comma,omitempty"`
+	// KeepRawJSON keeps each record's bytes exactly as the server sent them,
+	// for RawJSON. It costs nothing when false.
+	KeepRawJSON bool `url:"-"`
+}
+
+// ListOrdersOptions are the query parameters of Orders.List and Orders.All.
+// Zero values are left out of the query, so the server's defaults apply.
+type ListOrdersOptions struct {
+	// Page is the page number; the server's default is 1.
+	Page int `url:"page,omitempty"`
+	// Count is the page size. Its bounds are not given by the spec.
+	Count int `url:"count,omitempty"`
+	// DateStart keeps orders created after this date. Whether the bound is
+	// inclusive is not given by the spec.
+	DateStart Date `url:"date_start,omitempty"`
+	// DateEnd keeps orders created before this date.
+	DateEnd Date `url:"date_end,omitempty"`
+	// Direction orders the result; see Direction for the assumed values.
+	Direction Direction `url:"direction,omitempty"`
+	// Sort names the field to sort by; the allowed names are not given by
+	// the spec.
+	Sort string `url:"sort,omitempty"`
+	// Search is a search string; which fields it searches is not given by
+	// the spec.
+	Search string `url:"search,omitempty"`
+	// Status keeps orders with this status.
+	Status OrderStatus `url:"status,omitempty"`
+	// Includes asks for additional fields.
+	Includes []OrderInclude `url:"includes,comma,omitempty"`
+	// KeepRawJSON keeps each record's bytes exactly as the server sent them,
+	// for RawJSON. It costs nothing when false.
+	KeepRawJSON bool `url:"-"`
+}
+
+func (o *GetOrderOptions) validate() error {
+	if o == nil {
+		return nil
+	}
+	return checkIncludes(o.Includes)
+}
+
+func (o *ListOrdersOptions) validate() error {
+	if o == nil {
+		return nil
+	}
+	return errors.Join(checkPaging(o.Page, o.Count), checkDates(o.DateStart, o.DateEnd), checkIncludes(o.Includes))
+}
+
+func (o *ListOrdersOptions) paging() (int, int) {
+	if o == nil {
+		return 0, 0
+	}
+	return o.Page, o.Count
+}
+
+func (o *GetOrderOptions) keepsRawJSON() bool   { return o != nil && o.KeepRawJSON }
+func (o *ListOrdersOptions) keepsRawJSON() bool { return o != nil && o.KeepRawJSON }
+
+func (o *ListOrdersOptions) forSync(start Date) (listOptions, error) {
+	out := ListOrdersOptions{}
+	if o != nil {
+		out = *o
+	}
+	return &out, setSyncFields(&out.Page, &out.DateStart, &out.DateEnd, &out.Direction, &out.Sort, start)
+}
+
+func (o *ListOrdersOptions) certainlyLists(rec *Order) bool {
+	return o == nil || (o.Search == "" && (o.Status == "" || o.Status == rec.Status))
 }

@@ -1,6 +1,17 @@
 package ordermsg
 
-import "github.com/go-json-experiment/json/jsontext"
+import (
+	"context"
+	"errors"
+	"fmt"
+	"iter"
+	"maps"
+	"net/url"
+	"strconv"
+	"sync"
+
+	"github.com/go-json-experiment/json/jsontext"
+)
 
 // Page is one page of a list: the records and the pagination metadata.
 type Page[T any] struct {
@@ -51,4 +62,295 @@ func (p *Page[T]) NextPage() int {
 		return 0
 	}
 	return p.Meta.Pagination.CurrentPage + 1
+}
+
+// RawJSON returns the page exactly as the server sent it when it was read
+// with KeepRawJSON (List); else nil. Do not modify it.
+func (p *Page[T]) RawJSON() []byte { return p.raw }
+
+// Errors of a walk (All) whose server paginates in a way that cannot be
+// followed.
+var (
+	// ErrPaginationStuck is returned when the server answers a page with
+	// one already walked: it reports a current_page already seen, or a page
+	// whose records were all on the page before it.
+	ErrPaginationStuck = errors.New("ordermsg: pagination is stuck")
+	// ErrPageMismatch is returned when a page's current_page is not the
+	// page asked for, nor one already walked.
+	ErrPageMismatch = errors.New("ordermsg: the server returned another page than the one asked for")
+	// ErrEmptyPage is returned when a page holds no record while its own
+	// metadata says more pages follow (current_page < total_pages) and
+	// fewer records than its total have arrived: ending the walk there
+	// would silently lose the records still missing. An empty page after
+	// total records (a server whose total_pages overstates) ends the walk
+	// quietly instead: nothing is missing.
+	ErrEmptyPage = errors.New("ordermsg: an empty page says more pages follow")
+	// ErrNoPagination is returned when a page has no pagination metadata:
+	// meta.pagination.current_page is missing (or 0, which no page is), so
+	// the walk cannot tell which page it got nor how many follow.
+	ErrNoPagination = errors.New("ordermsg: the page has no pagination metadata")
+)
+
+// WalkOption configures a walk (Orders.All, Messages.All).
+type WalkOption func(*walkConfig)
+
+type walkConfig struct {
+	concurrency int
+}
+
+// WithConcurrency lets a walk fetch up to n pages at once once the first page
+// has told how many there are. Records are still yielded in exactly the order
+// of a sequential walk, and at most n+2 pages are held in memory (n being
+// received, one decoded ahead, one being yielded). The default, 1, fetches
+// the next page while the current one is being decoded and yielded; n above
+// 64 counts as 64.
+func WithConcurrency(n int) WalkOption {
+	return func(c *walkConfig) { c.concurrency = min(max(n, 1), maxConcurrency) }
+}
+
+// maxConcurrency is the most pages a walk fetches at once. The client's own
+// transport keeps as many idle connections per host, so that a walk reuses
+// its connections instead of closing and opening them again.
+const maxConcurrency = 64
+
+// pageFetcher fetches one page of a list. It calls received once the
+// response has been read, before decoding it (not at all on an error before
+// that): the request no longer counts against the walk's concurrency then.
+// received may be called more than once.
+type pageFetcher[T any] func(ctx context.Context, page int, received func()) (*Page[T], error)
+
+// all walks every page of the list that opts describe, from opts.Page.
+func (r resource[T, P]) all(ctx context.Context, websiteID int64, opts listOptions, walkOpts []WalkOption) iter.Seq2[*T, error] {
+	return r.walkList(ctx, websiteID, opts, walkOpts, nil)
+}
+
+// walkList is all, calling check (when not nil) with each page.
+func (r resource[T, P]) walkList(ctx context.Context, websiteID int64, opts listOptions, walkOpts []WalkOption, check pageCheck) iter.Seq2[*T, error] {
+	cfg := walkConfig{concurrency: 1}
+	for _, o := range walkOpts {
+		o(&cfg)
+	}
+	q, err := r.checkList(websiteID, opts)
+	start, _ := opts.paging()
+	fetch := func(ctx context.Context, page int, received func()) (*Page[T], error) {
+		pq := maps.Clone(q)
+		if pq == nil {
+			pq = url.Values{}
+		}
+		pq.Set("page", strconv.Itoa(page))
+		return r.fetchPage(ctx, websiteID, pq, opts.keepsRawJSON(), received)
+	}
+	if ctx == nil {
+		err = invalidArgument("nil context")
+	}
+	return func(yield func(*T, error) bool) {
+		if err != nil {
+			yield(nil, err)
+			return
+		}
+		walk[T, P](ctx, fetch, max(start, 1), cfg.concurrency, check, yield)
+	}
+}
+
+// pageCheck is called by walk with each page, in order, before any of its
+// records is yielded; an error it returns is yielded and ends the walk.
+type pageCheck func(Pagination) error
+
+// walk yields the records of pages start, start+1, … in order. It keeps up to
+// concurrency page requests in flight ahead of the page being yielded, and
+// stops after the last page (current_page ≥ total_pages). An empty page
+// before the last is ErrEmptyPage. Nothing is yielded once ctx is done but
+// ctx's error. When it returns, for whatever reason, every request it started
+// has ended.
+//
+// A request holds one of concurrency slots until its response is read (the
+// fetch's received call, or its return): the page is decoded on the
+// request's goroutine while the next request is already on its way, so that
+// decoding overlaps the server's time instead of adding to it. net/http has
+// put a connection back in its idle pool by the time a body has been read to
+// its end, so the next request reuses it. Which pages exist is known only
+// from a page walked in order (total_pages of the last page yielded from),
+// never guessed: nothing is requested before page start has been walked, nor
+// past its total_pages. At most concurrency+1 pages are fetched but not yet
+// yielded.
+//
+// check, when not nil, sees each page's pagination once the page is known to
+// be the one asked for, before anything else is done with it.
+func walk[T any, P record[T]](ctx context.Context, fetch pageFetcher[T], start, concurrency int, check pageCheck, yield func(*T, error) bool) {
+	ctx, cancel := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	defer func() {
+		cancel()
+		wg.Wait()
+	}()
+
+	type result struct {
+		page *Page[T]
+		err  error
+	}
+	var window []chan result                  // pages requested and not yet walked, in page order
+	slots := make(chan struct{}, concurrency) // one per request whose response is not read yet
+	next := start                             // the next page to request
+	known := 0                                // total_pages of the last page walked; 0 before the first
+	// launch requests page next; a slot has been taken for it.
+	launch := func() {
+		ch := make(chan result, 1) // buffered: a request never waits for a reader
+		page := next
+		next++
+		wg.Go(func() {
+			free := sync.OnceFunc(func() { <-slots })
+			p, err := fetch(ctx, page, free)
+			free() // before the result: an empty window always has every slot free
+			ch <- result{p, err}
+		})
+		window = append(window, ch)
+	}
+	// wanted is the slots channel when another page may be requested, else
+	// nil (a select never sends on it).
+	wanted := func() chan struct{} {
+		if next <= known && len(window) <= concurrency {
+			return slots
+		}
+		return nil
+	}
+	fill := func() {
+		for {
+			select {
+			case wanted() <- struct{}{}:
+				launch()
+			default:
+				return
+			}
+		}
+	}
+
+	var seen pageMemory[T, P]
+	arrived := 0 // records on the pages walked, repeats included
+	slots <- struct{}{}
+	launch()
+	for want := start; len(window) > 0; want++ {
+		var res result
+	wait:
+		for {
+			select {
+			case res = <-window[0]:
+				break wait
+			case wanted() <- struct{}{}:
+				launch()
+			case <-ctx.Done():
+				yield(nil, ctx.Err())
+				return
+			}
+		}
+		window = window[1:]
+		if res.err != nil {
+			yield(nil, res.err)
+			return
+		}
+		pg := res.page.Meta.Pagination
+		if err := checkCurrentPage(pg, start, want); err != nil {
+			yield(nil, err)
+			return
+		}
+		if check != nil {
+			if err := check(pg); err != nil {
+				yield(nil, err)
+				return
+			}
+		}
+		last := pg.CurrentPage >= pg.TotalPages
+		// Records before page start count as arrived: the caller chose to
+		// skip them.
+		before := (start - 1) * max(pg.PerPage, 0)
+		if len(res.page.Data) == 0 && !last {
+			if before+arrived < pg.Total {
+				yield(nil, fmt.Errorf("%w: page %d of %d is empty after %d of %d records", ErrEmptyPage, want, pg.TotalPages, before+arrived, pg.Total))
+				return
+			}
+			last = true // every record of total has arrived: total_pages overstates
+		}
+		arrived += len(res.page.Data)
+		fresh, err := seen.next(res.page.Data)
+		if err != nil {
+			yield(nil, fmt.Errorf("%w: page %d", err, want))
+			return
+		}
+		if !last {
+			known = pg.TotalPages
+			fill()
+		}
+		for _, rec := range fresh {
+			if err := ctx.Err(); err != nil {
+				yield(nil, err)
+				return
+			}
+			if !yield(rec, nil) {
+				return
+			}
+		}
+		if last {
+			return
+		}
+	}
+}
+
+// checkCurrentPage checks that a page is page want of a walk from start.
+func checkCurrentPage(pg Pagination, start, want int) error {
+	switch {
+	case pg.CurrentPage == want:
+		return nil
+	case pg.CurrentPage == 0:
+		return fmt.Errorf("%w: asked for page %d; meta.pagination.current_page is missing or 0", ErrNoPagination, want)
+	case pg.CurrentPage >= start && pg.CurrentPage < want:
+		return fmt.Errorf("%w: asked for page %d, got current_page %d", ErrPaginationStuck, want, pg.CurrentPage)
+	}
+	return fmt.Errorf("%w: asked for page %d, got current_page %d", ErrPageMismatch, want, pg.CurrentPage)
+}
+
+// pageMemory remembers the ids of the previous page, so that records that
+// shifted onto the next page (new records arriving at the head of a list
+// during a walk) are not yielded twice. Its size is one page, whatever the
+// length of the walk.
+//
+// An id seen twice on one page is yielded once, at its first place. A record
+// without a positive id cannot be matched with any other: it is always
+// yielded, and plays no part in telling that the server repeats itself.
+type pageMemory[T any, P record[T]] struct {
+	prev, cur map[int64]struct{}
+}
+
+// next returns the records of a page that were not on the page before nor
+// earlier on the same page. A page whose records all have ids, all of them on
+// the page before, means the server is repeating itself.
+func (m *pageMemory[T, P]) next(records []*T) ([]*T, error) {
+	if m.cur == nil {
+		m.prev, m.cur = map[int64]struct{}{}, map[int64]struct{}{}
+	}
+	clear(m.cur)
+	fresh := records[:0:0]
+	repeated := 0
+	for _, rec := range records {
+		id := P(rec).refID()
+		if id <= 0 {
+			fresh = append(fresh, rec)
+			continue
+		}
+		_, onThisPage := m.cur[id]
+		_, onPrevPage := m.prev[id]
+		m.cur[id] = struct{}{}
+		switch {
+		case onPrevPage:
+			repeated++
+		case !onThisPage:
+			fresh = append(fresh, rec)
+		}
+	}
+	m.prev, m.cur = m.cur, m.prev
+	if len(records) > 0 && repeated == len(records) {
+		return nil, ErrPaginationStuck
+	}
+	if len(fresh) == len(records) {
+		return records, nil
+	}
+	return fresh, nil
 }

@@ -57,72 +57,6 @@ func (e *OrderingError) Error() string {
 // Is makes errors.Is(err, ErrNotAscending) true.
 func (e *OrderingError) Is(target error) bool { return target == ErrNotAscending }
 
-// syncOptions are list options that a Sync can take: it chooses the page,
-// the date window and the order itself.
-type syncOptions[T any] interface {
-	listOptions
-	// forSync returns a copy of the options that lists, in ascending
-	// creation order, the records created from start on (all of them when
-	// start is zero). It fails when the caller set what Sync chooses.
-	forSync(start Date) (listOptions, error)
-	// certainlyLists reports whether rec, as read by id, belongs in the
-	// list the options describe, as far as the client can tell: its status
-	// or type matches, and no Search is set (the spec does not say which
-	// fields a search reads).
-	certainlyLists(rec *T) bool
-}
-
-// setSyncFields checks that the caller left zero the fields that Sync
-// chooses, and sets them: from start on, ascending by creation.
-func setSyncFields(page *int, dateStart, dateEnd *Date, dir *Direction, sort *string, start Date) error {
-	if *page != 0 || !dateStart.IsZero() || !dateEnd.IsZero() || *dir != "" || *sort != "" {
-		return errors.New("ordermsg: Sync chooses Page, DateStart, DateEnd, Direction and Sort itself; leave them zero")
-	}
-	*dateStart, *dir, *sort = start, DirectionAsc, syncSort
-	return nil
-}
-
-func (o *ListOrdersOptions) forSync(start Date) (listOptions, error) {
-	out := ListOrdersOptions{}
-	if o != nil {
-		out = *o
-	}
-	return &out, setSyncFields(&out.Page, &out.DateStart, &out.DateEnd, &out.Direction, &out.Sort, start)
-}
-
-func (o *ListMessagesOptions) forSync(start Date) (listOptions, error) {
-	out := ListMessagesOptions{}
-	if o != nil {
-		out = *o
-	}
-	return &out, setSyncFields(&out.Page, &out.DateStart, &out.DateEnd, &out.Direction, &out.Sort, start)
-}
-
-func (o *ListOrdersOptions) certainlyLists(rec *Order) bool {
-	return o == nil || (o.Search == "" && (o.Status == "" || o.Status == rec.Status))
-}
-
-func (o *ListMessagesOptions) certainlyLists(rec *Message) bool {
-	return o == nil || (o.Search == "" && (o.MessageType == "" || o.MessageType == rec.MessageType))
-}
-
-// syncSort is the sort a Sync asks for. The spec does not list the sort
-// names; date_created is the field the records are created by.
-const syncSort = "date_created"
-
-// created is a record that tells when it was created.
-type created interface{ createdAt() time.Time }
-
-func (o *Order) createdAt() time.Time   { return o.DateCreated.Time }
-func (m *Message) createdAt() time.Time { return m.DateCreated.Time }
-
-func createdOf[T any](v *T) time.Time {
-	if r, ok := any(v).(created); ok {
-		return r.createdAt()
-	}
-	return time.Time{}
-}
-
 // maxListings is how many times one Sync lists from its checkpoint before
 // it gives up on a list that keeps shifting (ListShiftedError).
 const maxListings = 4
@@ -131,7 +65,7 @@ const maxListings = 4
 // on, in ascending creation order, and advances cp as each one is yielded.
 // When the list shifts under it, it lists again from cp, up to maxListings
 // times.
-func (r resource[T]) sync(ctx context.Context, websiteID int64, cp *Checkpoint, opts syncOptions[T]) iter.Seq2[*T, error] {
+func (r resource[T, P]) sync(ctx context.Context, websiteID int64, cp *Checkpoint, opts syncOptions[T]) iter.Seq2[*T, error] {
 	return func(yield func(*T, error) bool) {
 		if err := r.startSync(websiteID, cp, opts); err != nil {
 			yield(nil, err)
@@ -153,7 +87,7 @@ func (r resource[T]) sync(ctx context.Context, websiteID int64, cp *Checkpoint, 
 
 // startSync checks a Sync's arguments, before any request, and makes cp
 // belong to the resource and website.
-func (r resource[T]) startSync(websiteID int64, cp *Checkpoint, opts syncOptions[T]) error {
+func (r resource[T, P]) startSync(websiteID int64, cp *Checkpoint, opts syncOptions[T]) error {
 	if cp == nil {
 		return invalidArgument("Sync needs a checkpoint (a pointer to a zero Checkpoint to start from the beginning)")
 	}
@@ -186,7 +120,7 @@ var errShifted = errors.New("ordermsg: the list shifted")
 // the page in hand (shown late): these only repeat records, which are
 // dropped; an ordering error or a page of repeats after a change of total is
 // such a join, and is a shift too.
-func (r resource[T]) syncListing(ctx context.Context, websiteID int64, cp *Checkpoint, opts syncOptions[T], yield func(*T, error) bool) *ListShiftedError {
+func (r resource[T, P]) syncListing(ctx context.Context, websiteID int64, cp *Checkpoint, opts syncOptions[T], yield func(*T, error) bool) *ListShiftedError {
 	start := cp.overlapStart()
 	list, _ := opts.forSync(start) // checked by startSync
 	shift := &ListShiftedError{Object: r.kind}
@@ -214,7 +148,7 @@ func (r resource[T]) syncListing(ctx context.Context, websiteID int64, cp *Check
 		if held == nil {
 			return true
 		}
-		t, id := createdOf(held), idOf(held)
+		t, id := P(held).createdAt(), P(held).refID()
 		if cp.covers(t, id) {
 			return true
 		}
@@ -256,22 +190,22 @@ func (r resource[T]) syncListing(ctx context.Context, websiteID int64, cp *Check
 // started after the mark, and records created between the mark and that
 // start would never be listed. That costs a request only when the record is
 // missing from the listing.
-type overlapCheck[T any] struct {
-	r         resource[T]
+type overlapCheck[T any, P record[T]] struct {
+	r         resource[T, P]
 	want      seenRecord // the newest record remembered
 	mark      time.Time
 	dateStart Date
 	pending   bool // want not listed yet, and not checked
 }
 
-func (r resource[T]) overlapCheck(cp *Checkpoint, start Date) *overlapCheck[T] {
+func (r resource[T, P]) overlapCheck(cp *Checkpoint, start Date) *overlapCheck[T, P] {
 	want, ok := cp.newestSeen()
-	return &overlapCheck[T]{r: r, want: want, mark: cp.mark, dateStart: start, pending: ok}
+	return &overlapCheck[T, P]{r: r, want: want, mark: cp.mark, dateStart: start, pending: ok}
 }
 
 // see is called with each record listed, in order.
-func (c *overlapCheck[T]) see(rec *T) {
-	if c.pending && idOf(rec) == c.want.id && createdOf(rec).Equal(c.want.created) {
+func (c *overlapCheck[T, P]) see(rec *T) {
+	if c.pending && P(rec).refID() == c.want.id && P(rec).createdAt().Equal(c.want.created) {
 		c.pending = false
 	}
 }
@@ -279,8 +213,8 @@ func (c *overlapCheck[T]) see(rec *T) {
 // verify is called before rec is yielded, and with nil at the end of the
 // list: it checks the remembered record when rec is the first record
 // created after the mark, or at the end, and it has not been listed.
-func (c *overlapCheck[T]) verify(ctx context.Context, websiteID int64, opts syncOptions[T], rec *T) error {
-	if !c.pending || (rec != nil && !createdOf(rec).After(c.mark)) {
+func (c *overlapCheck[T, P]) verify(ctx context.Context, websiteID int64, opts syncOptions[T], rec *T) error {
+	if !c.pending || (rec != nil && !P(rec).createdAt().After(c.mark)) {
 		return nil
 	}
 	c.pending = false
@@ -290,30 +224,25 @@ func (c *overlapCheck[T]) verify(ctx context.Context, websiteID int64, opts sync
 		return nil // deleted
 	case err != nil:
 		return err
-	case !createdOf(got).Equal(c.want.created) || !opts.certainlyLists(got):
+	case !P(got).createdAt().Equal(c.want.created) || !opts.certainlyLists(got):
 		return nil // not the record remembered, or it may have left the filter
 	}
 	return &OverlapError{Object: c.r.kind, ID: c.want.id, Created: c.want.created, DateStart: c.dateStart}
 }
 
-// noOptions is a request without options.
-type noOptions struct{}
-
-func (noOptions) validate() error { return nil }
-
 // checkOrder checks that rec, listed after prev (nil for the first record),
 // has a creation time and was not created before prev.
-func (r resource[T]) checkOrder(prev, rec *T) error {
-	t := createdOf(rec)
+func (r resource[T, P]) checkOrder(prev, rec *T) error {
+	t := P(rec).createdAt()
 	if t.IsZero() {
-		return fmt.Errorf("%w: %s %d", ErrNoCreationTime, r.kind, idOf(rec))
+		return fmt.Errorf("%w: %s %d", ErrNoCreationTime, r.kind, P(rec).refID())
 	}
 	if now := time.Now(); t.After(now.Add(FutureTolerance)) {
 		return fmt.Errorf("%w: %s %d was created at %s, more than %s after this machine's clock (%s)",
-			ErrFutureRecord, r.kind, idOf(rec), t.Format(time.RFC3339), FutureTolerance, now.UTC().Format(time.RFC3339))
+			ErrFutureRecord, r.kind, P(rec).refID(), t.Format(time.RFC3339), FutureTolerance, now.UTC().Format(time.RFC3339))
 	}
-	if prev == nil || !t.Before(createdOf(prev)) {
+	if prev == nil || !t.Before(P(prev).createdAt()) {
 		return nil
 	}
-	return &OrderingError{Object: r.kind, PrevID: idOf(prev), PrevCreated: createdOf(prev), ID: idOf(rec), Created: t}
+	return &OrderingError{Object: r.kind, PrevID: P(prev).refID(), PrevCreated: P(prev).createdAt(), ID: P(rec).refID(), Created: t}
 }

@@ -80,8 +80,8 @@ func TestSyncRecordLeavingTheListMidRunLosesNothing(t *testing.T) {
 }
 
 // Finding 2: a record shown late, created inside the window the checkpoint
-// promises to re-read (from 14:00 UTC... that is, from midnight UTC two days
-// before the mark's UTC date, less 14 hours, up to the mark), is yielded by
+// promises to re-read (from midnight UTC two days before the mark's UTC
+// date, less 14 hours, up to the mark), is yielded by
 // the next run under every reading of date_start; one created just before
 // that window is not.
 func TestSyncLateRecordWindowHoldsUnderEveryReading(t *testing.T) {

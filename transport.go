@@ -4,10 +4,15 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
+	"net/url"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
+	"github.com/google/go-querystring/query"
 	"github.com/hashicorp/go-retryablehttp"
 )
 
@@ -241,4 +246,65 @@ func ignoreEOF(err error) error {
 		return nil
 	}
 	return err
+}
+
+// encodeOptions checks opts and encodes them as a query.
+func encodeOptions(opts queryOptions) (url.Values, error) {
+	if err := opts.validate(); err != nil {
+		return nil, err
+	}
+	q, err := query.Values(opts)
+	if err != nil {
+		return nil, fmt.Errorf("ordermsg: encoding options: %w", err)
+	}
+	return q, nil
+}
+
+// encodeQuery encodes q as url.Values.Encode does (keys sorted), except that
+// the commas between includes are sent as commas, as the spec's "comma
+// separated list" reads, rather than as %2C. An include cannot hold a comma
+// of its own (checkIncludes), so every comma there is a separator.
+func encodeQuery(q url.Values) string {
+	var b strings.Builder
+	for _, k := range slices.Sorted(maps.Keys(q)) {
+		key := url.QueryEscape(k)
+		for _, v := range q[k] {
+			if b.Len() > 0 {
+				b.WriteByte('&')
+			}
+			v = url.QueryEscape(v)
+			if k == "includes" {
+				v = strings.ReplaceAll(v, "%2C", ",")
+			}
+			b.WriteString(key)
+			b.WriteByte('=')
+			b.WriteString(v)
+		}
+	}
+	return b.String()
+}
+
+// sameOrigin reports whether a and b share an origin in the sense of RFC 6454:
+// the same scheme, host and port. Scheme and host compare without regard to
+// case, and a missing port is the scheme's default, so https://h and
+// https://h:443 are one origin, while a subdomain or another port is not.
+// The API key goes only to the client's own origin (DESIGN.md, rule 8).
+func sameOrigin(a, b *url.URL) bool {
+	return strings.EqualFold(a.Scheme, b.Scheme) &&
+		strings.EqualFold(a.Hostname(), b.Hostname()) &&
+		effectivePort(a) == effectivePort(b)
+}
+
+// effectivePort is u's port, or its scheme's default port when u names none.
+func effectivePort(u *url.URL) string {
+	if p := u.Port(); p != "" {
+		return p
+	}
+	switch strings.ToLower(u.Scheme) {
+	case "https":
+		return "443"
+	case "http":
+		return "80"
+	}
+	return ""
 }

@@ -4,7 +4,11 @@ package ordermsg
 // `json:",embed"` are generated into codec.go from the struct definitions.
 //go:generate go run ./internal/cmd/gencodec -o codec.go
 
-import "github.com/go-json-experiment/json/jsontext"
+import (
+	"time"
+
+	"github.com/go-json-experiment/json/jsontext"
+)
 
 // Object kinds: the value of the "object" field that names each resource.
 const (
@@ -58,10 +62,25 @@ type Order struct {
 	raw []byte // the record as sent, with KeepRawJSON
 }
 
-func (o *Order) refID() int64   { return o.ID }
-func (o *Order) kind() string   { return o.Object }
-func (m *Message) refID() int64 { return m.ID }
-func (m *Message) kind() string { return m.Object }
+// The methods of the record constraint (resource.go).
+func (o *Order) kind() string           { return o.Object }
+func (o *Order) refID() int64           { return o.ID }
+func (o *Order) createdAt() time.Time   { return o.DateCreated.Time }
+func (o *Order) setRaw(raw []byte)      { o.raw = raw }
+func (m *Message) kind() string         { return m.Object }
+func (m *Message) refID() int64         { return m.ID }
+func (m *Message) createdAt() time.Time { return m.DateCreated.Time }
+func (m *Message) setRaw(raw []byte)    { m.raw = raw }
+
+// RawJSON returns the order exactly as the server sent it, member for member,
+// when it was read with KeepRawJSON (Get, List or All); else nil. Each order
+// of a page has its own bytes. Do not modify them.
+func (o *Order) RawJSON() []byte { return o.raw }
+
+// RawJSON returns the message exactly as the server sent it, member for
+// member, when it was read with KeepRawJSON (Get, List or All); else nil. Each
+// message of a page has its own bytes. Do not modify them.
+func (m *Message) RawJSON() []byte { return m.raw }
 
 // OrderPricing is an order's price breakdown. In every sample of the spec,
 // Total = Subtotal - SubtotalDiscount + Shipping + Tax.
