@@ -28,6 +28,7 @@ type Handler struct {
 	versionName, versionValue string
 
 	beforeList func(ListRequest) // see WithBeforeList (mutate.go)
+	clock      func() time.Time  // see WithClock (live.go)
 }
 
 // Option configures a Handler (and so a Server).

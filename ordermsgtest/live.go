@@ -81,23 +81,35 @@ func (s *liveState) user() *ordermsg.WebsiteUser {
 	return s.users[s.gen.pick(len(s.users))]
 }
 
+// WithClock dates the records that AddOrders and AddMessages add at the
+// clock's time (to the second), or at the newest record's when that is
+// later, instead of after the generated records' timeline, which lies in the
+// past: a poller that starts from now (ordermsg.NewCheckpointAt(time.Now()))
+// then sees them. ordermsg serve --add-every uses time.Now.
+func WithClock(now func() time.Time) Option { return func(h *Handler) { h.clock = now } }
+
 // grow adds n records to w, made by add at successive creation times after
-// (or tied with) every existing record, and returns them.
-func grow[T any](w *Website, n int, add func(s *liveState, ts ordermsg.Timestamp) *T) []*T {
+// (or tied with) every existing record, and returns them. With a clock
+// (WithClock), each is created at the clock's time unless a record is newer.
+func grow[T any](w *Website, n int, clock func() time.Time, add func(s *liveState, ts ordermsg.Timestamp) *T) []*T {
 	s := w.liveOf()
 	if s.last.IsZero() {
 		s.last = latest(w.newest(), epoch)
 	}
 	out := make([]*T, 0, max(n, 0))
 	for range n {
-		out = append(out, add(s, ordermsg.Timestamp{Time: s.nextTime()}))
+		t := s.nextTime
+		if clock != nil {
+			t = func() time.Time { s.last = latest(s.last, clock().UTC().Truncate(time.Second)); return s.last }
+		}
+		out = append(out, add(s, ordermsg.Timestamp{Time: t()}))
 	}
 	return out
 }
 
 // addOrders adds n orders to w, each with its online_order message.
-func (w *Website) addOrders(n int) []*ordermsg.Order {
-	return grow(w, n, func(s *liveState, ts ordermsg.Timestamp) *ordermsg.Order {
+func (w *Website) addOrders(n int, clock func() time.Time) []*ordermsg.Order {
+	return grow(w, n, clock, func(s *liveState, ts ordermsg.Timestamp) *ordermsg.Order {
 		user, p := s.user(), s.portalOrNil()
 		m := s.gen.message(ts, ordermsg.MessageTypeOnlineOrder, s.forms, user, p)
 		o := s.gen.order(ts, m.ID, user, p, s.staff)
@@ -111,8 +123,8 @@ func (w *Website) addOrders(n int) []*ordermsg.Order {
 }
 
 // addMessages adds n general_contact messages to w.
-func (w *Website) addMessages(n int) []*ordermsg.Message {
-	return grow(w, n, func(s *liveState, ts ordermsg.Timestamp) *ordermsg.Message {
+func (w *Website) addMessages(n int, clock func() time.Time) []*ordermsg.Message {
+	return grow(w, n, clock, func(s *liveState, ts ordermsg.Timestamp) *ordermsg.Message {
 		m := s.gen.message(ts, ordermsg.MessageTypeGeneralContact, s.forms, s.user(), s.portalOrNil())
 		w.addMessage(m)
 		return m
@@ -144,14 +156,15 @@ func (w *Website) indexOrder(o *ordermsg.Order) {
 // AddOrders adds n orders to the website with the given id while the
 // handler serves, each with its online_order message, and returns them.
 // They are created after every existing record, or in the same second as
-// the newest (about a third of them share a timestamp), with higher ids;
+// the newest (about a third of them share a timestamp), with higher ids (at
+// the clock's time with WithClock);
 // they are listed and retrieved from then on. It is safe to call while
 // requests are served. It returns nil when there is no such website.
 func (h *Handler) AddOrders(websiteID int64, n int) []*ordermsg.Order {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if w := h.ds.Website(websiteID); w != nil {
-		return slices.Clip(w.addOrders(n))
+		return slices.Clip(w.addOrders(n, h.clock))
 	}
 	return nil
 }
@@ -162,7 +175,7 @@ func (h *Handler) AddMessages(websiteID int64, n int) []*ordermsg.Message {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if w := h.ds.Website(websiteID); w != nil {
-		return slices.Clip(w.addMessages(n))
+		return slices.Clip(w.addMessages(n, h.clock))
 	}
 	return nil
 }

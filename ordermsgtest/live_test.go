@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/ordermsg/ordermsg-go"
 	"github.com/ordermsg/ordermsg-go/ordermsgtest"
@@ -103,5 +104,40 @@ func TestAddOrdersToAHandMadeDataset(t *testing.T) {
 		if _, err := c.Orders.Get(context.Background(), srv.WebsiteID, o.ID, nil); err != nil {
 			t.Errorf("get new order %d: %v", o.ID, err)
 		}
+	}
+}
+
+// WithClock dates added records at the clock's second (or with the newest
+// record, when that is later), so that a Sync from now sees them; without it
+// they follow the generated timeline, which lies years before.
+func TestWithClockDatesAddedRecordsNow(t *testing.T) {
+	now := time.Now().UTC().Truncate(time.Second).Add(500 * time.Millisecond)
+	srv := ordermsgtest.NewServer(ordermsgtest.Generate(ordermsgtest.Config{Seed: 4, Websites: 1, OrdersPerWebsite: 5, MessagesPerWebsite: 5}),
+		ordermsgtest.WithClock(func() time.Time { return now }))
+	defer srv.Close()
+	for _, o := range srv.AddOrders(2) {
+		if want := now.Truncate(time.Second); !o.DateCreated.Equal(want) {
+			t.Errorf("order %d created %v, want %v", o.ID, o.DateCreated.Time, want)
+		}
+	}
+	if m := srv.AddMessages(1)[0]; !m.DateCreated.Equal(now.Truncate(time.Second)) {
+		t.Errorf("message %d created %v, want %v", m.ID, m.DateCreated.Time, now.Truncate(time.Second))
+	}
+	cp := ordermsg.NewCheckpointAt(now.Add(-time.Minute))
+	var got int
+	for _, err := range sdk(t, srv).Orders.Sync(context.Background(), srv.WebsiteID, cp, nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		got++
+	}
+	if got != 2 {
+		t.Errorf("Sync from a minute before the clock yielded %d orders, want the 2 added", got)
+	}
+
+	plain := ordermsgtest.NewServer(ordermsgtest.Generate(ordermsgtest.Config{Seed: 4, Websites: 1, OrdersPerWebsite: 5, MessagesPerWebsite: 5}))
+	defer plain.Close()
+	if o := plain.AddOrders(1)[0]; !o.DateCreated.Before(now.AddDate(-1, 0, 0)) {
+		t.Errorf("without a clock, order %d created %v: want the generated timeline", o.ID, o.DateCreated.Time)
 	}
 }

@@ -128,7 +128,7 @@ func (h *Handler) AddLateOrders(websiteID int64, created time.Time, n int) []*or
 	h.change(websiteID, func(w *Website) bool {
 		s := w.liveOf()
 		last := s.last
-		out = slices.Clip(w.addOrders(n))
+		out = slices.Clip(w.addOrders(n, nil))
 		s.last = last // the next records follow the newest, not these
 		for _, o := range out {
 			o.DateCreated = ordermsg.Timestamp{Time: created}

@@ -53,7 +53,7 @@ var orderItemTable = &csvTable[ordermsg.Order]{
 				itoa(o.ID), timestamp(o.DateCreated), o.Currency, itoa(it.ID), it.Object, it.SKU, it.Title,
 				itoa(it.Quantity), itoa(it.Pricing.Unit), itoa(it.Pricing.Volume), itoa(it.Pricing.Subtotal),
 				string(it.Status), idOrEmpty(it.Shipment), refID(it.Portal),
-				itoa(it.TaxClass), ftoa(it.TaxPercentage), strconv.FormatBool(it.IsTaxable), ftoa(it.Weight),
+				idOrEmpty(it.TaxClass), ftoa(it.TaxPercentage), strconv.FormatBool(it.IsTaxable), ftoa(it.Weight),
 			})
 		}
 		return rows

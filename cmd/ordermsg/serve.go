@@ -35,9 +35,9 @@ names ("Name: value"; default "` + defaultVersionHeader + `"), as the real servi
 requires its maker's: a request without it gets the fake's 400.
 
 --add-every D adds, every D while it serves, one order (with its message) and
-one message to each website, created after every record so far, and prints a
-line for each: a poller started against the fake finds new records on each
-run, as it would in production.`,
+one message to each website, created now (the generated records lie in
+2024), and prints a line for each: a poller that starts from now finds new
+records on each run, as it would in production.`,
 		Example: `  ordermsg serve
   ordermsg serve --websites 1 --orders 2000 --fault-rate 0.1 --latency 20ms
   ordermsg serve --version-header Acme-Api-Version:1 --add-every 30s`,
@@ -65,9 +65,11 @@ run, as it would in production.`,
 				return &apiFailure{err}
 			}
 			ds := ordermsgtest.Generate(cfg)
+			// Records added while serving are dated now, so that a poller
+			// that starts from now sees them.
 			h := ordermsgtest.NewHandler(ds, ordermsgtest.WithLatency(delay),
 				ordermsgtest.WithFaults(ordermsgtest.Faults{Seed: cfg.Seed, Rate: rate}),
-				ordermsgtest.WithVersionHeader(name, value))
+				ordermsgtest.WithVersionHeader(name, value), ordermsgtest.WithClock(time.Now))
 			url := "http://" + ln.Addr().String()
 			fmt.Fprintf(a.stdout, "ordermsg fake service at %s (header %s: %s)\n", url, name, value)
 			fmt.Fprintf(a.stdout, "OpenAPI document at %s%s\n", url, ordermsgtest.OpenAPIPath)

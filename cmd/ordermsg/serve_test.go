@@ -143,6 +143,7 @@ func TestServeRequiresTheVersionHeaderItIsGiven(t *testing.T) {
 
 // serve --add-every adds records while it serves, and says so.
 func TestServeAddsRecordsWhileServing(t *testing.T) {
+	start := time.Now().Truncate(time.Second)
 	s := startServe(t, nil, "--websites", "1", "--orders", "4", "--messages", "4", "--add-every", "1ms")
 	defer s.stop()
 	c, err := ordermsg.NewClient(s.url, s.key)
@@ -167,6 +168,18 @@ func TestServeAddsRecordsWhileServing(t *testing.T) {
 			t.Fatalf("after %d lines, no new order listed; line %q", n, line)
 		}
 	}
+	// The added orders are dated now: a poller that starts from now finds
+	// them, and none of the generated ones.
+	for o, err := range c.Orders.Sync(context.Background(), s.websiteID, ordermsg.NewCheckpointAt(start), nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o.DateCreated.Before(start) {
+			t.Fatalf("Sync from %v yielded order %d created %v", start, o.ID, o.DateCreated.Time)
+		}
+		return
+	}
+	t.Fatalf("Sync from %v yielded no order: the added ones are not dated now", start)
 }
 
 // addRecords adds one order (with its message) and one message to every
