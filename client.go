@@ -43,40 +43,29 @@ type Client struct {
 	logger         *slog.Logger
 	attemptTimeout time.Duration
 	maxBodySize    int64
-	// setup holds what the options tell NewClient only; nil once NewClient
-	// has returned.
-	setup *clientSetup
 }
 
-// clientSetup is what options tell NewClient about building the client,
-// and the client does not keep.
-type clientSetup struct {
+// Option configures a Client; the With functions make them.
+type Option func(*settings) error
+
+// settings are what the options set: the fields of the client to be built,
+// and what NewClient needs only while it builds it.
+type settings struct {
+	Client
 	allowHTTP  bool // WithAllowHTTP was given
 	timeoutSet bool // WithAttemptTimeout was given
 }
-
-// building is the setup an option records into: a throwaway one when the
-// option is applied to a client already built, where it has no effect.
-func (c *Client) building() *clientSetup {
-	if c.setup == nil {
-		return new(clientSetup)
-	}
-	return c.setup
-}
-
-// Option configures a Client.
-type Option func(*Client) error
 
 // WithHTTPClient sets the HTTP client whose transport carries the requests,
 // under the SDK's retries: httpmock's transport plugs in here. The client is
 // copied, not changed; the copy gets the SDK's redirect policy and, unless
 // hc sets a Timeout and WithAttemptTimeout is not given, the attempt timeout.
 func WithHTTPClient(hc *http.Client) Option {
-	return func(c *Client) error {
+	return func(s *settings) error {
 		if hc == nil {
 			return invalidArgument("WithHTTPClient: nil client")
 		}
-		c.httpClient = hc
+		s.httpClient = hc
 		return nil
 	}
 }
@@ -84,9 +73,9 @@ func WithHTTPClient(hc *http.Client) Option {
 // WithRetry sets the retry policy. RetryPolicy{} (MaxRetries 0) turns
 // retrying off.
 func WithRetry(p RetryPolicy) Option {
-	return func(c *Client) error {
+	return func(s *settings) error {
 		np, err := p.normalized()
-		c.retry = np
+		s.retry = np
 		return err
 	}
 }
@@ -97,7 +86,7 @@ func WithRetry(p RetryPolicy) Option {
 // Accept, User-Agent, Host), and the value a valid non-empty header value, so
 // that no request fails later for a header net/http would refuse.
 func WithVersionHeader(name, value string) Option {
-	return func(c *Client) error {
+	return func(s *settings) error {
 		switch http.CanonicalHeaderKey(name) {
 		case "Authorization", "Accept", "User-Agent", "Host":
 			return invalidArgument("WithVersionHeader: %q is a header the client sets itself", name)
@@ -105,7 +94,7 @@ func WithVersionHeader(name, value string) Option {
 		if !httpguts.ValidHeaderFieldName(name) || value == "" || !httpguts.ValidHeaderFieldValue(value) {
 			return invalidArgument("WithVersionHeader: the name must be an HTTP token and the value a non-empty header value without control characters")
 		}
-		c.versionHeader, c.versionValue = name, value
+		s.versionHeader, s.versionValue = name, value
 		return nil
 	}
 }
@@ -113,12 +102,12 @@ func WithVersionHeader(name, value string) Option {
 // WithUserAgent puts product (such as "my-app/1.2") before the SDK's own
 // User-Agent. It must be a valid header value: no control characters.
 func WithUserAgent(product string) Option {
-	return func(c *Client) error {
+	return func(s *settings) error {
 		if !httpguts.ValidHeaderFieldValue(product) {
 			return invalidArgument("WithUserAgent: the product must be a header value without control characters")
 		}
 		if product != "" {
-			c.userAgent = product + " " + defaultUserAgent
+			s.userAgent = product + " " + defaultUserAgent
 		}
 		return nil
 	}
@@ -127,8 +116,8 @@ func WithUserAgent(product string) Option {
 // WithLogger makes the client log retries at debug level. Log lines never
 // carry credentials. Without it the client is silent.
 func WithLogger(l *slog.Logger) Option {
-	return func(c *Client) error {
-		c.logger = l
+	return func(s *settings) error {
+		s.logger = l
 		return nil
 	}
 }
@@ -137,8 +126,8 @@ func WithLogger(l *slog.Logger) Option {
 // loopback. Without it such a URL is refused, since it would send the API
 // key in the clear.
 func WithAllowHTTP() Option {
-	return func(c *Client) error {
-		c.building().allowHTTP = true
+	return func(s *settings) error {
+		s.allowHTTP = true
 		return nil
 	}
 }
@@ -147,12 +136,12 @@ func WithAllowHTTP() Option {
 // a server that never answers cannot hang a caller who set no deadline. A
 // timed-out attempt is retried. The default is 30s; 0 turns it off.
 func WithAttemptTimeout(d time.Duration) Option {
-	return func(c *Client) error {
+	return func(s *settings) error {
 		if d < 0 {
 			return invalidArgument("WithAttemptTimeout: negative duration")
 		}
-		c.attemptTimeout = d
-		c.building().timeoutSet = true
+		s.attemptTimeout = d
+		s.timeoutSet = true
 		return nil
 	}
 }
@@ -160,11 +149,11 @@ func WithAttemptTimeout(d time.Duration) Option {
 // WithMaxBodySize caps the size of a successful response body; a larger one
 // fails with ErrBodyTooLarge instead of filling memory. The default is 64 MiB.
 func WithMaxBodySize(n int64) Option {
-	return func(c *Client) error {
+	return func(s *settings) error {
 		if n <= 0 {
 			return invalidArgument("WithMaxBodySize: size must be positive")
 		}
-		c.maxBodySize = n
+		s.maxBodySize = n
 		return nil
 	}
 }
@@ -184,7 +173,7 @@ func NewClient(baseURL, apiKey string, opts ...Option) (*Client, error) {
 	if err := checkAPIKey(apiKey); err != nil {
 		return nil, err
 	}
-	c := &Client{
+	s := &settings{Client: Client{
 		credentials:    &credentials{authorization: "Basic " + base64.StdEncoding.EncodeToString([]byte(apiKey+":"))},
 		retry:          DefaultRetryPolicy(),
 		versionHeader:  "Service-Api-Version",
@@ -192,21 +181,20 @@ func NewClient(baseURL, apiKey string, opts ...Option) (*Client, error) {
 		userAgent:      defaultUserAgent,
 		attemptTimeout: defaultAttemptTimeout,
 		maxBodySize:    defaultMaxBodySize,
-		setup:          &clientSetup{},
-	}
+	}}
 	for _, opt := range opts {
-		if err := opt(c); err != nil {
+		if err := opt(s); err != nil {
 			return nil, err
 		}
 	}
-	setup := c.setup
-	c.setup = nil
-	u, err := parseBaseURL(baseURL, apiKey, setup.allowHTTP)
+	u, err := parseBaseURL(baseURL, apiKey, s.allowHTTP)
 	if err != nil {
 		return nil, err
 	}
+	c := new(Client)
+	*c = s.Client
 	c.baseURL = u
-	c.httpClient = c.wrapHTTPClient(c.httpClient, setup.timeoutSet)
+	c.httpClient = c.wrapHTTPClient(c.httpClient, s.timeoutSet)
 	c.Orders = &OrdersService{r: resource[Order, *Order]{c: c, collection: "orders", kind: ObjectOrder}}
 	c.Messages = &MessagesService{r: resource[Message, *Message]{c: c, collection: "messages", kind: ObjectMessage}}
 	return c, nil
