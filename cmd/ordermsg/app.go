@@ -97,10 +97,10 @@ instead (it requires the version header you set).
 		newResourceCommand(a, ordersKind),
 		newResourceCommand(a, messagesKind),
 		a.filesCommand(),
+		a.syncCommand(),
 		serve,
 		version,
 	)
-	a.addSyncCommands(root) // sync --db, export --state (syncdb.go)
 	// The connection flags belong to the commands that connect: serve runs
 	// a service and version reads none.
 	for _, c := range root.Commands() {
