@@ -211,6 +211,21 @@ func TestAPIErrorsExit1InOneLine(t *testing.T) {
 	}
 }
 
+// A network error is printed as the SDK writes it: one "ordermsg:" prefix,
+// the URL once, no internal marker.
+func TestNetworkErrorIsTheSDKsText(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "ftp://elsewhere/x", http.StatusFound)
+	}))
+	t.Cleanup(srv.Close)
+	env := map[string]string{envBaseURL: srv.URL, envAPIKey: "k", envWebsiteID: "1"}
+	_, stderr, code := cli{env: env}.run(context.Background(), "orders", "get", "2")
+	want := "error: ordermsg: GET " + srv.URL + `/websites/1/orders/2: refused redirect to ftp://elsewhere/x: the scheme "ftp" is not http or https` + "\n"
+	if code != exitFailure || stderr != want {
+		t.Errorf("exit %d, stderr %q; want %d, %q", code, stderr, exitFailure, want)
+	}
+}
+
 func TestProgressBarOnlyOnATerminal(t *testing.T) {
 	_, env := smallService(t)
 	_, stderr, _ := cli{env: env}.run(context.Background(), "orders", "export")
