@@ -97,10 +97,10 @@ instead (it requires the version header you set).
 		newResourceCommand(a, ordersKind),
 		newResourceCommand(a, messagesKind),
 		a.filesCommand(),
+		a.syncCommand(),
 		serve,
 		version,
 	)
-	a.addSyncCommands(root) // sync --db, export --state (syncdb.go)
 	// The connection flags belong to the commands that connect: serve runs
 	// a service and version reads none.
 	for _, c := range root.Commands() {
@@ -222,11 +222,12 @@ func (a *app) connect() (c *ordermsg.Client, websiteID int64, close func(), err 
 	if a.allowHTTP {
 		opts = append(opts, ordermsg.WithAllowHTTP())
 	}
-	if c, err = ordermsg.NewClient(a.baseURL, a.apiKey, opts...); err != nil {
-		if _, allowed := ordermsg.NewClient(a.baseURL, a.apiKey, append(opts, ordermsg.WithAllowHTTP())...); allowed == nil {
-			return nil, 0, nil, usagef("--base-url %s: plain http to a host that is not loopback would send the API key in the clear; use https, or add --allow-http", a.baseURL)
-		}
-		return nil, 0, nil, usagef("--base-url: %s", strings.TrimPrefix(err.Error(), "ordermsg: "))
+	switch c, err = ordermsg.NewClient(a.baseURL, a.apiKey, opts...); {
+	case errors.Is(err, ordermsg.ErrPlainHTTP):
+		// The SDK's text names its option, WithAllowHTTP; say the flag.
+		return nil, 0, nil, usagef("--base-url %s: plain http to a host that is not loopback would send the API key in the clear; use https, or add --allow-http", a.baseURL)
+	case err != nil:
+		return nil, 0, nil, &usageError{err}
 	}
 	return c, websiteID, c.CloseIdleConnections, nil
 }

@@ -4,12 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
-	"net/url"
-	"strings"
 	"syscall"
-
-	"github.com/ordermsg/ordermsg-go"
 )
 
 // Exit codes, the table of the README and of `ordermsg --help`. A command
@@ -97,36 +92,6 @@ func exitCode(ctx context.Context, err error, started bool) (code int, message s
 	case errors.As(err, &localErr):
 		return exitLocal, "error: " + localErr.Error()
 	default:
-		return exitFailure, "error: " + describe(err)
+		return exitFailure, "error: " + err.Error()
 	}
-}
-
-// describe writes an API or network error as one line, keeping what the
-// command said around it ("after 40 orders: …"): an API error as its status
-// and the server's message, a network error with its URL once.
-func describe(err error) string {
-	msg := err.Error()
-	var apiErr *ordermsg.APIError
-	var urlErr *url.Error
-	switch {
-	case errors.As(err, &apiErr):
-		short := fmt.Sprintf("%d %s", apiErr.StatusCode, http.StatusText(apiErr.StatusCode))
-		if apiErr.Message != "" && apiErr.Message != http.StatusText(apiErr.StatusCode) {
-			short += ": " + apiErr.Message
-		}
-		msg = replaceLast(msg, apiErr.Error(), short)
-	case errors.As(err, &urlErr):
-		// The SDK's "GET URL: " names the URL already; net/http's error
-		// repeats it ("Get \"URL\": dial tcp …"): keep only its cause.
-		msg = replaceLast(msg, urlErr.Error(), urlErr.Err.Error())
-	}
-	return strings.ReplaceAll(msg, "ordermsg: ", "")
-}
-
-// replaceLast replaces the last old in s with new.
-func replaceLast(s, old, new string) string {
-	if i := strings.LastIndex(s, old); i >= 0 {
-		return s[:i] + new + s[i+len(old):]
-	}
-	return s
 }

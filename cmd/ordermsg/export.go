@@ -24,6 +24,7 @@ func (k *kind[T]) exportCommand(a *app) *cobra.Command {
 		output      string
 		items       bool
 		concurrency int
+		state       string // --state FILE, "" without
 	)
 	cmd := &cobra.Command{
 		Use:   "export",
@@ -37,11 +38,27 @@ only when the export is complete: an export that fails or is interrupted
 leaves the file as it was. A new file gets mode 0666 minus the umask; an
 existing one keeps its mode; a symlink is followed. A device, a FIFO or
 /dev/stdout is written in place, never replaced. On a terminal, a progress
-bar shows on stderr.`, k.plural),
-		Example: fmt.Sprintf("  ordermsg %[1]s export --demo -o %[1]s.jsonl\n  ordermsg %[1]s export --format csv --since 2024-01-01 -o %[1]s.csv --demo\n  ordermsg %[1]s export -o %[1]s.jsonl        # needs ORDERMSG_BASE_URL, ORDERMSG_API_KEY, ORDERMSG_WEBSITE_ID",
+bar shows on stderr.
+
+With --state FILE, only the %[1]s created since the last export with the
+same FILE are written (all of them the first time), oldest first, and FILE is
+then updated: written whole under a temporary name and renamed, only after
+the output is complete. If the export fails, FILE is left as it was and the
+next run exports the same %[1]s again. A crash between the end of the output
+and the update of FILE has the same effect: the next run repeats that batch.
+To never repeat a record, use ordermsg sync --db, which keeps the state in the
+same transaction as the records. --since, --until, --sort, --direction and
+--items do not go with --state, and --concurrency does not apply: pages are
+fetched one at a time, as pages fetched at once can miss a record that
+appears during the export.`, k.plural),
+		Example: fmt.Sprintf("  ordermsg %[1]s export --demo -o %[1]s.jsonl\n  ordermsg %[1]s export --format csv --since 2024-01-01 -o %[1]s.csv --demo\n  ordermsg %[1]s export -o %[1]s.jsonl        # needs ORDERMSG_BASE_URL, ORDERMSG_API_KEY, ORDERMSG_WEBSITE_ID"+
+			"\n  ordermsg %[1]s export --state %[1]s.state -o new-%[1]s.jsonl --demo",
 			k.plural),
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if state != "" {
+				return k.exportSince(cmd, a, &f, format, output, concurrency, state)
+			}
 			if err := k.checkFormat(format, &f); err != nil {
 				return err
 			}
@@ -79,6 +96,7 @@ bar shows on stderr.`, k.plural),
 	fl.StringVar(&format, "format", "jsonl", "jsonl or csv")
 	fl.StringVarP(&output, "output", "o", "", "write to this file (default: standard output)")
 	fl.IntVar(&concurrency, "concurrency", 4, "pages fetched at once")
+	fl.StringVar(&state, "state", "", "export only what was created since the state in this file, then update it")
 	if k.itemTable != nil {
 		fl.BoolVar(&items, "items", false, "with --format csv: one row per order item instead of per order")
 	}

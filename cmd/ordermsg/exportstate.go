@@ -51,52 +51,13 @@ func refuseWithState(cmd *cobra.Command, names ...string) error {
 	return nil
 }
 
-// addStateFlag gives `<kind> export` the flag --state FILE.
-func addStateFlag[T any](a *app, root *cobra.Command, k *kind[T]) {
-	export, _, err := root.Find([]string{k.plural, "export"})
-	if err != nil || export.Name() != "export" {
-		panic("ordermsg: no " + k.plural + " export command to add --state to")
-	}
-	var statePath string
-	export.Flags().StringVar(&statePath, "state", "", "export only what was created since the state in this file, then update it")
-	export.Long += fmt.Sprintf(`
-
-With --state FILE, only the %[1]s created since the last export with the
-same FILE are written (all of them the first time), oldest first, and FILE is
-then updated: written whole under a temporary name and renamed, only after
-the output is complete. If the export fails, FILE is left as it was and the
-next run exports the same %[1]s again. A crash between the end of the output
-and the update of FILE has the same effect: the next run repeats that batch.
-To never repeat a record, use ordermsg sync --db, which keeps the state in the
-same transaction as the records. --since, --until, --sort, --direction and
---items do not go with --state, and --concurrency does not apply: pages are
-fetched one at a time, as pages fetched at once can miss a record that
-appears during the export.`, k.plural)
-	export.Example += fmt.Sprintf("\n  ordermsg %[1]s export --state %[1]s.state -o new-%[1]s.jsonl --demo", k.plural)
-	plain := export.RunE
-	export.RunE = func(cmd *cobra.Command, args []string) error {
-		if statePath == "" {
-			return plain(cmd, args)
-		}
-		return exportSince(cmd, a, k, statePath)
-	}
-}
-
-// exportSince runs export --state.
-func exportSince[T any](cmd *cobra.Command, a *app, k *kind[T], statePath string) error {
+// exportSince runs export --state FILE (statePath): the command's other
+// flags are f, format, output and concurrency.
+func (k *kind[T]) exportSince(cmd *cobra.Command, a *app, f *filters, format, output string, concurrency int, statePath string) error {
 	if err := refuseWithState(cmd, "since", "until", "sort", "direction", "items"); err != nil {
 		return err
 	}
-	fl := cmd.Flags()
-	var f filters
-	format, _ := fl.GetString("format")
-	output, _ := fl.GetString("output")
-	f.includes, _ = fl.GetStringSlice("include")
-	f.count, _ = fl.GetInt("count")
-	f.only, _ = fl.GetString(k.onlyFlag)
-	f.search, _ = fl.GetString("search")
-	concurrency, _ := fl.GetInt("concurrency")
-	if err := k.checkFormat(format, &f); err != nil {
+	if err := k.checkFormat(format, f); err != nil {
 		return err
 	}
 	if err := f.check(); err != nil {
@@ -124,7 +85,7 @@ func exportSince[T any](cmd *cobra.Command, a *app, k *kind[T], statePath string
 		}
 		defer file.Discard() // a no-op once committed
 	}
-	n, err := writeSince(cmd.Context(), a, c, site, k, &f, format, file, &state.Checkpoint)
+	n, err := writeSince(cmd.Context(), a, c, site, k, f, format, file, &state.Checkpoint)
 	if err != nil {
 		progress := fmt.Sprintf("after %d %s; %s not updated", n, k.plural, statePath)
 		var local *localFailure

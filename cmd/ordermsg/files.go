@@ -340,7 +340,7 @@ func orderJobs(o *ordermsg.Order, claimed map[string]bool, t *tally, report, una
 			f, err := p.Downloadable()
 			switch {
 			case err != nil:
-				unavailable("order %d item %d: %s; not downloaded", o.ID, it.ID, describe(err))
+				unavailable("order %d item %d: %v; not downloaded", o.ID, it.ID, err)
 				continue
 			case claimed[dir]:
 				repeated(t, report, filepath.Join(dir, safeName(f.Filename)), f.ID, fmt.Sprintf("item %d of order %d", it.ID, o.ID))
@@ -408,7 +408,7 @@ func (a *app) fetch(ctx context.Context, c *ordermsg.Client, site int64, fl *dow
 		t.bytes.Add(n)
 	case ctx.Err() == nil:
 		t.failed.Add(1)
-		report("%s: %s", j.path, describe(err))
+		report("%s: %v", j.path, err)
 	}
 }
 

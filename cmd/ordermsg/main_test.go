@@ -182,8 +182,8 @@ func TestUsageErrorsExit2WithHelp(t *testing.T) {
 		{env, []string{"orders", "export", "--format", "csv", "--state", "s", "--include", "notes"}, "--include notes: the CSV columns are fixed"},
 		// Configuration: a base URL without its scheme, a header that is
 		// not "Name: value".
-		{map[string]string{envBaseURL: "127.0.0.1:8080", envAPIKey: "k", envWebsiteID: "1"}, []string{"orders", "list"}, "--base-url: the base URL has no scheme: begin it with https:// (or http:// for a loopback host, as in http://127.0.0.1:8080)"},
-		{map[string]string{envBaseURL: "api.example.com", envAPIKey: "k", envWebsiteID: "1"}, []string{"orders", "list"}, "--base-url: the base URL has no scheme"},
+		{map[string]string{envBaseURL: "127.0.0.1:8080", envAPIKey: "k", envWebsiteID: "1"}, []string{"orders", "list"}, "error: ordermsg: the base URL has no scheme: begin it with https:// (or http:// for a loopback host, as in http://127.0.0.1:8080)\n"},
+		{map[string]string{envBaseURL: "api.example.com", envAPIKey: "k", envWebsiteID: "1"}, []string{"orders", "list"}, "error: ordermsg: the base URL has no scheme: "},
 		{map[string]string{envVersionHeader: "v1"}, []string{"orders", "list", "--demo"}, `ORDERMSG_VERSION_HEADER="v1": want "Name: value"`},
 		{env, []string{"orders", "list", "--bogus"}, "unknown flag: --bogus"},
 		{env, []string{"messages", "list", "--status", "new"}, "unknown flag: --status"},
@@ -199,14 +199,30 @@ func TestUsageErrorsExit2WithHelp(t *testing.T) {
 
 func TestAPIErrorsExit1InOneLine(t *testing.T) {
 	_, env := smallService(t)
+	site := env[envBaseURL] + "/websites/" + env[envWebsiteID]
 	_, stderr, code := cli{env: env}.run(context.Background(), "orders", "get", "1")
-	if code != exitFailure || stderr != "error: 404 Not Found: order 1 not found\n" {
+	if code != exitFailure || stderr != "error: ordermsg: GET "+site+"/orders/1: 404 Not Found: order 1 not found\n" {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
 	env[envAPIKey] = "wrong"
 	_, stderr, code = cli{env: env}.run(context.Background(), "orders", "list")
-	if code != exitFailure || !strings.HasPrefix(stderr, "error: 401 Unauthorized: ") || strings.Count(stderr, "\n") != 1 {
+	if code != exitFailure || !strings.HasPrefix(stderr, "error: ordermsg: GET "+site+"/orders: 401 Unauthorized: ") || strings.Count(stderr, "\n") != 1 {
 		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+}
+
+// A network error is printed as the SDK writes it: one "ordermsg:" prefix,
+// the URL once, no internal marker.
+func TestNetworkErrorIsTheSDKsText(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "ftp://elsewhere/x", http.StatusFound)
+	}))
+	t.Cleanup(srv.Close)
+	env := map[string]string{envBaseURL: srv.URL, envAPIKey: "k", envWebsiteID: "1"}
+	_, stderr, code := cli{env: env}.run(context.Background(), "orders", "get", "2")
+	want := "error: ordermsg: GET " + srv.URL + `/websites/1/orders/2: refused redirect to ftp://elsewhere/x: the scheme "ftp" is not http or https` + "\n"
+	if code != exitFailure || stderr != want {
+		t.Errorf("exit %d, stderr %q; want %d, %q", code, stderr, exitFailure, want)
 	}
 }
 

@@ -52,6 +52,7 @@ func TestExitCodesMatchTheREADME(t *testing.T) {
 
 	_, env := smallService(t)
 	badKey := map[string]string{envBaseURL: env[envBaseURL], envAPIKey: "wrong", envWebsiteID: env[envWebsiteID]}
+	site := env[envBaseURL] + "/websites/" + env[envWebsiteID]
 	for _, tc := range []struct {
 		env    map[string]string
 		args   []string
@@ -60,8 +61,8 @@ func TestExitCodesMatchTheREADME(t *testing.T) {
 	}{
 		{nil, []string{"version"}, exitOK, ""},
 		{nil, []string{"orders"}, exitOK, ""}, // its help
-		{env, []string{"orders", "get", "1"}, exitFailure, "error: 404 Not Found: order 1 not found\n"},
-		{badKey, []string{"orders", "list"}, exitFailure, "error: 401 Unauthorized: "},
+		{env, []string{"orders", "get", "1"}, exitFailure, "error: ordermsg: GET " + site + "/orders/1: 404 Not Found: order 1 not found\n"},
+		{badKey, []string{"orders", "list"}, exitFailure, "error: ordermsg: GET " + site + "/orders: 401 Unauthorized: "},
 		{nil, []string{"orders", "bogus"}, exitUsage, "error: unknown command \"bogus\" for \"ordermsg orders\"\nRun 'ordermsg orders --help' for usage.\n"},
 		{nil, []string{"messages", "lst"}, exitUsage, "error: unknown command \"lst\" for \"ordermsg messages\"; did you mean get or list?\n"},
 		{nil, []string{"invoices"}, exitUsage, "error: unknown command \"invoices\" for \"ordermsg\"\n"},
@@ -74,7 +75,7 @@ func TestExitCodesMatchTheREADME(t *testing.T) {
 		{nil, []string{"orders", "list", "--demo", "--timeout", "-1s"}, exitUsage, "error: --timeout -1s: must not be negative\n"},
 		{nil, []string{"orders", "list", "--demo", "--website", "-4"}, exitUsage, "error: --website -4: want a positive website id\n"},
 		{map[string]string{envWebsiteID: "abc"}, []string{"orders", "list", "--base-url", "https://x", "--api-key", "k"}, exitUsage, `error: ORDERMSG_WEBSITE_ID="abc" is not a website id`},
-		{nil, []string{"orders", "list", "--base-url", "ftp://x", "--api-key", "k", "--website", "1"}, exitUsage, `error: --base-url: the base URL must be an absolute http or https URL`},
+		{nil, []string{"orders", "list", "--base-url", "ftp://x", "--api-key", "k", "--website", "1"}, exitUsage, "error: ordermsg: the base URL must be an absolute http or https URL\n"},
 		{nil, []string{"orders", "list", "--base-url", "https://user:pw@x", "--api-key", "k", "--website", "1"}, exitUsage, "error: --base-url must not carry credentials: give the key with --api-key or ORDERMSG_API_KEY\n"},
 		{nil, []string{"orders", "get", "5", "--demo", "--include", "message,,user"}, exitUsage, `error: --include "message,,user": want names separated by commas`},
 		{nil, []string{"messages", "export", "--demo", "--include", "a b"}, exitUsage, `error: --include "a b": want names separated by commas`},
@@ -182,7 +183,7 @@ func TestTimeoutAndVerbose(t *testing.T) {
 	elapsed := time.Since(start)
 	lines := strings.Split(strings.TrimSuffix(r.stderr, "\n"), "\n")
 	last := lines[len(lines)-1]
-	if r.code != exitFailure || !strings.HasPrefix(last, "error: GET "+url+": ") || strings.Count(last, url) != 1 {
+	if r.code != exitFailure || !strings.HasPrefix(last, "error: ordermsg: GET "+url+": ") || strings.Count(last, url) != 1 {
 		t.Errorf("%v", r)
 	}
 	retries := 0

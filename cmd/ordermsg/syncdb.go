@@ -10,13 +10,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// addSyncCommands adds `sync` to root and `--state` to the export commands.
-func (a *app) addSyncCommands(root *cobra.Command) {
-	root.AddCommand(a.syncCommand())
-	addStateFlag(a, root, ordersKind)
-	addStateFlag(a, root, messagesKind)
-}
-
 func (a *app) syncCommand() *cobra.Command {
 	var (
 		dbTarget     string
