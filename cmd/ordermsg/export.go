@@ -40,6 +40,11 @@ existing one keeps its mode; a symlink is followed. A device, a FIFO or
 /dev/stdout is written in place, never replaced. On a terminal, a progress
 bar shows on stderr.
 
+--format csv writes fixed columns (the README lists them). It asks for the
+include they are made of, %[2]s, and refuses any other
+--include, which would have no column: export JSON Lines to keep included
+data. An absent reference is an empty cell, whether the API sent 0 or null.
+
 With --state FILE, only the %[1]s created since the last export with the
 same FILE are written (all of them the first time), oldest first, and FILE is
 then updated: written whole under a temporary name and renamed, only after
@@ -50,7 +55,7 @@ To never repeat a record, use ordermsg sync --db, which keeps the state in the
 same transaction as the records. --since, --until, --sort, --direction and
 --items do not go with --state, and --concurrency does not apply: pages are
 fetched one at a time, as pages fetched at once can miss a record that
-appears during the export.`, k.plural),
+appears during the export.`, k.plural, strings.Join(k.csvIncludes, ", ")),
 		Example: fmt.Sprintf("  ordermsg %[1]s export --demo -o %[1]s.jsonl\n  ordermsg %[1]s export --format csv --since 2024-01-01 -o %[1]s.csv --demo\n  ordermsg %[1]s export -o %[1]s.jsonl        # needs ORDERMSG_BASE_URL, ORDERMSG_API_KEY, ORDERMSG_WEBSITE_ID"+
 			"\n  ordermsg %[1]s export --state %[1]s.state -o new-%[1]s.jsonl --demo",
 			k.plural),
