@@ -35,10 +35,10 @@ func exportJSONLines(b *testing.B, c *ordermsg.Client, site int64, path string, 
 	}
 	ctx := context.Background()
 	var ocp, mcp ordermsg.Checkpoint
-	for o, err := range c.Orders.Sync(ctx, site, &ocp, &ordermsg.ListOrdersOptions{Count: count, Includes: mirror.OrderIncludes, KeepRawJSON: true}) {
+	for o, err := range c.Orders.Sync(ctx, site, &ocp, &ordermsg.ListOrdersOptions{Count: count, Includes: mirror.OrderIncludes(), KeepRawJSON: true}) {
 		write(rawOf(o, err))
 	}
-	for m, err := range c.Messages.Sync(ctx, site, &mcp, &ordermsg.ListMessagesOptions{Count: count, Includes: mirror.MessageIncludes, KeepRawJSON: true}) {
+	for m, err := range c.Messages.Sync(ctx, site, &mcp, &ordermsg.ListMessagesOptions{Count: count, Includes: mirror.MessageIncludes(), KeepRawJSON: true}) {
 		write(rawOf(m, err))
 	}
 	if err := w.Flush(); err != nil {
