@@ -195,11 +195,14 @@ func schemaVersion(ctx context.Context, b Backend, conn *sql.Conn) (int, error) 
 	}
 	versioned, err := exists("mirror_schema")
 	if err != nil || versioned {
-		var v int
+		var v sql.NullInt64
 		if err == nil {
 			err = conn.QueryRowContext(ctx, "SELECT max(version) FROM mirror_schema").Scan(&v)
 		}
-		return v, err
+		if err == nil && !v.Valid {
+			err = fmt.Errorf("%w: its table mirror_schema holds no version, so what its other tables are is not known; use another database", ErrSchema)
+		}
+		return int(v.Int64), err
 	}
 	var found []string
 	for _, t := range []string{"orders", "messages", "sync_state"} {
