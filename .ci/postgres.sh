@@ -15,6 +15,11 @@ bindir() { ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n1; }
 
 start() {
   if [ -z "$(bindir)" ]; then
+    if [ "$(id -u)" != 0 ]; then
+      echo "postgres.sh: PostgreSQL is not installed (no /usr/lib/postgresql/*/bin), and installing it needs root:" >&2
+      echo "  run 'sudo apt-get install postgresql' (or this script as root), then again: eval \"\$(.ci/postgres.sh start)\"" >&2
+      exit 1
+    fi
     echo "installing postgresql from apt" >&2
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -qq >&2 && apt-get install -y -qq postgresql >&2

@@ -35,16 +35,51 @@ func exportJSONLines(b *testing.B, c *ordermsg.Client, site int64, path string, 
 	}
 	ctx := context.Background()
 	var ocp, mcp ordermsg.Checkpoint
-	for o, err := range c.Orders.Sync(ctx, site, &ocp, &ordermsg.ListOrdersOptions{Count: count, Includes: mirror.OrderIncludes, KeepRawJSON: true}) {
+	for o, err := range c.Orders.Sync(ctx, site, &ocp, &ordermsg.ListOrdersOptions{Count: count, Includes: mirror.OrderIncludes(), KeepRawJSON: true}) {
 		write(rawOf(o, err))
 	}
-	for m, err := range c.Messages.Sync(ctx, site, &mcp, &ordermsg.ListMessagesOptions{Count: count, Includes: mirror.MessageIncludes, KeepRawJSON: true}) {
+	for m, err := range c.Messages.Sync(ctx, site, &mcp, &ordermsg.ListMessagesOptions{Count: count, Includes: mirror.MessageIncludes(), KeepRawJSON: true}) {
 		write(rawOf(m, err))
 	}
 	if err := w.Flush(); err != nil {
 		b.Fatal(err)
 	}
 	return n
+}
+
+// inThePast moves the creation time of every order and message of ds back
+// by the same amount, so that the newest was created a day ago: the fake
+// creates a record every few hours from 2024 on, so 10,000 reach years
+// ahead, and Sync refuses a record dated in the future (ErrFutureRecord).
+func inThePast(ds *ordermsgtest.Dataset) {
+	var newest time.Time
+	for _, w := range ds.Websites {
+		for _, o := range w.Orders {
+			newest = latest(newest, o.DateCreated.Time)
+		}
+		for _, m := range w.Messages {
+			newest = latest(newest, m.DateCreated.Time)
+		}
+	}
+	shift := time.Until(newest) + 24*time.Hour
+	if shift <= 0 {
+		return
+	}
+	for _, w := range ds.Websites {
+		for _, o := range w.Orders {
+			o.DateCreated.Time = o.DateCreated.Add(-shift)
+		}
+		for _, m := range w.Messages {
+			m.DateCreated.Time = m.DateCreated.Add(-shift)
+		}
+	}
+}
+
+func latest(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
 }
 
 func rawOf[T interface{ RawJSON() []byte }](v T, err error) ([]byte, error) {
@@ -61,7 +96,9 @@ func rawOf[T interface{ RawJSON() []byte }](v T, err error) ([]byte, error) {
 // requests and time of a second run with nothing new.
 func BenchmarkMirror(b *testing.B) {
 	const orders, messages, count = 10000, 10000, 100
-	srv := ordermsgtest.NewServer(ordermsgtest.Generate(ordermsgtest.Config{Seed: 9, Websites: 1, OrdersPerWebsite: orders, MessagesPerWebsite: messages}))
+	ds := ordermsgtest.Generate(ordermsgtest.Config{Seed: 9, Websites: 1, OrdersPerWebsite: orders, MessagesPerWebsite: messages})
+	inThePast(ds)
+	srv := ordermsgtest.NewServer(ds)
 	defer srv.Close()
 	s := siteOf(b, srv, 0)
 	for _, be := range mirrortest.Backends() {

@@ -5,30 +5,30 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/ordermsg/ordermsg-go"
 )
 
-// OrderIncludes are the includes a mirror requests with every order: all
-// that bring data no other table holds. The linked message is mirrored on
-// its own, so include message is not requested and order.message stays its
-// id.
-var OrderIncludes = []ordermsg.OrderInclude{
-	ordermsg.OrderIncludeAdditionalInformation, ordermsg.OrderIncludeBillingAddress,
-	ordermsg.OrderIncludeItemsAttributes, ordermsg.OrderIncludeItemsPortal, ordermsg.OrderIncludeItemsPrintReadyFiles,
-	ordermsg.OrderIncludeNotes, ordermsg.OrderIncludePaymentTransactions, ordermsg.OrderIncludePortal,
-	ordermsg.OrderIncludePromoCode, ordermsg.OrderIncludeShipmentsShippingAddress,
-	ordermsg.OrderIncludeShipmentsShippingCarrier, ordermsg.OrderIncludeShipmentsShippingMethod,
-	ordermsg.OrderIncludeUser,
+// OrderIncludes returns, in a new slice each call, the includes a mirror
+// requests with every order: all of ordermsg.AllOrderIncludes that bring data
+// no other table holds. The linked message is mirrored on its own, so include
+// message is not requested and order.message stays its id.
+func OrderIncludes() []ordermsg.OrderInclude {
+	return slices.DeleteFunc(ordermsg.AllOrderIncludes(), func(inc ordermsg.OrderInclude) bool {
+		return inc == ordermsg.OrderIncludeMessage
+	})
 }
 
-// MessageIncludes are the includes a mirror requests with every message:
-// all but order and order.items (the order is mirrored on its own, and
-// message.order stays its id).
-var MessageIncludes = []ordermsg.MessageInclude{
-	ordermsg.MessageIncludeFile, ordermsg.MessageIncludeForm, ordermsg.MessageIncludeFormSubmission,
-	ordermsg.MessageIncludePaymentTransactions, ordermsg.MessageIncludePortal, ordermsg.MessageIncludeUser,
+// MessageIncludes returns, in a new slice each call, the includes a mirror
+// requests with every message: all of ordermsg.AllMessageIncludes but order
+// and order.items (the order is mirrored on its own, and message.order stays
+// its id).
+func MessageIncludes() []ordermsg.MessageInclude {
+	return slices.DeleteFunc(ordermsg.AllMessageIncludes(), func(inc ordermsg.MessageInclude) bool {
+		return inc == ordermsg.MessageIncludeOrder || inc == ordermsg.MessageIncludeOrderItems
+	})
 }
 
 // ErrDatabase is matched (errors.Is) by every error of Sync that the
@@ -135,7 +135,7 @@ type Result struct {
 
 // Sync brings the mirror of one website up to date: the orders, then the
 // messages, created since the website's checkpoints, each with the data of
-// every include in OrderIncludes and MessageIncludes and its JSON exactly
+// every include of OrderIncludes and MessageIncludes and its JSON exactly
 // as the server sent it; then, with RefreshDays, the recent records again.
 //
 // Records are written in transactions of up to batchSize records, each with

@@ -22,7 +22,10 @@ const SchemaVersion = 2
 var ErrSchema = errors.New("mirror: the database's schema is not one this version can use")
 
 // tablesSQL makes the tables of the current version. {json} is the type of
-// the record column.
+// the record column. The indexes of the filters lead with website_id, as
+// every query of one website filters by it too (and date_created comes next,
+// for the ranges of dates); those of the order–message links are on the
+// link alone, for a join of the two tables by it.
 const tablesSQL = `
 CREATE TABLE mirror_schema (version INTEGER NOT NULL);
 CREATE TABLE orders (
@@ -42,9 +45,9 @@ CREATE TABLE orders (
 	json          {json} NOT NULL,
 	CONSTRAINT orders_website_id_id PRIMARY KEY (website_id, id)
 );
-CREATE INDEX orders_date_created ON orders (date_created);
-CREATE INDEX orders_status ON orders (status);
-CREATE INDEX orders_currency ON orders (currency, date_created);
+CREATE INDEX orders_website_id_date_created ON orders (website_id, date_created);
+CREATE INDEX orders_website_id_status ON orders (website_id, status, date_created);
+CREATE INDEX orders_website_id_currency ON orders (website_id, currency, date_created);
 CREATE INDEX orders_message_id ON orders (message_id);
 CREATE TABLE messages (
 	website_id    BIGINT NOT NULL,
@@ -59,8 +62,8 @@ CREATE TABLE messages (
 	json          {json} NOT NULL,
 	CONSTRAINT messages_website_id_id PRIMARY KEY (website_id, id)
 );
-CREATE INDEX messages_date_created ON messages (date_created);
-CREATE INDEX messages_message_type ON messages (message_type, date_created);
+CREATE INDEX messages_website_id_date_created ON messages (website_id, date_created);
+CREATE INDEX messages_website_id_message_type ON messages (website_id, message_type, date_created);
 CREATE INDEX messages_order_id ON messages (order_id);
 CREATE TABLE sync_state (
 	website_id  BIGINT NOT NULL,
@@ -75,8 +78,6 @@ CREATE TABLE sync_state (
 const upgradeFrom1SQL = `
 ALTER TABLE orders RENAME TO orders_v1;
 ALTER TABLE messages RENAME TO messages_v1;
-DROP INDEX IF EXISTS orders_date_created;
-DROP INDEX IF EXISTS messages_date_created;
 DROP TABLE sync_state;
 {tables}
 INSERT INTO orders (website_id, id, date_created, status, order_type, currency, total, amount_paid,
@@ -195,11 +196,14 @@ func schemaVersion(ctx context.Context, b Backend, conn *sql.Conn) (int, error) 
 	}
 	versioned, err := exists("mirror_schema")
 	if err != nil || versioned {
-		var v int
+		var v sql.NullInt64
 		if err == nil {
 			err = conn.QueryRowContext(ctx, "SELECT max(version) FROM mirror_schema").Scan(&v)
 		}
-		return v, err
+		if err == nil && !v.Valid {
+			err = fmt.Errorf("%w: its table mirror_schema holds no version, so what its other tables are is not known; use another database", ErrSchema)
+		}
+		return int(v.Int64), err
 	}
 	var found []string
 	for _, t := range []string{"orders", "messages", "sync_state"} {

@@ -54,10 +54,10 @@ var ordersTable = &table[ordermsg.Order]{
 	created: func(o *ordermsg.Order) time.Time { return o.DateCreated.Time },
 	raw:     (*ordermsg.Order).RawJSON,
 	sync: func(ctx context.Context, c *ordermsg.Client, site int64, cp *ordermsg.Checkpoint, count int) iter.Seq2[*ordermsg.Order, error] {
-		return c.Orders.Sync(ctx, site, cp, &ordermsg.ListOrdersOptions{Count: count, Includes: OrderIncludes, KeepRawJSON: true})
+		return c.Orders.Sync(ctx, site, cp, &ordermsg.ListOrdersOptions{Count: count, Includes: OrderIncludes(), KeepRawJSON: true})
 	},
 	all: func(ctx context.Context, c *ordermsg.Client, site int64, since ordermsg.Date, count int, walk ordermsg.WalkOption) iter.Seq2[*ordermsg.Order, error] {
-		return c.Orders.All(ctx, site, &ordermsg.ListOrdersOptions{Count: count, Includes: OrderIncludes, KeepRawJSON: true,
+		return c.Orders.All(ctx, site, &ordermsg.ListOrdersOptions{Count: count, Includes: OrderIncludes(), KeepRawJSON: true,
 			DateStart: since, Direction: ordermsg.DirectionAsc, Sort: "date_created"}, walk)
 	},
 }
@@ -74,10 +74,10 @@ var messagesTable = &table[ordermsg.Message]{
 	created: func(m *ordermsg.Message) time.Time { return m.DateCreated.Time },
 	raw:     (*ordermsg.Message).RawJSON,
 	sync: func(ctx context.Context, c *ordermsg.Client, site int64, cp *ordermsg.Checkpoint, count int) iter.Seq2[*ordermsg.Message, error] {
-		return c.Messages.Sync(ctx, site, cp, &ordermsg.ListMessagesOptions{Count: count, Includes: MessageIncludes, KeepRawJSON: true})
+		return c.Messages.Sync(ctx, site, cp, &ordermsg.ListMessagesOptions{Count: count, Includes: MessageIncludes(), KeepRawJSON: true})
 	},
 	all: func(ctx context.Context, c *ordermsg.Client, site int64, since ordermsg.Date, count int, walk ordermsg.WalkOption) iter.Seq2[*ordermsg.Message, error] {
-		return c.Messages.All(ctx, site, &ordermsg.ListMessagesOptions{Count: count, Includes: MessageIncludes, KeepRawJSON: true,
+		return c.Messages.All(ctx, site, &ordermsg.ListMessagesOptions{Count: count, Includes: MessageIncludes(), KeepRawJSON: true,
 			DateStart: since, Direction: ordermsg.DirectionAsc, Sort: "date_created"}, walk)
 	},
 }

@@ -122,3 +122,23 @@ func TestRefusesASchemaItCannotUse(t *testing.T) {
 		}
 	})
 }
+
+// TestRefusesAnEmptySchemaTable: a mirror_schema without a row says nothing
+// of the other tables, so Open refuses the database and leaves it as it was.
+func TestRefusesAnEmptySchemaTable(t *testing.T) {
+	mirrortest.ForEach(t, func(t *testing.T, be mirrortest.Backend, target string) {
+		db := be.Open(t, target)
+		openMirror(t, be, db)
+		if _, err := db.Exec("DELETE FROM mirror_schema"); err != nil {
+			t.Fatal(err)
+		}
+		_, err := mirror.Open(context.Background(), db, be.Backend)
+		if !errors.Is(err, mirror.ErrSchema) || !errors.Is(err, mirror.ErrDatabase) || !strings.Contains(err.Error(), "holds no version") {
+			t.Errorf("Open of a database whose mirror_schema is empty: %v, want ErrSchema", err)
+		}
+		var n int
+		if err := db.QueryRow("SELECT count(*) FROM mirror_schema").Scan(&n); err != nil || n != 0 {
+			t.Errorf("mirror_schema was changed: %d rows, %v", n, err)
+		}
+	})
+}

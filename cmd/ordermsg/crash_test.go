@@ -7,13 +7,15 @@ import (
 	"net/http/httptest"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"strconv"
-	"sync/atomic"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/ordermsg/ordermsg-go"
 	"github.com/ordermsg/ordermsg-go/mirror/mirrortest"
 	"github.com/ordermsg/ordermsg-go/ordermsgtest"
 )
@@ -30,11 +32,14 @@ func buildCLI(t *testing.T) string {
 }
 
 // TestSyncDBSurvivesSIGKILL kills sync --db with SIGKILL six times, each
-// time as the server receives a request drawn at random (while the command
-// is inserting the previous page, in or between transactions), with records
-// added between the runs; then it lets a run finish. The database (SQLite
-// and PostgreSQL) must hold every record of the server exactly once, with
-// the server's JSON.
+// time as the server receives a request drawn at random over a whole run:
+// twice in the orders, once at the switch to the messages (their first or
+// second request, as the orders' last batch has just been committed), twice
+// in the messages, and once in the refresh pass of a run with
+// --refresh-days, after an order's status changed. Records are added between
+// the runs. Then a run with --refresh-days goes to the end. The database
+// (SQLite and PostgreSQL) must hold every record of the server exactly once,
+// with the server's JSON.
 func TestSyncDBSurvivesSIGKILL(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the command")
@@ -45,19 +50,61 @@ func TestSyncDBSurvivesSIGKILL(t *testing.T) {
 	})
 }
 
+// killPoint is the request of a run at which it is killed: the at-th
+// request of a phase, one of "orders", "messages" (the list requests of
+// that resource) and "refresh" (those of the refresh pass of either: their
+// date_start is not the one of the resource's first request in the run,
+// which the new records are listed from).
+type killPoint struct {
+	phase string
+	at    int
+}
+
+// killer is the handler in front of the fake: it counts the requests of
+// the phase of its kill point and says when the chosen one arrives.
+type killer struct {
+	next http.Handler
+	hit  chan struct{}
+
+	mu    sync.Mutex
+	point killPoint
+	seen  int
+	first map[string]string // resource: date_start of its first list request
+}
+
+// arm sets the kill point of the next run; the zero one kills nothing.
+func (k *killer) arm(p killPoint) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	k.point, k.seen, k.first = p, 0, map[string]string{}
+}
+
+func (k *killer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	k.mu.Lock()
+	resource := path.Base(r.URL.Path)
+	if resource == "orders" || resource == "messages" {
+		start := r.URL.Query().Get("date_start")
+		first, ok := k.first[resource]
+		if !ok {
+			k.first[resource], first = start, start
+		}
+		if k.point.phase == resource || (k.point.phase == "refresh" && start != first) {
+			if k.seen++; k.seen == k.point.at {
+				k.hit <- struct{}{}
+			}
+		}
+	}
+	k.mu.Unlock()
+	k.next.ServeHTTP(w, r)
+}
+
 func syncSurvivesSIGKILL(t *testing.T, bin string, be mirrortest.Backend, db string) {
 	srv := ordermsgtest.NewServer(ordermsgtest.Generate(ordermsgtest.Config{Seed: 11, Websites: 1, OrdersPerWebsite: 2500, MessagesPerWebsite: 3000}))
 	defer srv.Close()
-	// The command talks to the same data through a server that counts its
-	// requests and says when the chosen one arrives.
-	var requests, killAt atomic.Int64
-	hit := make(chan struct{}, 1)
-	counting := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if requests.Add(1) == killAt.Load() {
-			hit <- struct{}{}
-		}
-		srv.Handler.ServeHTTP(w, r)
-	}))
+	// The command talks to the same data through the killer.
+	k := &killer{next: srv.Handler, hit: make(chan struct{}, 1)}
+	k.arm(killPoint{})
+	counting := httptest.NewServer(k)
 	defer counting.Close()
 
 	env := append(os.Environ(),
@@ -65,8 +112,8 @@ func syncSurvivesSIGKILL(t *testing.T, bin string, be mirrortest.Backend, db str
 	seed := uint64(time.Now().UnixNano())
 	t.Logf("seed %d", seed)
 	rng := rand.New(rand.NewPCG(seed, 12))
-	run := func() (*exec.Cmd, chan error) {
-		cmd := exec.Command(bin, "sync", "--db", db, "--count", "25", "--concurrency", "1")
+	run := func(extra ...string) (*exec.Cmd, chan error) {
+		cmd := exec.Command(bin, append([]string{"sync", "--db", db, "--count", "25", "--concurrency", "1"}, extra...)...)
 		cmd.Env = env
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
@@ -75,29 +122,53 @@ func syncSurvivesSIGKILL(t *testing.T, bin string, be mirrortest.Backend, db str
 		go func() { done <- cmd.Wait() }()
 		return cmd, done
 	}
-	// A full sync makes about 220 requests; six runs killed within their
-	// first 30 never finish it.
-	for i := range 6 {
-		requests.Store(0)
-		killAt.Store(int64(1 + rng.IntN(30)))
-		cmd, done := run()
+	// A full sync lists 100 pages of orders and 120 of messages, and a run
+	// goes at most at-1 pages further than the one before (its first page
+	// lists again the overlap of its checkpoint): two runs killed within
+	// their first 45 pages of orders, then two within their first 50 of
+	// messages, never finish either. The refresh pass of 20 days lists 13
+	// pages, the orders' then the messages'.
+	points := []killPoint{
+		{"orders", 1 + rng.IntN(45)},
+		{"orders", 1 + rng.IntN(45)},
+		{"messages", 1 + rng.IntN(2)},
+		{"messages", 1 + rng.IntN(50)},
+		{"messages", 1 + rng.IntN(50)},
+		{"refresh", 1 + rng.IntN(11)},
+	}
+	var changed *ordermsg.Order
+	for i, p := range points {
+		var extra []string
+		if p.phase == "refresh" {
+			extra = []string{"--refresh-days", "20"}
+			// Statuses change and nothing says so: only the refresh
+			// pass sees it. No request is in flight.
+			srv.Handler.Snapshot(func(ds *ordermsgtest.Dataset) {
+				orders := ds.Websites[0].Orders
+				changed = orders[len(orders)-2]
+			})
+			changed.Status = "shipped"
+		}
+		k.arm(p)
+		cmd, done := run(extra...)
 		select {
-		case <-hit:
+		case <-k.hit:
 			cmd.Process.Kill() // SIGKILL
 		case err := <-done:
-			t.Fatalf("run %d ended (%v) before its request %d", i, err, killAt.Load())
+			k.mu.Lock()
+			t.Fatalf("run %d ended (%v) before its %s request %d, after %d", i, err, p.phase, p.at, k.seen)
 		}
 		err := <-done
 		var exit *exec.ExitError
 		if !errors.As(err, &exit) || exit.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
 			t.Fatalf("run %d: %v, want killed by SIGKILL", i, err)
 		}
-		t.Logf("run %d killed at request %d", i, killAt.Load())
+		t.Logf("run %d killed at %s request %d", i, p.phase, p.at)
 		srv.AddOrders(1 + i)
 		srv.AddMessages(2)
 	}
-	killAt.Store(0)
-	if _, done := run(); <-done != nil {
+	k.arm(killPoint{})
+	if _, done := run("--refresh-days", "20"); <-done != nil {
 		t.Fatal("the last run failed")
 	}
 	sameRecords(t, srv, be, db)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // PostgreSQL, driver "pgx"
@@ -27,14 +28,31 @@ type mirrorTarget struct {
 	secrets []string
 }
 
-// parseTarget reads --db: a postgres:// or postgresql:// URL, else a file
-// path. A URL that does not parse is refused without repeating it: it may
-// hold a password.
+// dbTakes says what --db takes, for the messages that refuse a target.
+const dbTakes = "--db takes a SQLite file path or a postgres:// or postgresql:// URL"
+
+// libpqDSN matches a PostgreSQL keyword=value connection string: one that
+// starts with a libpq keyword and =, or sets a password anywhere.
+var libpqDSN = regexp.MustCompile(`(?i)^\s*(host|hostaddr|port|dbname|user|password|passfile|sslmode|service|connect_timeout|application_name|options)\s*=|\bpassword\s*=`)
+
+// parseTarget reads --db: a postgres:// or postgresql:// URL, the scheme in
+// any case, else a file path. Any other scheme:// target, a URL that does not
+// parse and a keyword=value connection string are refused without repeating
+// them: they may hold a password.
 func parseTarget(target string) (*mirrorTarget, error) {
-	scheme, _, isURL := strings.Cut(target, "://")
-	if !isURL || (scheme != "postgres" && scheme != "postgresql") {
+	scheme, rest, isURL := strings.Cut(target, "://")
+	if !isURL {
+		if libpqDSN.MatchString(target) {
+			return nil, usagef("--db: a keyword=value connection string is not taken (it is not repeated here, for it may hold a password); %s", dbTakes)
+		}
 		return sqliteTarget(target)
 	}
+	scheme = strings.ToLower(scheme)
+	if scheme != "postgres" && scheme != "postgresql" {
+		return nil, usagef("--db: not a postgres:// or postgresql:// URL (it is not repeated here, for it may hold a password); %s", dbTakes)
+	}
+	// pgx knows the scheme in lower case only.
+	target = scheme + "://" + rest
 	u, err := url.Parse(target)
 	if err != nil {
 		return nil, usagef("--db: not a valid %s:// URL (it is not repeated here, for it may hold a password)", scheme)

@@ -28,8 +28,8 @@ earlier ordermsg is upgraded in place.
 
 Every record is stored with the data of these includes, and its JSON exactly
 as the server sent it (column json):
-  orders:   ` + wrapList(names(mirror.OrderIncludes), 12, 79) + `
-  messages: ` + wrapList(names(mirror.MessageIncludes), 12, 79) + `
+  orders:   ` + wrapList(names(mirror.OrderIncludes()), 12, 79) + `
+  messages: ` + wrapList(names(mirror.MessageIncludes()), 12, 79) + `
 Not requested: an order's message, a message's order and order.items (both
 kinds are mirrored, so the links stay ids). No flag narrows the includes: the
 views below need them, in every record alike.

@@ -189,6 +189,48 @@ func TestSyncDBPasswordNeverShows(t *testing.T) {
 	}
 }
 
+// TestSyncDBRefusesTargetsThatMayHoldAPassword: a postgres URL whose scheme
+// is not in lower case is still PostgreSQL (never a file path quoted in an
+// error), and another scheme or a keyword=value connection string is a usage
+// error that says what --db takes and repeats nothing of the target.
+func TestSyncDBRefusesTargetsThatMayHoldAPassword(t *testing.T) {
+	_, env := smallService(t)
+	const secret = "SECRETPW"
+	dir := t.TempDir()
+	t.Chdir(dir) // a target taken for a relative path would land here
+	for _, c := range []struct {
+		name, db string
+		code     int
+	}{
+		{"Postgres scheme", "Postgres://mirror:" + secret + "@127.0.0.1:1/x?connect_timeout=2", exitLocal},
+		{"POSTGRESQL scheme", "POSTGRESQL://mirror:" + secret + "@127.0.0.1:1/x?connect_timeout=2", exitLocal},
+		{"another scheme", "mysql://mirror:" + secret + "@127.0.0.1:1/x", exitUsage},
+		{"a scheme with a typo", "postgress://mirror:" + secret + "@127.0.0.1:1/x", exitUsage},
+		{"keyword=value", "host=127.0.0.1 port=1 user=mirror password=" + secret, exitUsage},
+		{"password= later", "dbname=x password = " + secret, exitUsage},
+		{"password= first", "Password=" + secret + " host=127.0.0.1", exitUsage},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			stdout, stderr, code := cli{env: env, terminal: true}.run(context.Background(), "sync", "--db", c.db)
+			if code != c.code {
+				t.Errorf("exit %d, want %d: %s", code, c.code, stderr)
+			}
+			if strings.Contains(stdout+stderr, secret) {
+				t.Errorf("the password shows:\nstdout %s\nstderr %s", stdout, stderr)
+			}
+			if c.code == exitUsage && !strings.Contains(stderr, "--db takes a SQLite file path or a postgres:// or postgresql:// URL") {
+				t.Errorf("the error does not say what --db takes: %s", stderr)
+			}
+			if c.code == exitLocal && !strings.Contains(stderr, "127.0.0.1") {
+				t.Errorf("the error does not say which database: %s", stderr)
+			}
+		})
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) > 0 {
+		t.Errorf("a target was taken for a file: %v", entries)
+	}
+}
+
 func TestSyncDBUsage(t *testing.T) {
 	for _, args := range [][]string{
 		{"sync", "--demo"},

@@ -26,9 +26,9 @@ func includesOf[I ~string](all []I) string {
 // fake sends it in a list with the mirror's includes, by id, as JSON values.
 func serverRecords(t testing.TB, srv *ordermsgtest.Server, website int64, key, resource string) map[int64]any {
 	t.Helper()
-	includes := includesOf(mirror.OrderIncludes)
+	includes := includesOf(mirror.OrderIncludes())
 	if resource == "messages" {
-		includes = includesOf(mirror.MessageIncludes)
+		includes = includesOf(mirror.MessageIncludes())
 	}
 	out := map[int64]any{}
 	for page := 1; ; page++ {
