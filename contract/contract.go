@@ -8,7 +8,7 @@
 // and validates each request and the response it got; broken copies of the
 // document must fail that check. With ORDERMSG_CHECK_EXCHANGE_LOG set, they
 // also check every exchange the other suites had with a fake (logged
-// through ordermsgtest.ExchangeLogEnv; see .ci/run).
+// through ORDERMSG_EXCHANGE_LOG; see .ci/run).
 package contract
 
 import (

@@ -19,8 +19,8 @@
 // can be pointed at a running fake (Server.OpenAPIURL). OpenAPIDocument
 // returns it. The module github.com/ordermsg/ordermsg-go/contract checks
 // the SDK's requests and the fake's responses against it: those of its own
-// tests, and, when ExchangeLogEnv names a directory, every exchange any
-// Handler of the process serves, logged there as JSON Lines.
+// tests, and, in the repository's CI, every exchange the fakes of the other
+// test suites serve.
 //
 // # Data
 //

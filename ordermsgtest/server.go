@@ -15,6 +15,7 @@ import (
 
 	"github.com/jarcoal/httpmock"
 	"github.com/ordermsg/ordermsg-go"
+	"github.com/ordermsg/ordermsg-go/internal/exchangelog"
 )
 
 // Stats reports the requests served and the faults injected so far.
@@ -48,8 +49,8 @@ func (h *Handler) decide(r *http.Request) (reply, bool) {
 		rep = h.answer(r)
 	}
 	rep.fault = fault
-	if log := exchangeLog(); log != nil {
-		log.record(h.documented(r), rep)
+	if log := exchangelog.Process(); log != nil {
+		log.Record(logged(h.documented(r), rep))
 	}
 	return rep, true
 }
