@@ -22,7 +22,6 @@ type Handler struct {
 	latency time.Duration
 	faults  *faultInjector
 	files   *fileHost
-	lenient bool // see WithStrictQuery
 	// versionName and versionValue are the version header required (see
 	// WithVersionHeader); versionName is canonical.
 	versionName, versionValue string
@@ -132,9 +131,6 @@ func (h *Handler) answer(r *http.Request) reply {
 	}
 	q := r.URL.Query()
 	orders := parts[2] == "orders"
-	if h.lenient {
-		relaxQuery(q, orders)
-	}
 	inc, err := parseIncludes(q.Get("includes"), orders)
 	if err != nil {
 		return errorReply(http.StatusBadRequest, "%v", err)
