@@ -1,5 +1,6 @@
 // Package contract holds the SDK and its fake (package ordermsgtest) to the
-// API's machine-readable description, openapi.yaml at the repository root.
+// API's machine-readable description, ordermsgtest/openapi.yaml (which
+// ordermsgtest.OpenAPIDocument returns).
 //
 // It is a module of its own so that the validator it uses
 // (github.com/getkin/kin-openapi) never becomes a requirement of code that

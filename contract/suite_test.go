@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/ordermsg/ordermsg-go/internal/exchangelog"
+	"github.com/ordermsg/ordermsg-go/ordermsgtest"
 )
 
 // suiteLogEnv names the directory of the exchange logs that the other test
@@ -38,7 +39,7 @@ func TestRecordedSuiteExchanges(t *testing.T) {
 		t.Fatalf("no exchange logs in %s (%v)", dir, err)
 	}
 	const base = "http://ordermsgtest.invalid"
-	checker, err := Load(context.Background(), rootDocument(t), base)
+	checker, err := Load(context.Background(), ordermsgtest.OpenAPIDocument(), base)
 	if err != nil {
 		t.Fatal(err)
 	}

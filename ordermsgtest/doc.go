@@ -13,8 +13,8 @@
 //
 // # OpenAPI
 //
-// The fake serves the API's OpenAPI 3.1 description, the repository's
-// openapi.yaml, at OpenAPIPath (/openapi.yaml) to GET and HEAD, without
+// The fake serves the API's OpenAPI 3.1 description, openapi.yaml in this
+// package's directory, at OpenAPIPath (/openapi.yaml) to GET and HEAD, without
 // credentials, faults or latency, so that a code generator or a mock tool
 // can be pointed at a running fake (Server.OpenAPIURL). OpenAPIDocument
 // returns it. The module github.com/ordermsg/ordermsg-go/contract checks

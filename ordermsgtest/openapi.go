@@ -11,12 +11,11 @@ import (
 // to GET and HEAD without credentials, faults or latency.
 const OpenAPIPath = "/openapi.yaml"
 
-// openAPIDocument is a copy of the repository's root openapi.yaml: go:embed
-// cannot reach a parent directory, and embedding it in the SDK's root
-// package would put it in every program that uses the SDK. A test keeps the
-// copy identical to the original.
+// openAPIDocument is openapi.yaml, the repository's one copy of the API's
+// description. It lives here, not at the repository's root: an embed
+// directive cannot reach a parent directory, and embedding the document in
+// the SDK's root package would put it in every program that uses the SDK.
 //
-//go:generate cp ../openapi.yaml openapi.yaml
 //go:embed openapi.yaml
 var openAPIDocument []byte
 
