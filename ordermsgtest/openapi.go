@@ -26,11 +26,6 @@ func OpenAPIDocument() []byte { return bytes.Clone(openAPIDocument) }
 // OpenAPIURL returns the address of the OpenAPI document the server serves.
 func (s *Server) OpenAPIURL() string { return s.URL + OpenAPIPath }
 
-// isDocumentRequest reports whether r asks for the OpenAPI document.
-func isDocumentRequest(r *http.Request) bool {
-	return r.URL.Path == OpenAPIPath && (r.Method == http.MethodGet || r.Method == http.MethodHead)
-}
-
 func documentReply() reply {
 	return reply{
 		status: http.StatusOK,
