@@ -1,5 +1,6 @@
 // Package contract holds the SDK and its fake (package ordermsgtest) to the
-// API's machine-readable description, openapi.yaml at the repository root.
+// API's machine-readable description, ordermsgtest/openapi.yaml (which
+// ordermsgtest.OpenAPIDocument returns).
 //
 // It is a module of its own so that the validator it uses
 // (github.com/getkin/kin-openapi) never becomes a requirement of code that
@@ -8,7 +9,7 @@
 // and validates each request and the response it got; broken copies of the
 // document must fail that check. With ORDERMSG_CHECK_EXCHANGE_LOG set, they
 // also check every exchange the other suites had with a fake (logged
-// through ordermsgtest.ExchangeLogEnv; see .ci/run).
+// through ORDERMSG_EXCHANGE_LOG; see .ci/run).
 package contract
 
 import (

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"maps"
 	"net/http"
-	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -16,16 +15,6 @@ import (
 	"github.com/ordermsg/ordermsg-go"
 	"github.com/ordermsg/ordermsg-go/ordermsgtest"
 )
-
-// rootDocument is the repository's openapi.yaml, the document under test.
-func rootDocument(t *testing.T) []byte {
-	t.Helper()
-	doc, err := os.ReadFile("../openapi.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return doc
-}
 
 // dataset is small enough to validate every record in seconds (the
 // validator compiles a schema per check), and holds every kind of record
@@ -52,11 +41,7 @@ type contractRun struct {
 // recordedRun is the run against the repository's openapi.yaml; the
 // broken copies are checked on its exchanges.
 var recordedRun = sync.OnceValues(func() (*contractRun, error) {
-	doc, err := os.ReadFile("../openapi.yaml")
-	if err != nil {
-		return nil, err
-	}
-	return runAgainstFake(doc)
+	return runAgainstFake(ordermsgtest.OpenAPIDocument())
 })
 
 // runAgainstFake drives the SDK against a fake on loopback (with injected
@@ -194,7 +179,7 @@ func errString(err error) string {
 }
 
 func TestTheDocumentIsValidOpenAPI31(t *testing.T) {
-	if _, err := Load(context.Background(), rootDocument(t), "http://127.0.0.1:1"); err != nil {
+	if _, err := Load(context.Background(), ordermsgtest.OpenAPIDocument(), "http://127.0.0.1:1"); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -244,7 +229,7 @@ func TestABrokenDocumentFailsTheCheck(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc := string(rootDocument(t))
+	doc := string(ordermsgtest.OpenAPIDocument())
 	breaks := []struct {
 		name, old, new string
 		// refused: Load itself must reject the broken document.
@@ -291,7 +276,7 @@ func TestABrokenDocumentFailsTheCheck(t *testing.T) {
 }
 
 func TestUndeclaredAndRepeatedQueryParametersAreViolations(t *testing.T) {
-	checker, err := Load(context.Background(), rootDocument(t), "https://api.example.test")
+	checker, err := Load(context.Background(), ordermsgtest.OpenAPIDocument(), "https://api.example.test")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -312,7 +297,7 @@ func TestUndeclaredAndRepeatedQueryParametersAreViolations(t *testing.T) {
 }
 
 func TestCredentialsFollowTheSpec(t *testing.T) {
-	checker, err := Load(context.Background(), rootDocument(t), "https://api.example.test")
+	checker, err := Load(context.Background(), ordermsgtest.OpenAPIDocument(), "https://api.example.test")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"os"
 
 	"github.com/ordermsg/ordermsg-go"
 	"github.com/ordermsg/ordermsg-go/contract"
@@ -14,10 +13,7 @@ import (
 // Check every exchange of an SDK client with the fake against openapi.yaml.
 func ExampleChecker_Transport() {
 	ctx := context.Background()
-	doc, err := os.ReadFile("../openapi.yaml")
-	if err != nil {
-		panic(err)
-	}
+	doc := ordermsgtest.OpenAPIDocument()
 	srv := ordermsgtest.NewServer(nil)
 	defer srv.Close()
 	checker, err := contract.Load(ctx, doc, srv.URL)

@@ -11,12 +11,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ordermsg/ordermsg-go/internal/exchangelog"
 	"github.com/ordermsg/ordermsg-go/ordermsgtest"
 )
 
 // suiteLogEnv names the directory of the exchange logs that the other test
-// suites wrote with ordermsgtest.ExchangeLogEnv set (see .ci/run). It is
-// another variable than ExchangeLogEnv, so that the fakes of this package
+// suites wrote with exchangelog.Env set (see .ci/run). It is
+// another variable than exchangelog.Env, so that the fakes of this package
 // do not write where this test reads.
 const suiteLogEnv = "ORDERMSG_CHECK_EXCHANGE_LOG"
 
@@ -31,14 +32,14 @@ const suiteLogEnv = "ORDERMSG_CHECK_EXCHANGE_LOG"
 func TestRecordedSuiteExchanges(t *testing.T) {
 	dir := os.Getenv(suiteLogEnv)
 	if dir == "" {
-		t.Skipf("%s is not set: run the suites with %s=DIR first, then this test with %s=DIR (see .ci/run)", suiteLogEnv, ordermsgtest.ExchangeLogEnv, suiteLogEnv)
+		t.Skipf("%s is not set: run the suites with %s=DIR first, then this test with %s=DIR (see .ci/run)", suiteLogEnv, exchangelog.Env, suiteLogEnv)
 	}
-	files, err := filepath.Glob(filepath.Join(dir, "exchanges-*.jsonl"))
+	files, err := filepath.Glob(filepath.Join(dir, exchangelog.FilePattern))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no exchange logs in %s (%v)", dir, err)
 	}
 	const base = "http://ordermsgtest.invalid"
-	checker, err := Load(context.Background(), rootDocument(t), base)
+	checker, err := Load(context.Background(), ordermsgtest.OpenAPIDocument(), base)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +53,7 @@ func TestRecordedSuiteExchanges(t *testing.T) {
 		lines := bufio.NewScanner(f)
 		lines.Buffer(nil, 64<<20)
 		for lines.Scan() {
-			var ex ordermsgtest.LoggedExchange
+			var ex exchangelog.Exchange
 			if err := json.Unmarshal(lines.Bytes(), &ex); err != nil {
 				t.Fatalf("%s: %v", name, err)
 			}

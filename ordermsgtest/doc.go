@@ -13,14 +13,14 @@
 //
 // # OpenAPI
 //
-// The fake serves the API's OpenAPI 3.1 description, the repository's
-// openapi.yaml, at OpenAPIPath (/openapi.yaml) to GET and HEAD, without
+// The fake serves the API's OpenAPI 3.1 description, openapi.yaml in this
+// package's directory, at OpenAPIPath (/openapi.yaml) to GET and HEAD, without
 // credentials, faults or latency, so that a code generator or a mock tool
 // can be pointed at a running fake (Server.OpenAPIURL). OpenAPIDocument
 // returns it. The module github.com/ordermsg/ordermsg-go/contract checks
 // the SDK's requests and the fake's responses against it: those of its own
-// tests, and, when ExchangeLogEnv names a directory, every exchange any
-// Handler of the process serves, logged there as JSON Lines.
+// tests, and, in the repository's CI, every exchange the fakes of the other
+// test suites serve.
 //
 // # Data
 //
@@ -63,8 +63,7 @@
 //     Handler.Client send whatever the fake requires.
 //   - Methods other than GET give 405.
 //   - count: default 25 (DefaultCount), from 1 to 100 (MaxCount); outside
-//     that, 400 (strict mode, below). page: from 1, default 1; a page past
-//     the end is empty.
+//     that, 400. page: from 1, default 1; a page past the end is empty.
 //   - date_start and date_end are YYYY-MM-DD, compared with date_created in
 //     UTC, and both are inclusive by default: date_start=2024-01-02 keeps
 //     records from 2024-01-02T00:00:00, date_end=2024-01-05 keeps them up
@@ -73,9 +72,8 @@
 //     WithDayBounds serves the other readings (exclusive bounds, days that
 //     start at another UTC offset), for testing code against each.
 //   - direction is asc or desc; sort is date_created or id (ties on
-//     date_created fall back to id); other values, 400 (strict mode). The
-//     default is date_created, desc: newest first, as the spec's sample
-//     list is.
+//     date_created fall back to id); other values, 400. The default is
+//     date_created, desc: newest first, as the spec's sample list is.
 //   - status (orders) and message_type (messages) keep exact matches; an
 //     unobserved value is not an error, it matches nothing.
 //   - search is a case-insensitive substring match on: for orders, the id,
@@ -84,22 +82,16 @@
 //     message_tracking_number, the form submission's formatted values and
 //     the user's username.
 //   - includes must be among the values the spec uses for the resource;
-//     any other gives 400 (strict mode). Unknown query parameters are
-//     ignored.
+//     any other gives 400. Unknown query parameters are ignored.
 //   - The include order.items alone expands a message's order, with its
 //     items, as order and order.items together do. The spec ties the
 //     expansion to order and the items to order.items; a nested include
 //     naming a field of the order implies the order, as JSON:API's
 //     include=comments.author includes the comments.
-//   - Strict mode, the default: an unknown include, a count outside 1 to
-//     MaxCount, a page below 1, or another direction or sort answers 400,
-//     to catch a client's mistakes early; the SDK passes any such value
-//     through, and the real service's answer is not shown.
-//     WithStrictQuery(false) serves them as a forgiving server would:
-//     unknown includes are ignored, count and page are brought into range
-//     (a value that is not an integer counts as absent), and another
-//     direction or sort gives the default order. A date that is not
-//     YYYY-MM-DD answers 400 in both modes.
+//   - An unknown include, a count outside 1 to MaxCount, a page below 1,
+//     or another direction or sort answers 400, to catch a client's
+//     mistakes early; the SDK passes any such value through, and the real
+//     service's answer is not shown.
 //
 // # Records added while serving
 //

@@ -8,11 +8,13 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/ordermsg/ordermsg-go/internal/exchangelog"
 )
 
 func TestExchangeLogRecordsWhatTheFakeAnswered(t *testing.T) {
 	dir := t.TempDir()
-	l, err := newExchangeLogger(dir)
+	l, err := exchangelog.Create(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -22,12 +24,12 @@ func TestExchangeLogRecordsWhatTheFakeAnswered(t *testing.T) {
 	answer := jsonReply(map[string]string{"object": "list"})
 	cutAnswer := answer
 	cutAnswer.fault = FaultCutBody
-	l.record(ok, answer)
-	l.record(cut, cutAnswer)
-	var nilLog *exchangeLogger
-	nilLog.record(ok, answer) // logging off: nothing, no panic
+	l.Record(logged(ok, answer))
+	l.Record(logged(cut, cutAnswer))
+	var nilLog *exchangelog.Log
+	nilLog.Record(logged(ok, answer)) // logging off: nothing, no panic
 
-	files, _ := filepath.Glob(filepath.Join(dir, "exchanges-*.jsonl"))
+	files, _ := filepath.Glob(filepath.Join(dir, exchangelog.FilePattern))
 	if len(files) != 1 {
 		t.Fatalf("log files: %v", files)
 	}
@@ -36,15 +38,15 @@ func TestExchangeLogRecordsWhatTheFakeAnswered(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	var got []LoggedExchange
+	var got []exchangelog.Exchange
 	for lines := bufio.NewScanner(f); lines.Scan(); {
-		var ex LoggedExchange
+		var ex exchangelog.Exchange
 		if err := json.Unmarshal(lines.Bytes(), &ex); err != nil {
 			t.Fatal(err)
 		}
 		got = append(got, ex)
 	}
-	want := []LoggedExchange{
+	want := []exchangelog.Exchange{
 		{Method: "GET", Target: "/websites/1/orders?count=2&includes=user", Header: ok.Header,
 			Status: 200, ResponseHeader: answer.header, Body: answer.body},
 		{Method: "GET", Target: "/websites/1/messages/7", Header: http.Header{}},

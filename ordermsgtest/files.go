@@ -14,7 +14,6 @@ import (
 	"net/url"
 	"slices"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -119,7 +118,13 @@ func (h *Handler) startFileHost(apiURL string) *httptest.Server {
 		h.files.base = apiURL
 		return nil
 	}
-	srv := httptest.NewServer(http.HandlerFunc(h.serveFile))
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// Any other path on the file host's own origin is a link with a
+		// forged path, which serveFile refuses.
+		if !h.serveFileLink(w, r) {
+			h.serveFile(w, r)
+		}
+	}))
 	h.files.base = srv.URL
 	return srv
 }
@@ -257,9 +262,7 @@ var errLinkRefused = errors.New("invalid link")
 // check verifies a file link's path and signature, and returns its id and
 // expiry.
 func (fh *fileHost) check(r *http.Request) (id int64, expires time.Time, err error) {
-	rest := strings.TrimPrefix(r.URL.Path, filesPrefix)
-	idText, _, _ := strings.Cut(rest, "/")
-	id, err = strconv.ParseInt(idText, 10, 64)
+	id, err = strconv.ParseInt(pathValue(r, "id"), 10, 64)
 	q := r.URL.Query()
 	exp, err2 := strconv.ParseInt(q.Get("expires"), 10, 64)
 	if err != nil || err2 != nil || !hmac.Equal([]byte(q.Get("sig")), []byte(fh.sign(id, exp))) {
@@ -268,8 +271,17 @@ func (fh *fileHost) check(r *http.Request) (id int64, expires time.Time, err err
 	return id, time.Unix(exp, 0), nil
 }
 
-// isFileRequest reports whether r is for the file host.
-func isFileRequest(r *http.Request) bool { return strings.HasPrefix(r.URL.Path, filesPrefix) }
+// serveFileLink serves r with serveFile when its path is a file link's
+// (/files/{id}, with the file's name after it), and reports whether it
+// was.
+func (h *Handler) serveFileLink(w http.ResponseWriter, r *http.Request) bool {
+	rr := routable(r, r.URL.Path)
+	if _, pattern := h.fileRoutes.Handler(rr); pattern == "" {
+		return false
+	}
+	h.fileRoutes.ServeHTTP(w, rr)
+	return true
+}
 
 // serveFile serves a file link: faults first, as the API routes draw them;
 // then the link's checks; then the content, with Range unless switched off.

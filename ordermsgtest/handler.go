@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -22,7 +23,8 @@ type Handler struct {
 	latency time.Duration
 	faults  *faultInjector
 	files   *fileHost
-	lenient bool // see WithStrictQuery
+	// fileRoutes, front and endpoints route the requests (routes.go).
+	fileRoutes, front, endpoints *http.ServeMux
 	// versionName and versionValue are the version header required (see
 	// WithVersionHeader); versionName is canonical.
 	versionName, versionValue string
@@ -51,6 +53,7 @@ func NewHandler(ds *Dataset, opts ...Option) *Handler {
 	for _, opt := range opts {
 		opt(h)
 	}
+	h.newRouters()
 	return h
 }
 
@@ -93,82 +96,158 @@ func jsonReply(v any) reply {
 	return reply{status: http.StatusOK, header: http.Header{"Content-Type": {"application/json"}}, body: body}
 }
 
-// answer computes the response to r, faults aside.
+// answer computes the response to r, faults aside, through the endpoints
+// router.
 func (h *Handler) answer(r *http.Request) reply {
-	h.runBeforeList(r)
+	rep, _ := serve(h.endpoints, r, strings.Trim(r.URL.Path, "/"))
+	return rep
+}
+
+// operation answers a request for one of the API's operations on the
+// website w, once the request has passed every check before it.
+type operation func(r *http.Request, w *Website) reply
+
+// endpoint is the route of an operation: the checks of every request (see
+// refusal), then the website's, then op. For a list of resource ("orders"
+// or "messages"; "" for a retrieve) the WithBeforeList hook runs first,
+// outside the lock.
+func (h *Handler) endpoint(resource string, op operation) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if resource != "" {
+			h.runBeforeList(r, resource)
+		}
+		h.mu.RLock()
+		defer h.mu.RUnlock()
+		rep, refused := h.refusal(r)
+		if !refused {
+			var site *Website
+			if site, rep = h.website(r); site != nil {
+				rep = op(r, site)
+			}
+		}
+		w.(*replyWriter).reply(rep)
+	}
+}
+
+// unknownEndpoint is the route of every other path: the checks of every
+// request, then 404.
+func (h *Handler) unknownEndpoint(w http.ResponseWriter, r *http.Request) {
+	rw := w.(*replyWriter)
 	h.mu.RLock()
 	defer h.mu.RUnlock()
+	rep, refused := h.refusal(r)
+	if !refused {
+		rep = notFound("endpoint", rw.req.URL.Path)
+	}
+	rw.reply(rep)
+}
+
+// refusal returns the answer to a request that fails a check of every
+// request, whatever its path: the method (the API is read-only), the key,
+// the version header. It returns false when r passes them.
+func (h *Handler) refusal(r *http.Request) (reply, bool) {
 	if r.Method != http.MethodGet {
 		rep := errorReply(http.StatusMethodNotAllowed, "the API is read-only; use GET")
 		rep.header.Set("Allow", http.MethodGet)
-		return rep
+		return rep, true
 	}
 	key, password, ok := r.BasicAuth()
 	if !ok || password != "" || !h.knownKey(key) {
 		rep := errorReply(http.StatusUnauthorized, "missing or invalid API key")
 		rep.header.Set("WWW-Authenticate", `Basic realm="ordermsg"`)
-		return rep
+		return rep, true
 	}
 	switch v := r.Header.Get(h.versionName); v {
 	case "":
-		return errorReply(http.StatusBadRequest, "missing %s header", h.versionName)
+		return errorReply(http.StatusBadRequest, "missing %s header", h.versionName), true
 	case h.versionValue:
+		return reply{}, false
 	default:
-		return errorReply(http.StatusBadRequest, "unsupported %s %q; supported: %s", h.versionName, v, h.versionValue)
+		return errorReply(http.StatusBadRequest, "unsupported %s %q; supported: %s", h.versionName, v, h.versionValue), true
 	}
-	parts := strings.Split(strings.Trim(r.URL.Path, "/"), "/")
-	if len(parts) < 3 || len(parts) > 4 || parts[0] != "websites" || (parts[2] != "orders" && parts[2] != "messages") {
-		return notFound("endpoint", r.URL.Path)
+}
+
+// website returns the website that r's path names, or nil and the answer
+// when there is none or r's key cannot read it.
+func (h *Handler) website(r *http.Request) (*Website, reply) {
+	idText := pathValue(r, "website_id")
+	id, err := strconv.ParseInt(idText, 10, 64)
+	if err != nil || id <= 0 {
+		return nil, notFound("website", idText)
 	}
-	websiteID, err := strconv.ParseInt(parts[1], 10, 64)
-	if err != nil || websiteID <= 0 {
-		return notFound("website", parts[1])
-	}
-	w := h.ds.Website(websiteID)
+	w := h.ds.Website(id)
 	if w == nil {
-		return notFound("website", parts[1])
+		return nil, notFound("website", idText)
 	}
-	if w.APIKey != key {
-		return errorReply(http.StatusForbidden, "this API key cannot read website %d", websiteID)
+	if key, _, _ := r.BasicAuth(); w.APIKey != key {
+		return nil, errorReply(http.StatusForbidden, "this API key cannot read website %d", id)
 	}
-	q := r.URL.Query()
-	orders := parts[2] == "orders"
-	if h.lenient {
-		relaxQuery(q, orders)
-	}
-	inc, err := parseIncludes(q.Get("includes"), orders)
+	return w, reply{}
+}
+
+// recordID returns the id in r's path, and false when it is not one.
+func recordID(r *http.Request) (int64, bool) {
+	id, err := strconv.ParseInt(pathValue(r, "id"), 10, 64)
+	return id, err == nil && id > 0
+}
+
+func (h *Handler) retrieveOrder(r *http.Request, w *Website) reply {
+	inc, err := parseIncludes(r.URL.Query().Get("includes"), true)
 	if err != nil {
 		return errorReply(http.StatusBadRequest, "%v", err)
 	}
-	if len(parts) == 4 {
-		id, err := strconv.ParseInt(parts[3], 10, 64)
-		if err != nil || id <= 0 {
-			return notFound(strings.TrimSuffix(parts[2], "s"), parts[3])
+	if id, ok := recordID(r); ok {
+		if o := w.Order(id); o != nil {
+			return jsonReply(h.withLinks(r, w.renderOrder(o, inc, retrieved, false)))
 		}
-		if orders {
-			if o := w.Order(id); o != nil {
-				return jsonReply(h.withLinks(r, w.renderOrder(o, inc, retrieved, false)))
-			}
-			return notFound("order", parts[3])
-		}
+	}
+	return notFound("order", pathValue(r, "id"))
+}
+
+func (h *Handler) retrieveMessage(r *http.Request, w *Website) reply {
+	inc, err := parseIncludes(r.URL.Query().Get("includes"), false)
+	if err != nil {
+		return errorReply(http.StatusBadRequest, "%v", err)
+	}
+	if id, ok := recordID(r); ok {
 		if m := w.Message(id); m != nil {
 			return jsonReply(h.withLinks(r, w.renderMessage(m, inc, retrieved)))
 		}
-		return notFound("message", parts[3])
 	}
-	lq, err := parseListQuery(q)
+	return notFound("message", pathValue(r, "id"))
+}
+
+func (h *Handler) listOrders(r *http.Request, w *Website) reply {
+	q := r.URL.Query()
+	inc, lq, err := h.parseList(q, true)
 	if err != nil {
 		return errorReply(http.StatusBadRequest, "%v", err)
 	}
-	lq = h.days.apply(lq)
-	if orders {
-		return jsonReply(h.withLinks(r, listPage(w.Orders, lq, q.Get("status"), orderOps, func(o *ordermsg.Order) *ordermsg.Order {
-			return w.renderOrder(o, inc, listed, false)
-		})))
+	return jsonReply(h.withLinks(r, listPage(w.Orders, lq, q.Get("status"), orderOps, func(o *ordermsg.Order) *ordermsg.Order {
+		return w.renderOrder(o, inc, listed, false)
+	})))
+}
+
+func (h *Handler) listMessages(r *http.Request, w *Website) reply {
+	q := r.URL.Query()
+	inc, lq, err := h.parseList(q, false)
+	if err != nil {
+		return errorReply(http.StatusBadRequest, "%v", err)
 	}
 	return jsonReply(h.withLinks(r, listPage(w.Messages, lq, q.Get("message_type"), messageOps, func(m *ordermsg.Message) *ordermsg.Message {
 		return w.renderMessage(m, inc, listed)
 	})))
+}
+
+// parseList reads a list request's includes and parameters, with the
+// handler's day bounds applied.
+func (h *Handler) parseList(q url.Values, orders bool) (includeSet, listQuery, error) {
+	inc, err := parseIncludes(q.Get("includes"), orders)
+	if err != nil {
+		return nil, listQuery{}, err
+	}
+	lq, err := parseListQuery(q)
+	return inc, h.days.apply(lq), err
 }
 
 func (h *Handler) knownKey(key string) bool {

@@ -4,7 +4,6 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/ordermsg/ordermsg-go"
@@ -30,16 +29,14 @@ type ListRequest struct {
 // at once call it at once.
 func WithBeforeList(f func(ListRequest)) Option { return func(h *Handler) { h.beforeList = f } }
 
-// runBeforeList calls the WithBeforeList hook when r lists records.
-func (h *Handler) runBeforeList(r *http.Request) {
+// runBeforeList calls the WithBeforeList hook for r, a request routed to the
+// list of resource ("orders" or "messages"); a HEAD, routed there too, does
+// not list.
+func (h *Handler) runBeforeList(r *http.Request, resource string) {
 	if h.beforeList == nil || r.Method != http.MethodGet {
 		return
 	}
-	parts := strings.Split(strings.Trim(r.URL.Path, "/"), "/")
-	if len(parts) != 3 || parts[0] != "websites" || (parts[2] != "orders" && parts[2] != "messages") {
-		return
-	}
-	site, err := strconv.ParseInt(parts[1], 10, 64)
+	site, err := strconv.ParseInt(pathValue(r, "website_id"), 10, 64)
 	if err != nil {
 		return
 	}
@@ -48,7 +45,7 @@ func (h *Handler) runBeforeList(r *http.Request) {
 	if err != nil {
 		page = 1
 	}
-	h.beforeList(ListRequest{WebsiteID: site, Resource: parts[2], Page: page, Query: q})
+	h.beforeList(ListRequest{WebsiteID: site, Resource: resource, Page: page, Query: q})
 }
 
 // change runs f on the website with the given id under the write lock; it

@@ -11,12 +11,11 @@ import (
 // to GET and HEAD without credentials, faults or latency.
 const OpenAPIPath = "/openapi.yaml"
 
-// openAPIDocument is a copy of the repository's root openapi.yaml: go:embed
-// cannot reach a parent directory, and embedding it in the SDK's root
-// package would put it in every program that uses the SDK. A test keeps the
-// copy identical to the original.
+// openAPIDocument is openapi.yaml, the repository's one copy of the API's
+// description. It lives here, not at the repository's root: an embed
+// directive cannot reach a parent directory, and embedding the document in
+// the SDK's root package would put it in every program that uses the SDK.
 //
-//go:generate cp ../openapi.yaml openapi.yaml
 //go:embed openapi.yaml
 var openAPIDocument []byte
 
@@ -26,11 +25,6 @@ func OpenAPIDocument() []byte { return bytes.Clone(openAPIDocument) }
 
 // OpenAPIURL returns the address of the OpenAPI document the server serves.
 func (s *Server) OpenAPIURL() string { return s.URL + OpenAPIPath }
-
-// isDocumentRequest reports whether r asks for the OpenAPI document.
-func isDocumentRequest(r *http.Request) bool {
-	return r.URL.Path == OpenAPIPath && (r.Method == http.MethodGet || r.Method == http.MethodHead)
-}
 
 func documentReply() reply {
 	return reply{

@@ -4,24 +4,11 @@ import (
 	"bytes"
 	"io"
 	"net/http"
-	"os"
 	"testing"
 
 	"github.com/jarcoal/httpmock"
 	"github.com/ordermsg/ordermsg-go/ordermsgtest"
 )
-
-// The fake embeds a copy of the repository's openapi.yaml (go:embed cannot
-// reach the parent directory); this keeps the copy identical.
-func TestOpenAPICopyMatchesTheRootDocument(t *testing.T) {
-	root, err := os.ReadFile("../openapi.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(ordermsgtest.OpenAPIDocument(), root) {
-		t.Fatal("ordermsgtest/openapi.yaml differs from ../openapi.yaml; run go generate ./ordermsgtest")
-	}
-}
 
 func TestOpenAPIDocumentIsServedWithoutCredentialsOrFaults(t *testing.T) {
 	// Every API request would fail; the document must not.

@@ -15,25 +15,32 @@ import (
 
 	"github.com/jarcoal/httpmock"
 	"github.com/ordermsg/ordermsg-go"
+	"github.com/ordermsg/ordermsg-go/internal/exchangelog"
 )
 
 // Stats reports the requests served and the faults injected so far.
 func (h *Handler) Stats() Stats { return h.faults.stats() }
 
-// decide draws the request's fault and computes its reply, after the
-// handler's latency (and a slow fault's delay). It returns false when the
-// request's context ended while waiting.
+// decide computes the reply to r: the OpenAPI document, or the reply of
+// answerWithFaults. It returns false when the request's context ended while waiting.
 func (h *Handler) decide(r *http.Request) (reply, bool) {
-	if isDocumentRequest(r) {
-		return documentReply(), true
-	}
+	return serve(h.front, r, r.URL.Path)
+}
+
+// answerWithFaults draws the request's fault and computes its reply, after
+// the handler's latency (and a slow fault's delay), and logs the exchange
+// (see internal/exchangelog). It is the front router's route for every
+// request but the OpenAPI document's.
+func (h *Handler) answerWithFaults(w http.ResponseWriter, _ *http.Request) {
+	rw := w.(*replyWriter)
+	r := rw.req
 	fault := h.faults.next()
 	delay := h.latency
 	if fault == FaultSlow {
 		delay += h.faults.cfg.SlowDelay
 	}
 	if !sleep(r.Context(), delay) {
-		return reply{}, false
+		return
 	}
 	var rep reply
 	switch fault {
@@ -48,10 +55,10 @@ func (h *Handler) decide(r *http.Request) (reply, bool) {
 		rep = h.answer(r)
 	}
 	rep.fault = fault
-	if log := exchangeLog(); log != nil {
-		log.record(h.documented(r), rep)
+	if log := exchangelog.Process(); log != nil {
+		log.Record(logged(h.documented(r), rep))
 	}
-	return rep, true
+	rw.reply(rep)
 }
 
 func sleep(ctx context.Context, d time.Duration) bool {
@@ -70,8 +77,7 @@ func sleep(ctx context.Context, d time.Duration) bool {
 
 // ServeHTTP answers r as the API would, or with an injected fault.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if isFileRequest(r) {
-		h.serveFile(w, r)
+	if h.serveFileLink(w, r) {
 		return
 	}
 	rep, ok := h.decide(r)

@@ -34,7 +34,7 @@ func (h *Handler) clientOptions(opts []ordermsg.Option) []ordermsg.Option {
 
 // documented returns r's header as the API's description names it: the
 // header the handler requires under the spec's name, VersionHeader, so
-// that an exchange logged for the contract check (ExchangeLogEnv) reads
+// that an exchange logged for the contract check (internal/exchangelog) reads
 // the same whatever name WithVersionHeader gave.
 func (h *Handler) documented(r *http.Request) *http.Request {
 	if h.versionName == VersionHeader {

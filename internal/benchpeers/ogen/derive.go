@@ -33,7 +33,7 @@ import (
 )
 
 func main() {
-	src, err := os.ReadFile("../../../openapi.yaml")
+	src, err := os.ReadFile("../../../ordermsgtest/openapi.yaml")
 	if err != nil {
 		log.Fatal(err)
 	}
