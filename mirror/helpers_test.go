@@ -72,3 +72,38 @@ func sameRecords(t testing.TB, db *sql.DB, s site) {
 	t.Helper()
 	mirrortest.SameRecords(t, db, s.srv, s.id, s.key)
 }
+
+// querier is a *sql.DB or a *sql.Conn.
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+// rowValues runs query on q and returns the values of each row, in order.
+func rowValues(t testing.TB, q querier, query string) [][]any {
+	t.Helper()
+	rows, err := q.QueryContext(context.Background(), query)
+	if err != nil {
+		t.Fatalf("%s: %v", query, err)
+	}
+	defer rows.Close()
+	cols, err := rows.Columns()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out [][]any
+	for rows.Next() {
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, vals)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}

@@ -74,22 +74,8 @@ func TestFiltersUseAnIndex(t *testing.T) {
 // planOf returns the plan of an EXPLAIN, its text columns joined.
 func planOf(t *testing.T, conn *sql.Conn, explain string) string {
 	t.Helper()
-	rows, err := conn.QueryContext(context.Background(), explain)
-	if err != nil {
-		t.Fatalf("%s: %v", explain, err)
-	}
-	defer rows.Close()
-	cols, _ := rows.Columns()
 	var lines []string
-	for rows.Next() {
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := rows.Scan(ptrs...); err != nil {
-			t.Fatal(err)
-		}
+	for _, vals := range rowValues(t, conn, explain) {
 		for _, v := range vals {
 			switch v := v.(type) {
 			case string:
@@ -98,9 +84,6 @@ func planOf(t *testing.T, conn *sql.Conn, explain string) string {
 				lines = append(lines, string(v))
 			}
 		}
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
 	}
 	return strings.Join(lines, "\n")
 }

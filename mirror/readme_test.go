@@ -125,30 +125,13 @@ func readmeAnswers(srv *ordermsgtest.Server) map[string][]string {
 // text) in Go's shortest form.
 func normalizedRows(t *testing.T, db *sql.DB, query string) []string {
 	t.Helper()
-	rows, err := db.Query(query)
-	if err != nil {
-		t.Fatalf("%s: %v", query, err)
-	}
-	defer rows.Close()
-	cols, _ := rows.Columns()
 	var out []string
-	for rows.Next() {
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := rows.Scan(ptrs...); err != nil {
-			t.Fatal(err)
-		}
+	for _, vals := range rowValues(t, db, query) {
 		parts := make([]string, len(vals))
 		for i, v := range vals {
 			parts[i] = normalized(v)
 		}
 		out = append(out, strings.Join(parts, "|"))
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
 	}
 	slices.Sort(out)
 	return out

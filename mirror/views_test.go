@@ -16,22 +16,8 @@ import (
 // (NULL for a null), sorted.
 func rowsOf(t *testing.T, db *sql.DB, query string) []string {
 	t.Helper()
-	rows, err := db.Query(query)
-	if err != nil {
-		t.Fatalf("%s: %v", query, err)
-	}
-	defer rows.Close()
-	cols, _ := rows.Columns()
 	var out []string
-	for rows.Next() {
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := rows.Scan(ptrs...); err != nil {
-			t.Fatal(err)
-		}
+	for _, vals := range rowValues(t, db, query) {
 		parts := make([]string, len(vals))
 		for i, v := range vals {
 			switch v := v.(type) {
@@ -44,9 +30,6 @@ func rowsOf(t *testing.T, db *sql.DB, query string) []string {
 			}
 		}
 		out = append(out, strings.Join(parts, "|"))
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
 	}
 	slices.Sort(out)
 	return out
