@@ -146,7 +146,7 @@ func (p *Page[T]) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
 		case "object":
 			return true, readString(dec, st, &p.Object)
 		case "data":
-			return true, json.UnmarshalDecode(dec, &p.Data)
+			return true, decodeRecords(dec, st, &p.Data)
 		case "meta":
 			return true, p.Meta.decodeFrom(dec, st)
 		}

@@ -3,9 +3,9 @@ package ordermsg
 import (
 	"bytes"
 	"cmp"
+	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/maphash"
 	"io"
 	"reflect"
 	"strconv"
@@ -330,21 +330,26 @@ func goKindName(t reflect.Type) string {
 // statuses, labels and ids), and whether FieldValues may keep Raw in the
 // decoder's input (FormFields copies them all at once).
 type decodeState struct {
-	strs    [256]string
+	strs    [1024]string
 	inPlace bool
 }
 
-var (
-	decodeStates = sync.Pool{New: func() any { return new(decodeState) }}
-	stringSeed   = maphash.MakeSeed()
-)
+var decodeStates = sync.Pool{New: func() any { return new(decodeState) }}
 
 // str returns b as a string, the same one as an earlier equal b when it can.
 func (st *decodeState) str(b []byte) string {
 	if st == nil || len(b) < 2 || len(b) > 64 {
 		return string(b)
 	}
-	s := &st.strs[maphash.Bytes(stringSeed, b)%uint64(len(st.strs))]
+	h := uint64(len(b)) * 0x9e3779b97f4a7c15
+	if len(b) >= 8 {
+		h ^= binary.LittleEndian.Uint64(b) ^ binary.LittleEndian.Uint64(b[len(b)-8:])*0xc2b2ae3d27d4eb4f
+	} else {
+		for _, c := range b {
+			h = (h ^ uint64(c)) * 0x100000001b3
+		}
+	}
+	s := &st.strs[(h^h>>29)*0xbf58476d1ce4e5b9>>54]
 	if *s != string(b) {
 		*s = string(b)
 	}
@@ -363,6 +368,7 @@ func decodeTop(dec *jsontext.Decoder, v fieldsDecoder) error {
 	}
 	st := decodeStates.Get().(*decodeState)
 	defer decodeStates.Put(st)
+	clear(st.strs[:]) // interned for this decode only, as v2 does
 	return v.decodeFrom(dec, st)
 }
 
@@ -373,6 +379,34 @@ func decodeValue(dec *jsontext.Decoder, st *decodeState, v any) error {
 		return d.decodeFrom(dec, st)
 	}
 	return json.UnmarshalDecode(dec, v)
+}
+
+// decodeRecords decodes a page's records, null or objects, into *s; with
+// unmarshalers of the caller's (checkedPage's check), v2 decodes them.
+func decodeRecords[T any](dec *jsontext.Decoder, st *decodeState, s *[]*T) error {
+	if _, ok := json.GetOption(dec.Options(), json.WithUnmarshalers); ok || dec.PeekKind() != '[' {
+		return json.UnmarshalDecode(dec, s)
+	}
+	if _, err := dec.ReadToken(); err != nil {
+		return err
+	}
+	if *s = (*s)[:0]; *s == nil {
+		*s = []*T{}
+	}
+	for dec.PeekKind() != ']' {
+		var v *T
+		if null, err := readNull(dec); err != nil {
+			return err
+		} else if !null {
+			v = new(T)
+			if err := decodeValue(dec, st, v); err != nil {
+				return err
+			}
+		}
+		*s = append(*s, v)
+	}
+	_, err := dec.ReadToken()
+	return err
 }
 
 // decodeObject reads an object, or null (which leaves the value as it is),
@@ -396,10 +430,11 @@ func decodeObject(dec *jsontext.Decoder, unknown *jsontext.Value, member func(na
 			return err
 		}
 		name := quoted[1 : len(quoted)-1]
-		if bytes.IndexByte(name, '\\') >= 0 {
-			name, _ = jsontext.AppendUnquote(nil, quoted)
-		}
 		known, err := member(name)
+		if !known && err == nil && bytes.IndexByte(name, '\\') >= 0 {
+			name, _ = jsontext.AppendUnquote(nil, quoted) // no case of the switch has a backslash
+			known, err = member(name)
+		}
 		switch {
 		case err != nil:
 			return atValue(dec, err)

@@ -24,6 +24,7 @@ import (
 	"go/parser"
 	"go/token"
 	"log"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -118,7 +119,7 @@ func wireTypes(dir, skip, lenient string) ([]wireType, error) {
 					t.TypeParams = "[" + strings.Join(params, ", ") + "]"
 					t.TypeArgs = "[" + strings.Join(args, ", ") + "]"
 				}
-				t.Members = members(st, t.Recv, kinds, t.Lenient)
+				t.Members = members(st, t.Recv, kinds, t.Lenient, ts.TypeParams)
 				types = append(types, t)
 			}
 		}
@@ -175,7 +176,15 @@ func typeKinds(files []*ast.File) map[string]string {
 
 // members lists the fields of st that its decoder reads, each with the call
 // that reads it into recv's field.
-func members(st *ast.StructType, recv string, kinds map[string]string, lenient bool) []member {
+func members(st *ast.StructType, recv string, kinds map[string]string, lenient bool, params *ast.FieldList) []member {
+	kinds = maps.Clone(kinds)
+	if params != nil {
+		for _, p := range params.List {
+			for _, n := range p.Names {
+				kinds[n.Name] = "record" // a page's type argument: Order, Message
+			}
+		}
+	}
 	var ms []member
 	for _, field := range st.Fields.List {
 		tag := ""
@@ -221,6 +230,11 @@ func members(st *ast.StructType, recv string, kinds map[string]string, lenient b
 			case *ast.ArrayType:
 				if id, ok := typ.Elt.(*ast.Ident); ok && typ.Len == nil && kinds[id.Name] == "decoder" {
 					read = "decodeSlice(dec, st, " + ptr + ")"
+				}
+				if star, ok := typ.Elt.(*ast.StarExpr); ok && typ.Len == nil {
+					if id, ok := star.X.(*ast.Ident); ok && kinds[id.Name] == "record" {
+						read = "decodeRecords(dec, st, " + ptr + ")"
+					}
 				}
 			}
 			ms = append(ms, member{Name: cmp.Or(name, n.Name), Read: read})
