@@ -4,14 +4,17 @@
 //
 // A wire type is a struct type with a field named Unknown tagged
 // `json:",embed"`: it keeps the members the SDK does not model. Each gets a
-// twin type without methods (orderFields for Order, ...) that
-// encoding/json/v2 codes from the struct tags, and four methods that hand
-// the twin to it: UnmarshalJSONFrom and MarshalJSONTo (encoding/json/v2),
-// UnmarshalJSON and MarshalJSON (encoding/json, v1).
+// decoder that reads its members token by token (decodeFrom: a switch on
+// each member name, over decode.go's helpers), a twin type without methods
+// (orderFields for Order, ...) that encoding/json/v2 encodes from the struct
+// tags, and four methods: UnmarshalJSONFrom and MarshalJSONTo
+// (encoding/json/v2), UnmarshalJSON and MarshalJSON (encoding/json, v1).
+// The type named by -lenient gets decodeValues: its string fields from the
+// members whose values are strings, any other member skipped.
 //
 // Usage:
 //
-//	gencodec [-o codec.go]
+//	gencodec [-o codec.go] [-lenient Type]
 package main
 
 import (
