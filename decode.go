@@ -474,10 +474,18 @@ func atValue(dec *jsontext.Decoder, err error) error {
 	return &json.SemanticError{ByteOffset: dec.InputOffset() + int64(skip), JSONPointer: dec.StackPointer(), Err: err}
 }
 
-// wrongKind reads the next value, of another kind than want, and returns the
-// error that says so.
+// wrongKind reads the next value, of another kind than want (only the '{'
+// or '[' that begins an object or array, as v2 does), and returns the error
+// that says so.
 func wrongKind(dec *jsontext.Decoder, want string) error {
-	val, err := dec.ReadValue()
+	var val jsontext.Value
+	var err error
+	if k := dec.PeekKind(); k == '{' || k == '[' {
+		_, err = dec.ReadToken()
+		val = jsontext.Value{byte(k)}
+	} else {
+		val, err = dec.ReadValue()
+	}
 	if err != nil {
 		return err
 	}
@@ -492,6 +500,11 @@ func badValue(dec *jsontext.Decoder, val jsontext.Value, err error) error {
 // readScalar reads the next value for a field of kind want ('"', '0' or 't'
 // for a bool): nil, with no error, for null.
 func readScalar(dec *jsontext.Decoder, want jsontext.Kind, name string) (jsontext.Value, error) {
+	if want == 't' {
+		if k := dec.PeekKind(); k != 't' && k != 'f' && k != 'n' {
+			return nil, wrongKind(dec, name) // v2 reads a bool's token, a string's or number's value
+		}
+	}
 	val, err := dec.ReadValue()
 	switch k := val.Kind(); {
 	case err != nil || k == 'n':

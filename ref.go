@@ -92,7 +92,10 @@ func (r *Ref[T]) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
 		}
 		id, err := tok.Int()
 		*r = Ref[T]{ID: id, form: formNumber}
-		return err
+		if err != nil {
+			return badValue(dec, jsontext.Value(tok.String()), err)
+		}
+		return nil
 	default:
 		return fmt.Errorf("expected an id or an object, got %s", kindName(k))
 	}
