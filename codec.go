@@ -8,17 +8,31 @@ import (
 )
 
 // The JSON methods of the wire types: each struct type with an Unknown field
-// tagged ",embed" has a twin type without methods that encoding/json/v2 codes
-// from the struct tags, unknown members included. UnmarshalJSONFrom and
-// MarshalJSONTo are encoding/json/v2's streaming methods: a nested value is
-// coded in the same pass as its parent, never re-scanned. MarshalJSON and
-// UnmarshalJSON make encoding/json (v1) give the same results as the client.
+// tagged ",embed" has a decoder that reads its members token by token
+// (decodeFrom, with decodeObject and the read helpers of decode.go), and a
+// twin type without methods that encoding/json/v2 encodes from the struct
+// tags, unknown members included. UnmarshalJSONFrom and MarshalJSONTo are
+// encoding/json/v2's streaming methods: a nested value is coded in the same
+// pass as its parent, never re-scanned. MarshalJSON and UnmarshalJSON make
+// encoding/json (v1) give the same results as the client.
 
 type formSubmissionFields FormSubmission
 
 // UnmarshalJSONFrom decodes f from dec, keeping the members it does not model.
 func (f *FormSubmission) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	return decodeFields(dec, (*formSubmissionFields)(f))
+	return decodeTop(dec, f)
+}
+
+func (f *FormSubmission) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
+	return decodeObject(dec, &f.Unknown, func(name []byte) (bool, error) {
+		switch string(name) {
+		case "object":
+			return true, readString(dec, st, &f.Object)
+		case "fields":
+			return true, f.Fields.decodeFrom(dec, st)
+		}
+		return false, nil
+	})
 }
 
 // MarshalJSONTo encodes f to enc with its unknown members.
@@ -36,7 +50,33 @@ type formFieldFields FormField
 
 // UnmarshalJSONFrom decodes f from dec, keeping the members it does not model.
 func (f *FormField) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	return decodeFields(dec, (*formFieldFields)(f))
+	return decodeTop(dec, f)
+}
+
+func (f *FormField) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
+	return decodeObject(dec, &f.Unknown, func(name []byte) (bool, error) {
+		switch string(name) {
+		case "object":
+			return true, readString(dec, st, &f.Object)
+		case "id":
+			return true, readString(dec, st, &f.ID)
+		case "field_type":
+			return true, readString(dec, st, &f.FieldType)
+		case "label":
+			return true, readString(dec, st, &f.Label)
+		case "values":
+			return true, f.Values.decodeFrom(dec, st)
+		case "formatted_value":
+			return true, readString(dec, st, &f.FormattedValue)
+		case "price_modifier":
+			return true, json.UnmarshalDecode(dec, &f.PriceModifier)
+		case "price_modifier_type":
+			return true, readString(dec, st, &f.PriceModifierType)
+		case "price_scope":
+			return true, readString(dec, st, &f.PriceScope)
+		}
+		return false, nil
+	})
 }
 
 // MarshalJSONTo encodes f to enc with its unknown members.
@@ -50,11 +90,68 @@ func (f FormField) MarshalJSON() ([]byte, error) { return marshalJSON(&f) }
 // UnmarshalJSON decodes data into f, keeping the members it does not model.
 func (f *FormField) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, f) }
 
+// decodeValues fills the string fields of v whose values are strings.
+func (v *FieldValues) decodeValues(dec *jsontext.Decoder, st *decodeState) error {
+	return decodeObject(dec, nil, func(name []byte) (bool, error) {
+		switch string(name) {
+		case "prefix":
+			return true, readLenient(dec, st, &v.Prefix)
+		case "first":
+			return true, readLenient(dec, st, &v.First)
+		case "middle":
+			return true, readLenient(dec, st, &v.Middle)
+		case "last":
+			return true, readLenient(dec, st, &v.Last)
+		case "suffix":
+			return true, readLenient(dec, st, &v.Suffix)
+		case "submitted_value":
+			return true, readLenient(dec, st, &v.SubmittedValue)
+		case "display_value":
+			return true, readLenient(dec, st, &v.DisplayValue)
+		case "country_code":
+			return true, readLenient(dec, st, &v.CountryCode)
+		case "number":
+			return true, readLenient(dec, st, &v.Number)
+		case "extension":
+			return true, readLenient(dec, st, &v.Extension)
+		case "line":
+			return true, readLenient(dec, st, &v.Line)
+		case "line2":
+			return true, readLenient(dec, st, &v.Line2)
+		case "line3":
+			return true, readLenient(dec, st, &v.Line3)
+		case "city":
+			return true, readLenient(dec, st, &v.City)
+		case "state":
+			return true, readLenient(dec, st, &v.State)
+		case "postal_code":
+			return true, readLenient(dec, st, &v.PostalCode)
+		case "country":
+			return true, readLenient(dec, st, &v.Country)
+		}
+		return false, nil
+	})
+}
+
 type pageFields[T any] Page[T]
 
 // UnmarshalJSONFrom decodes p from dec, keeping the members it does not model.
 func (p *Page[T]) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	return decodeFields(dec, (*pageFields[T])(p))
+	return decodeTop(dec, p)
+}
+
+func (p *Page[T]) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
+	return decodeObject(dec, &p.Unknown, func(name []byte) (bool, error) {
+		switch string(name) {
+		case "object":
+			return true, readString(dec, st, &p.Object)
+		case "data":
+			return true, decodeRecords(dec, st, &p.Data)
+		case "meta":
+			return true, p.Meta.decodeFrom(dec, st)
+		}
+		return false, nil
+	})
 }
 
 // MarshalJSONTo encodes p to enc with its unknown members.
@@ -72,7 +169,17 @@ type listMetaFields ListMeta
 
 // UnmarshalJSONFrom decodes l from dec, keeping the members it does not model.
 func (l *ListMeta) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	return decodeFields(dec, (*listMetaFields)(l))
+	return decodeTop(dec, l)
+}
+
+func (l *ListMeta) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
+	return decodeObject(dec, &l.Unknown, func(name []byte) (bool, error) {
+		switch string(name) {
+		case "pagination":
+			return true, l.Pagination.decodeFrom(dec, st)
+		}
+		return false, nil
+	})
 }
 
 // MarshalJSONTo encodes l to enc with its unknown members.
@@ -90,7 +197,25 @@ type paginationFields Pagination
 
 // UnmarshalJSONFrom decodes p from dec, keeping the members it does not model.
 func (p *Pagination) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	return decodeFields(dec, (*paginationFields)(p))
+	return decodeTop(dec, p)
+}
+
+func (p *Pagination) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
+	return decodeObject(dec, &p.Unknown, func(name []byte) (bool, error) {
+		switch string(name) {
+		case "total":
+			return true, json.UnmarshalDecode(dec, &p.Total)
+		case "count":
+			return true, json.UnmarshalDecode(dec, &p.Count)
+		case "per_page":
+			return true, json.UnmarshalDecode(dec, &p.PerPage)
+		case "current_page":
+			return true, json.UnmarshalDecode(dec, &p.CurrentPage)
+		case "total_pages":
+			return true, json.UnmarshalDecode(dec, &p.TotalPages)
+		}
+		return false, nil
+	})
 }
 
 // MarshalJSONTo encodes p to enc with its unknown members.
@@ -108,7 +233,57 @@ type orderFields Order
 
 // UnmarshalJSONFrom decodes o from dec, keeping the members it does not model.
 func (o *Order) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	return decodeFields(dec, (*orderFields)(o))
+	return decodeTop(dec, o)
+}
+
+func (o *Order) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
+	return decodeObject(dec, &o.Unknown, func(name []byte) (bool, error) {
+		switch string(name) {
+		case "object":
+			return true, readString(dec, st, &o.Object)
+		case "id":
+			return true, readInt(dec, &o.ID)
+		case "additional_information":
+			return true, decodePtr(dec, st, &o.AdditionalInformation)
+		case "amount_paid":
+			return true, readInt(dec, &o.AmountPaid)
+		case "billing_address":
+			return true, decodePtr(dec, st, &o.BillingAddress)
+		case "content_catalog":
+			return true, readInt(dec, &o.ContentCatalog)
+		case "currency":
+			return true, readString(dec, st, &o.Currency)
+		case "date_created":
+			return true, o.DateCreated.UnmarshalJSONFrom(dec)
+		case "is_pay_later":
+			return true, readBool(dec, &o.IsPayLater)
+		case "items":
+			return true, decodeSlice(dec, st, &o.Items)
+		case "message":
+			return true, o.Message.decodeFrom(dec, st)
+		case "notes":
+			return true, decodeSlice(dec, st, &o.Notes)
+		case "order_type":
+			return true, readString(dec, st, &o.OrderType)
+		case "payment_transactions":
+			return true, decodeSlice(dec, st, &o.PaymentTransactions)
+		case "portal":
+			return true, o.Portal.decodeFrom(dec, st)
+		case "pricing":
+			return true, o.Pricing.decodeFrom(dec, st)
+		case "promo_code":
+			return true, o.PromoCode.decodeFrom(dec, st)
+		case "shipments":
+			return true, decodeSlice(dec, st, &o.Shipments)
+		case "shipping_tax_percentage":
+			return true, readFloat(dec, &o.ShippingTaxPercentage)
+		case "status":
+			return true, readString(dec, st, &o.Status)
+		case "user":
+			return true, o.User.decodeFrom(dec, st)
+		}
+		return false, nil
+	})
 }
 
 // MarshalJSONTo encodes o to enc with its unknown members.
@@ -126,7 +301,29 @@ type orderPricingFields OrderPricing
 
 // UnmarshalJSONFrom decodes o from dec, keeping the members it does not model.
 func (o *OrderPricing) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	return decodeFields(dec, (*orderPricingFields)(o))
+	return decodeTop(dec, o)
+}
+
+func (o *OrderPricing) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
+	return decodeObject(dec, &o.Unknown, func(name []byte) (bool, error) {
+		switch string(name) {
+		case "object":
+			return true, readString(dec, st, &o.Object)
+		case "shipping":
+			return true, readInt(dec, &o.Shipping)
+		case "shipping_discount":
+			return true, readInt(dec, &o.ShippingDiscount)
+		case "subtotal":
+			return true, readInt(dec, &o.Subtotal)
+		case "subtotal_discount":
+			return true, readInt(dec, &o.SubtotalDiscount)
+		case "tax":
+			return true, readInt(dec, &o.Tax)
+		case "total":
+			return true, readInt(dec, &o.Total)
+		}
+		return false, nil
+	})
 }
 
 // MarshalJSONTo encodes o to enc with its unknown members.
@@ -144,7 +341,59 @@ type orderItemFields OrderItem
 
 // UnmarshalJSONFrom decodes it from dec, keeping the members it does not model.
 func (it *OrderItem) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	return decodeFields(dec, (*orderItemFields)(it))
+	return decodeTop(dec, it)
+}
+
+func (it *OrderItem) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
+	return decodeObject(dec, &it.Unknown, func(name []byte) (bool, error) {
+		switch string(name) {
+		case "object":
+			return true, readString(dec, st, &it.Object)
+		case "id":
+			return true, readInt(dec, &it.ID)
+		case "attributes":
+			return true, it.Attributes.decodeFrom(dec, st)
+		case "catalog_item":
+			return true, readInt(dec, &it.CatalogItem)
+		case "content_catalog":
+			return true, readInt(dec, &it.ContentCatalog)
+		case "date_created":
+			return true, it.DateCreated.UnmarshalJSONFrom(dec)
+		case "description":
+			return true, readString(dec, st, &it.Description)
+		case "exempt_from_shipping":
+			return true, readBool(dec, &it.ExemptFromShipping)
+		case "is_taxable":
+			return true, readBool(dec, &it.IsTaxable)
+		case "portal":
+			return true, it.Portal.decodeFrom(dec, st)
+		case "pricing":
+			return true, it.Pricing.decodeFrom(dec, st)
+		case "quantity":
+			return true, readInt(dec, &it.Quantity)
+		case "shipment":
+			return true, readInt(dec, &it.Shipment)
+		case "short_description":
+			return true, readString(dec, st, &it.ShortDescription)
+		case "sku":
+			return true, readString(dec, st, &it.SKU)
+		case "status":
+			return true, readString(dec, st, &it.Status)
+		case "tax_class":
+			return true, readInt(dec, &it.TaxClass)
+		case "tax_percentage":
+			return true, readFloat(dec, &it.TaxPercentage)
+		case "title":
+			return true, readString(dec, st, &it.Title)
+		case "weight":
+			return true, readFloat(dec, &it.Weight)
+		case "print_ready_files":
+			return true, decodeSlice(dec, st, &it.PrintReadyFiles)
+		case "versadoc_order_form":
+			return true, decodePtr(dec, st, &it.VersadocOrderForm)
+		}
+		return false, nil
+	})
 }
 
 // MarshalJSONTo encodes it to enc with its unknown members.
@@ -162,7 +411,23 @@ type orderItemPricingFields OrderItemPricing
 
 // UnmarshalJSONFrom decodes o from dec, keeping the members it does not model.
 func (o *OrderItemPricing) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	return decodeFields(dec, (*orderItemPricingFields)(o))
+	return decodeTop(dec, o)
+}
+
+func (o *OrderItemPricing) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
+	return decodeObject(dec, &o.Unknown, func(name []byte) (bool, error) {
+		switch string(name) {
+		case "object":
+			return true, readString(dec, st, &o.Object)
+		case "unit":
+			return true, readInt(dec, &o.Unit)
+		case "volume":
+			return true, readInt(dec, &o.Volume)
+		case "subtotal":
+			return true, readInt(dec, &o.Subtotal)
+		}
+		return false, nil
+	})
 }
 
 // MarshalJSONTo encodes o to enc with its unknown members.
@@ -180,7 +445,27 @@ type printReadyFileFields PrintReadyFile
 
 // UnmarshalJSONFrom decodes p from dec, keeping the members it does not model.
 func (p *PrintReadyFile) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	return decodeFields(dec, (*printReadyFileFields)(p))
+	return decodeTop(dec, p)
+}
+
+func (p *PrintReadyFile) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
+	return decodeObject(dec, &p.Unknown, func(name []byte) (bool, error) {
+		switch string(name) {
+		case "object":
+			return true, readString(dec, st, &p.Object)
+		case "id":
+			return true, readInt(dec, &p.ID)
+		case "date_created":
+			return true, p.DateCreated.UnmarshalJSONFrom(dec)
+		case "tag":
+			return true, readString(dec, st, &p.Tag)
+		case "status":
+			return true, readString(dec, st, &p.Status)
+		case "file":
+			return true, decodePtr(dec, st, &p.File)
+		}
+		return false, nil
+	})
 }
 
 // MarshalJSONTo encodes p to enc with its unknown members.
@@ -198,7 +483,25 @@ type fileFields File
 
 // UnmarshalJSONFrom decodes f from dec, keeping the members it does not model.
 func (f *File) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	return decodeFields(dec, (*fileFields)(f))
+	return decodeTop(dec, f)
+}
+
+func (f *File) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
+	return decodeObject(dec, &f.Unknown, func(name []byte) (bool, error) {
+		switch string(name) {
+		case "object":
+			return true, readString(dec, st, &f.Object)
+		case "id":
+			return true, readInt(dec, &f.ID)
+		case "filename":
+			return true, readString(dec, st, &f.Filename)
+		case "url":
+			return true, readString(dec, st, &f.URL)
+		case "expires":
+			return true, f.Expires.UnmarshalJSONFrom(dec)
+		}
+		return false, nil
+	})
 }
 
 // MarshalJSONTo encodes f to enc with its unknown members.
@@ -216,7 +519,37 @@ type orderShipmentFields OrderShipment
 
 // UnmarshalJSONFrom decodes o from dec, keeping the members it does not model.
 func (o *OrderShipment) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	return decodeFields(dec, (*orderShipmentFields)(o))
+	return decodeTop(dec, o)
+}
+
+func (o *OrderShipment) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
+	return decodeObject(dec, &o.Unknown, func(name []byte) (bool, error) {
+		switch string(name) {
+		case "object":
+			return true, readString(dec, st, &o.Object)
+		case "id":
+			return true, readInt(dec, &o.ID)
+		case "date_created":
+			return true, o.DateCreated.UnmarshalJSONFrom(dec)
+		case "date_shipped":
+			return true, o.DateShipped.UnmarshalJSONFrom(dec)
+		case "shipping_address":
+			return true, decodePtr(dec, st, &o.ShippingAddress)
+		case "shipping_carrier":
+			return true, decodePtr(dec, st, &o.ShippingCarrier)
+		case "shipping_method":
+			return true, decodePtr(dec, st, &o.ShippingMethod)
+		case "shipping_notification_sent":
+			return true, readBool(dec, &o.ShippingNotificationSent)
+		case "status":
+			return true, readString(dec, st, &o.Status)
+		case "tracking_number":
+			return true, readString(dec, st, &o.TrackingNumber)
+		case "price":
+			return true, readInt(dec, &o.Price)
+		}
+		return false, nil
+	})
 }
 
 // MarshalJSONTo encodes o to enc with its unknown members.
@@ -234,7 +567,23 @@ type shippingCarrierFields ShippingCarrier
 
 // UnmarshalJSONFrom decodes s from dec, keeping the members it does not model.
 func (s *ShippingCarrier) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	return decodeFields(dec, (*shippingCarrierFields)(s))
+	return decodeTop(dec, s)
+}
+
+func (s *ShippingCarrier) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
+	return decodeObject(dec, &s.Unknown, func(name []byte) (bool, error) {
+		switch string(name) {
+		case "object":
+			return true, readString(dec, st, &s.Object)
+		case "id":
+			return true, readInt(dec, &s.ID)
+		case "carrier_type":
+			return true, readString(dec, st, &s.CarrierType)
+		case "title":
+			return true, readString(dec, st, &s.Title)
+		}
+		return false, nil
+	})
 }
 
 // MarshalJSONTo encodes s to enc with its unknown members.
@@ -252,7 +601,21 @@ type shippingMethodFields ShippingMethod
 
 // UnmarshalJSONFrom decodes s from dec, keeping the members it does not model.
 func (s *ShippingMethod) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	return decodeFields(dec, (*shippingMethodFields)(s))
+	return decodeTop(dec, s)
+}
+
+func (s *ShippingMethod) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
+	return decodeObject(dec, &s.Unknown, func(name []byte) (bool, error) {
+		switch string(name) {
+		case "object":
+			return true, readString(dec, st, &s.Object)
+		case "id":
+			return true, readInt(dec, &s.ID)
+		case "title":
+			return true, readString(dec, st, &s.Title)
+		}
+		return false, nil
+	})
 }
 
 // MarshalJSONTo encodes s to enc with its unknown members.
@@ -270,7 +633,25 @@ type orderNoteFields OrderNote
 
 // UnmarshalJSONFrom decodes o from dec, keeping the members it does not model.
 func (o *OrderNote) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	return decodeFields(dec, (*orderNoteFields)(o))
+	return decodeTop(dec, o)
+}
+
+func (o *OrderNote) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
+	return decodeObject(dec, &o.Unknown, func(name []byte) (bool, error) {
+		switch string(name) {
+		case "object":
+			return true, readString(dec, st, &o.Object)
+		case "id":
+			return true, readInt(dec, &o.ID)
+		case "date_created":
+			return true, o.DateCreated.UnmarshalJSONFrom(dec)
+		case "note":
+			return true, readString(dec, st, &o.Note)
+		case "user":
+			return true, o.User.decodeFrom(dec, st)
+		}
+		return false, nil
+	})
 }
 
 // MarshalJSONTo encodes o to enc with its unknown members.
@@ -288,7 +669,21 @@ type accountUserFields AccountUser
 
 // UnmarshalJSONFrom decodes a from dec, keeping the members it does not model.
 func (a *AccountUser) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	return decodeFields(dec, (*accountUserFields)(a))
+	return decodeTop(dec, a)
+}
+
+func (a *AccountUser) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
+	return decodeObject(dec, &a.Unknown, func(name []byte) (bool, error) {
+		switch string(name) {
+		case "object":
+			return true, readString(dec, st, &a.Object)
+		case "id":
+			return true, readInt(dec, &a.ID)
+		case "username":
+			return true, readString(dec, st, &a.Username)
+		}
+		return false, nil
+	})
 }
 
 // MarshalJSONTo encodes a to enc with its unknown members.
@@ -306,7 +701,25 @@ type orderPromoCodeFields OrderPromoCode
 
 // UnmarshalJSONFrom decodes p from dec, keeping the members it does not model.
 func (p *OrderPromoCode) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	return decodeFields(dec, (*orderPromoCodeFields)(p))
+	return decodeTop(dec, p)
+}
+
+func (p *OrderPromoCode) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
+	return decodeObject(dec, &p.Unknown, func(name []byte) (bool, error) {
+		switch string(name) {
+		case "object":
+			return true, readString(dec, st, &p.Object)
+		case "id":
+			return true, readInt(dec, &p.ID)
+		case "promo_code":
+			return true, p.PromoCode.decodeFrom(dec, st)
+		case "shipping_discount":
+			return true, readInt(dec, &p.ShippingDiscount)
+		case "subtotal_discount":
+			return true, readInt(dec, &p.SubtotalDiscount)
+		}
+		return false, nil
+	})
 }
 
 // MarshalJSONTo encodes p to enc with its unknown members.
@@ -324,7 +737,21 @@ type promoCodeFields PromoCode
 
 // UnmarshalJSONFrom decodes p from dec, keeping the members it does not model.
 func (p *PromoCode) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	return decodeFields(dec, (*promoCodeFields)(p))
+	return decodeTop(dec, p)
+}
+
+func (p *PromoCode) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
+	return decodeObject(dec, &p.Unknown, func(name []byte) (bool, error) {
+		switch string(name) {
+		case "object":
+			return true, readString(dec, st, &p.Object)
+		case "id":
+			return true, readInt(dec, &p.ID)
+		case "promo_code":
+			return true, readString(dec, st, &p.PromoCode)
+		}
+		return false, nil
+	})
 }
 
 // MarshalJSONTo encodes p to enc with its unknown members.
@@ -342,7 +769,21 @@ type portalFields Portal
 
 // UnmarshalJSONFrom decodes p from dec, keeping the members it does not model.
 func (p *Portal) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	return decodeFields(dec, (*portalFields)(p))
+	return decodeTop(dec, p)
+}
+
+func (p *Portal) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
+	return decodeObject(dec, &p.Unknown, func(name []byte) (bool, error) {
+		switch string(name) {
+		case "object":
+			return true, readString(dec, st, &p.Object)
+		case "id":
+			return true, readInt(dec, &p.ID)
+		case "title":
+			return true, readString(dec, st, &p.Title)
+		}
+		return false, nil
+	})
 }
 
 // MarshalJSONTo encodes p to enc with its unknown members.
@@ -360,7 +801,23 @@ type websiteUserFields WebsiteUser
 
 // UnmarshalJSONFrom decodes u from dec, keeping the members it does not model.
 func (u *WebsiteUser) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	return decodeFields(dec, (*websiteUserFields)(u))
+	return decodeTop(dec, u)
+}
+
+func (u *WebsiteUser) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
+	return decodeObject(dec, &u.Unknown, func(name []byte) (bool, error) {
+		switch string(name) {
+		case "object":
+			return true, readString(dec, st, &u.Object)
+		case "id":
+			return true, readInt(dec, &u.ID)
+		case "third_party_identifier":
+			return true, readString(dec, st, &u.ThirdPartyIdentifier)
+		case "username":
+			return true, readString(dec, st, &u.Username)
+		}
+		return false, nil
+	})
 }
 
 // MarshalJSONTo encodes u to enc with its unknown members.
@@ -378,7 +835,37 @@ type paymentTransactionFields PaymentTransaction
 
 // UnmarshalJSONFrom decodes p from dec, keeping the members it does not model.
 func (p *PaymentTransaction) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	return decodeFields(dec, (*paymentTransactionFields)(p))
+	return decodeTop(dec, p)
+}
+
+func (p *PaymentTransaction) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
+	return decodeObject(dec, &p.Unknown, func(name []byte) (bool, error) {
+		switch string(name) {
+		case "object":
+			return true, readString(dec, st, &p.Object)
+		case "id":
+			return true, readInt(dec, &p.ID)
+		case "amount":
+			return true, readInt(dec, &p.Amount)
+		case "currency":
+			return true, readString(dec, st, &p.Currency)
+		case "date_created":
+			return true, p.DateCreated.UnmarshalJSONFrom(dec)
+		case "is_recurring":
+			return true, readBool(dec, &p.IsRecurring)
+		case "payment_type":
+			return true, readString(dec, st, &p.PaymentType)
+		case "test_mode":
+			return true, readBool(dec, &p.TestMode)
+		case "transaction_id":
+			return true, readString(dec, st, &p.TransactionID)
+		case "transaction_status":
+			return true, readString(dec, st, &p.TransactionStatus)
+		case "transaction_type":
+			return true, readString(dec, st, &p.TransactionType)
+		}
+		return false, nil
+	})
 }
 
 // MarshalJSONTo encodes p to enc with its unknown members.
@@ -396,7 +883,43 @@ type messageFields Message
 
 // UnmarshalJSONFrom decodes m from dec, keeping the members it does not model.
 func (m *Message) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	return decodeFields(dec, (*messageFields)(m))
+	return decodeTop(dec, m)
+}
+
+func (m *Message) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
+	return decodeObject(dec, &m.Unknown, func(name []byte) (bool, error) {
+		switch string(name) {
+		case "object":
+			return true, readString(dec, st, &m.Object)
+		case "id":
+			return true, readInt(dec, &m.ID)
+		case "date_created":
+			return true, m.DateCreated.UnmarshalJSONFrom(dec)
+		case "event_submission":
+			return true, readInt(dec, &m.EventSubmission)
+		case "file":
+			return true, m.File.decodeFrom(dec, st)
+		case "form":
+			return true, m.Form.decodeFrom(dec, st)
+		case "form_submission":
+			return true, decodePtr(dec, st, &m.FormSubmission)
+		case "message_tracking_number":
+			return true, readString(dec, st, &m.MessageTrackingNumber)
+		case "message_type":
+			return true, readString(dec, st, &m.MessageType)
+		case "online_proof":
+			return true, readInt(dec, &m.OnlineProof)
+		case "order":
+			return true, m.Order.decodeFrom(dec, st)
+		case "payment_transactions":
+			return true, decodeSlice(dec, st, &m.PaymentTransactions)
+		case "portal":
+			return true, m.Portal.decodeFrom(dec, st)
+		case "user":
+			return true, m.User.decodeFrom(dec, st)
+		}
+		return false, nil
+	})
 }
 
 // MarshalJSONTo encodes m to enc with its unknown members.
@@ -414,7 +937,21 @@ type formFields Form
 
 // UnmarshalJSONFrom decodes f from dec, keeping the members it does not model.
 func (f *Form) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	return decodeFields(dec, (*formFields)(f))
+	return decodeTop(dec, f)
+}
+
+func (f *Form) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
+	return decodeObject(dec, &f.Unknown, func(name []byte) (bool, error) {
+		switch string(name) {
+		case "object":
+			return true, readString(dec, st, &f.Object)
+		case "id":
+			return true, readInt(dec, &f.ID)
+		case "title":
+			return true, readString(dec, st, &f.Title)
+		}
+		return false, nil
+	})
 }
 
 // MarshalJSONTo encodes f to enc with its unknown members.

@@ -3,23 +3,27 @@ package ordermsg
 import (
 	"bytes"
 	"cmp"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 	jsonv1 "github.com/go-json-experiment/json/v1"
 )
 
-// Every resource decodes from its struct tags through encoding/json/v2 (the
-// module github.com/go-json-experiment/json, which on Go 1.27 is the standard
+// Every resource is coded through encoding/json/v2 (the module
+// github.com/go-json-experiment/json, which on Go 1.27 is the standard
 // library's package), through the streaming methods UnmarshalJSONFrom and
-// MarshalJSONTo: resources hand their twin types to v2 (codec.go, which go
-// generate writes from the struct types), and only Ref, Nullable,
-// FormFields, FieldValues and Timestamp have code of their own.
+// MarshalJSONTo. Resources encode through their twin types and decode token
+// by token from a jsontext.Decoder (codec.go, which go generate writes from
+// the struct types); only Ref, Nullable, FormFields, FieldValues and
+// Timestamp have code of their own.
 //
 // The methods are exported, and name jsontext types, because v2 calls only
 // exported methods: the alternative, caller-side arshalers on an unexported
@@ -52,27 +56,17 @@ var codecOptions = json.JoinOptions(
 // decoders so that a method can tell them from any other (see ownDecode).
 var decodeOptions = json.JoinOptions(codecOptions, jsontext.ReorderRawObjects(true))
 
-// decodeFields decodes the next value into f, a wire type's twin.
-func decodeFields(dec *jsontext.Decoder, f any) error {
-	if !ownDecode(dec) {
-		return decodeWhole(dec, f)
-	}
-	return json.UnmarshalDecode(dec, f)
-}
-
 // ownDecode reports whether dec is one of the SDK's decoders: one made by
 // json.Unmarshal with decodeOptions, over bytes in memory. Every
-// UnmarshalJSONFrom that reads on its own or hands dec to encoding/json/v2
-// for a value it does not own (decodeFields, FormFields, FieldValues,
-// Timestamp) checks this first; on any other decoder it reads its value
-// whole and decodes that the SDK's way (decodeWhole). So a caller's options
-// never reach the values inside, and every caller gets the client's
-// results: encoding/json (v1), which on Go 1.27 calls these methods with
-// lenient options of its own (names in any case, duplicate names and invalid
-// UTF-8 allowed, time.Time parsed loosely); encoding/json/v2 with any
-// options; and decoders that stream from an io.Reader. Only the outermost
-// value of such a decode pays for the second read. Ref and Nullable hand
-// their objects to such a method.
+// UnmarshalJSONFrom (decodeTop, Timestamp) checks this first; on any other
+// decoder it reads its value whole and decodes that the SDK's way
+// (decodeWhole). So a caller's options never reach the values inside, and
+// every caller gets the client's results: encoding/json (v1), which on Go
+// 1.27 calls these methods with lenient options of its own (names in any
+// case, duplicate names and invalid UTF-8 allowed, time.Time parsed
+// loosely); encoding/json/v2 with any options; and decoders that stream from
+// an io.Reader. Only the outermost value of such a decode pays for the
+// second read.
 func ownDecode(dec *jsontext.Decoder) bool {
 	mark, _ := json.GetOption(dec.Options(), jsontext.ReorderRawObjects)
 	return mark
@@ -321,4 +315,302 @@ func goKindName(t reflect.Type) string {
 		return goKindName(t.Elem())
 	}
 	return t.String()
+}
+
+// The wire types decode token by token (codec.go): decodeObject reads an
+// object's members and hands each name to the type's generated switch, which
+// reads the value straight into its field, with readString, readInt,
+// readFloat and readBool for the scalars; members it does not know go into
+// Unknown as v2 would put them. Duplicate names and invalid UTF-8 are still
+// the decoder's errors. A value of the wrong kind is a *json.SemanticError
+// at that value, as v2 gives it.
+
+// decodeState is what a decode carries through the values it decodes:
+// interned strings, as v2 keeps them (a page repeats its object kinds,
+// statuses, labels and ids), and whether FieldValues may keep Raw in the
+// decoder's input (FormFields copies them all at once).
+type decodeState struct {
+	strs    [1024]string
+	inPlace bool
+}
+
+var decodeStates = sync.Pool{New: func() any { return new(decodeState) }}
+
+// str returns b as a string, the same one as an earlier equal b when it can.
+func (st *decodeState) str(b []byte) string {
+	if st == nil || len(b) < 2 || len(b) > 64 {
+		return string(b)
+	}
+	h := uint64(len(b)) * 0x9e3779b97f4a7c15
+	if len(b) >= 8 {
+		h ^= binary.LittleEndian.Uint64(b) ^ binary.LittleEndian.Uint64(b[len(b)-8:])*0xc2b2ae3d27d4eb4f
+	} else {
+		for _, c := range b {
+			h = (h ^ uint64(c)) * 0x100000001b3
+		}
+	}
+	s := &st.strs[(h^h>>29)*0xbf58476d1ce4e5b9>>54]
+	if *s != string(b) {
+		*s = string(b)
+	}
+	return *s
+}
+
+// fieldsDecoder is a value with a generated token-level decoder.
+type fieldsDecoder interface {
+	decodeFrom(dec *jsontext.Decoder, st *decodeState) error
+}
+
+// decodeTop is the UnmarshalJSONFrom of a value that decodeFrom decodes.
+func decodeTop(dec *jsontext.Decoder, v fieldsDecoder) error {
+	if !ownDecode(dec) {
+		return decodeWhole(dec, v)
+	}
+	st := decodeStates.Get().(*decodeState)
+	defer decodeStates.Put(st)
+	clear(st.strs[:]) // interned for this decode only, as v2 does
+	return v.decodeFrom(dec, st)
+}
+
+// decodeValue decodes the next value into v, with its generated decoder if
+// it has one.
+func decodeValue(dec *jsontext.Decoder, st *decodeState, v any) error {
+	if d, ok := v.(fieldsDecoder); ok {
+		return d.decodeFrom(dec, st)
+	}
+	return json.UnmarshalDecode(dec, v)
+}
+
+// decodeRecords decodes a page's records, null or objects, into *s; with
+// unmarshalers of the caller's (checkedPage's check), v2 decodes them.
+func decodeRecords[T any](dec *jsontext.Decoder, st *decodeState, s *[]*T) error {
+	if _, ok := json.GetOption(dec.Options(), json.WithUnmarshalers); ok || dec.PeekKind() != '[' {
+		return json.UnmarshalDecode(dec, s)
+	}
+	if _, err := dec.ReadToken(); err != nil {
+		return err
+	}
+	if *s = (*s)[:0]; *s == nil {
+		*s = []*T{}
+	}
+	for dec.PeekKind() != ']' {
+		var v *T
+		if null, err := readNull(dec); err != nil {
+			return err
+		} else if !null {
+			v = new(T)
+			if err := decodeValue(dec, st, v); err != nil {
+				return err
+			}
+		}
+		*s = append(*s, v)
+	}
+	_, err := dec.ReadToken()
+	return err
+}
+
+// decodeObject reads an object, or null (which leaves the value as it is),
+// calling member with each name; member reads the value and reports true,
+// or reports false for a member to keep in unknown as sent (nil: skip it).
+func decodeObject(dec *jsontext.Decoder, unknown *jsontext.Value, member func(name []byte) (bool, error)) error {
+	switch dec.PeekKind() {
+	case 'n':
+		_, err := dec.ReadToken()
+		return err
+	case '{':
+	default:
+		return wrongKind(dec, "object")
+	}
+	if _, err := dec.ReadToken(); err != nil {
+		return err
+	}
+	for dec.PeekKind() != '}' {
+		quoted, err := dec.ReadValue()
+		if err != nil {
+			return err
+		}
+		name := quoted[1 : len(quoted)-1]
+		known, err := member(name)
+		if !known && err == nil && bytes.IndexByte(name, '\\') >= 0 {
+			name, _ = jsontext.AppendUnquote(nil, quoted) // no case of the switch has a backslash
+			known, err = member(name)
+		}
+		switch {
+		case err != nil:
+			return atValue(dec, err)
+		case known:
+		case unknown == nil:
+			err = dec.SkipValue()
+		default:
+			u := bytes.TrimSuffix(*unknown, []byte("}"))
+			if len(u) == 0 {
+				u = append(u, '{')
+			} else if u[len(u)-1] != '{' {
+				u = append(u, ',')
+			}
+			u = append(append(u, quoted...), ':')
+			var val jsontext.Value
+			val, err = dec.ReadValue()
+			*unknown = append(append(u, val...), '}')
+		}
+		if err != nil {
+			return err
+		}
+	}
+	_, err := dec.ReadToken()
+	return err
+}
+
+// atValue gives err, from a method that decoded the value of the member just
+// read, the position of that value, unless it has one.
+func atValue(dec *jsontext.Decoder, err error) error {
+	var semantic *json.SemanticError
+	var syntactic *jsontext.SyntacticError
+	if errors.As(err, &semantic) || errors.As(err, &syntactic) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return err
+	}
+	b := dec.UnreadBuffer()
+	skip := len(b) - len(bytes.TrimLeft(b, jsonSpace+":"))
+	return &json.SemanticError{ByteOffset: dec.InputOffset() + int64(skip), JSONPointer: dec.StackPointer(), Err: err}
+}
+
+// wrongKind reads the next value, of another kind than want (only the '{'
+// or '[' that begins an object or array, as v2 does), and returns the error
+// that says so.
+func wrongKind(dec *jsontext.Decoder, want string) error {
+	var val jsontext.Value
+	var err error
+	if k := dec.PeekKind(); k == '{' || k == '[' {
+		_, err = dec.ReadToken()
+		val = jsontext.Value{byte(k)}
+	} else {
+		val, err = dec.ReadValue()
+	}
+	if err != nil {
+		return err
+	}
+	return badValue(dec, val, fmt.Errorf("expected %s, got %s", want, kindName(val.Kind())))
+}
+
+// badValue is the error err about val, the value just read.
+func badValue(dec *jsontext.Decoder, val jsontext.Value, err error) error {
+	return &json.SemanticError{ByteOffset: dec.InputOffset() - int64(len(val)), JSONPointer: dec.StackPointer(), JSONKind: val.Kind(), Err: err}
+}
+
+// readScalar reads the next value for a field of kind want ('"', '0' or 't'
+// for a bool): nil, with no error, for null.
+func readScalar(dec *jsontext.Decoder, want jsontext.Kind, name string) (jsontext.Value, error) {
+	if want == 't' {
+		if k := dec.PeekKind(); k != 't' && k != 'f' && k != 'n' {
+			return nil, wrongKind(dec, name) // v2 reads a bool's token, a string's or number's value
+		}
+	}
+	val, err := dec.ReadValue()
+	switch k := val.Kind(); {
+	case err != nil || k == 'n':
+		return nil, err
+	case k != want && !(want == 't' && k == 'f'):
+		return nil, badValue(dec, val, fmt.Errorf("expected %s, got %s", name, kindName(k)))
+	}
+	return val, nil
+}
+
+func readString[S ~string](dec *jsontext.Decoder, st *decodeState, s *S) error {
+	val, err := readScalar(dec, '"', "string")
+	if val == nil {
+		return err
+	}
+	b := val[1 : len(val)-1]
+	if bytes.IndexByte(b, '\\') >= 0 {
+		b, _ = jsontext.AppendUnquote(nil, val)
+	}
+	*s = S(st.str(b))
+	return nil
+}
+
+// readLenient reads a string, or skips a value of any other kind.
+func readLenient(dec *jsontext.Decoder, st *decodeState, s *string) error {
+	if dec.PeekKind() != '"' {
+		return dec.SkipValue()
+	}
+	return readString(dec, st, s)
+}
+
+func readInt(dec *jsontext.Decoder, n *int64) error {
+	val, err := readScalar(dec, '0', "integer")
+	if val == nil {
+		return err
+	}
+	if *n, err = strconv.ParseInt(string(val), 10, 64); err != nil {
+		*n = 0
+		return badValue(dec, val, err.(*strconv.NumError).Err)
+	}
+	return nil
+}
+
+func readFloat(dec *jsontext.Decoder, f *float64) error {
+	val, err := readScalar(dec, '0', "number")
+	if val == nil {
+		return err
+	}
+	if *f, err = strconv.ParseFloat(string(val), 64); err != nil {
+		*f = 0
+		return badValue(dec, val, err.(*strconv.NumError).Err)
+	}
+	return nil
+}
+
+func readBool(dec *jsontext.Decoder, b *bool) error {
+	val, err := readScalar(dec, 't', "bool")
+	if val != nil {
+		*b = val.Kind() == 't'
+	}
+	return err
+}
+
+// decodePtr decodes an object, or null (nil), into *p.
+func decodePtr[T any, P interface {
+	*T
+	fieldsDecoder
+}](dec *jsontext.Decoder, st *decodeState, p **T) error {
+	if dec.PeekKind() == 'n' {
+		*p = nil
+		_, err := dec.ReadToken()
+		return err
+	}
+	if *p == nil {
+		*p = new(T)
+	}
+	return P(*p).decodeFrom(dec, st)
+}
+
+// decodeSlice decodes an array of objects, or null (nil), into *s.
+func decodeSlice[T any, P interface {
+	*T
+	fieldsDecoder
+}](dec *jsontext.Decoder, st *decodeState, s *[]T) error {
+	switch dec.PeekKind() {
+	case 'n':
+		*s = nil
+		_, err := dec.ReadToken()
+		return err
+	case '[':
+	default:
+		return wrongKind(dec, "array")
+	}
+	if _, err := dec.ReadToken(); err != nil {
+		return err
+	}
+	if *s = (*s)[:0]; *s == nil {
+		*s = []T{}
+	}
+	for dec.PeekKind() != ']' {
+		var zero T
+		*s = append(*s, zero)
+		if err := P(&(*s)[len(*s)-1]).decodeFrom(dec, st); err != nil {
+			return err
+		}
+	}
+	_, err := dec.ReadToken()
+	return err
 }

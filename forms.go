@@ -44,10 +44,9 @@ func (ff FormFields) MarshalJSON() ([]byte, error) { return marshalJSON(&ff) }
 func (ff *FormFields) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, ff) }
 
 // UnmarshalJSONFrom reads a JSON object of form fields from dec, keeping their order (encoding/json/v2).
-func (ff *FormFields) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	if !ownDecode(dec) {
-		return decodeWhole(dec, ff)
-	}
+func (ff *FormFields) UnmarshalJSONFrom(dec *jsontext.Decoder) error { return decodeTop(dec, ff) }
+
+func (ff *FormFields) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
 	if null, err := readNull(dec); null {
 		*ff = nil
 		return err
@@ -79,8 +78,11 @@ func (ff *FormFields) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 		}
 		fields = append(fields, FormField{})
 		f := &fields[len(fields)-1]
-		if err := json.UnmarshalDecode(dec, (*formFieldFields)(f), valuesInPlace); err != nil {
-			return err
+		st.inPlace = true
+		err = f.decodeFrom(dec, st)
+		st.inPlace = false
+		if err != nil {
+			return atValue(dec, err)
 		}
 		if string(key) != f.ID {
 			f.mapKey, f.keyed = string(key), true
@@ -93,13 +95,6 @@ func (ff *FormFields) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 	ff.copyRaw()
 	return nil
 }
-
-// valuesInPlace tells FieldValues, decoding inside FormFields, to leave Raw
-// pointing into the decoder's input: FormFields then copies the Raw values of
-// all its fields into one allocation (copyRaw) rather than one each, before
-// the input is let go. The option itself, json.Deterministic, acts only on
-// encoding; it is the mark.
-var valuesInPlace = json.Deterministic(true)
 
 // copyRaw copies the fields' Raw values into one new array, each capped so
 // that an append to one cannot overwrite the next.
@@ -219,18 +214,8 @@ type FieldValues struct {
 	Raw stdjson.RawMessage `json:"-"`
 }
 
-// fieldValuesFields is FieldValues without its methods, coded from its tags.
+// fieldValuesFields is FieldValues without its methods, encoded from its tags.
 type fieldValuesFields FieldValues
-
-// lenientStrings skips a value that is not a string where a string field
-// expects one: it stays in Raw only. FieldValues decodes with it in the same
-// pass as the rest, so a value that does not fit costs no second read.
-var lenientStrings = json.WithUnmarshalers(json.UnmarshalFromFunc(func(dec *jsontext.Decoder, _ *string) error {
-	if dec.PeekKind() != '"' {
-		return dec.SkipValue()
-	}
-	return errors.ErrUnsupported
-}))
 
 // MarshalJSON writes Raw when it is set, else an object of the non-empty
 // string fields.
@@ -241,35 +226,31 @@ func (v FieldValues) MarshalJSON() ([]byte, error) { return marshalJSON(&v) }
 func (v *FieldValues) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, v) }
 
 // UnmarshalJSONFrom keeps the next value as Raw and fills the string fields that fit (encoding/json/v2).
-func (v *FieldValues) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	if dec.PeekKind() != '{' || !ownDecode(dec) {
-		// Not an object (kept in Raw only), or a decoder of another
-		// caller, whose buffer may not hold the whole value at once.
-		raw, err := dec.ReadValue()
-		if err != nil {
-			return err
-		}
-		*v = FieldValues{Raw: bytes.Clone(raw)}
-		if raw.Kind() != '{' {
-			return nil
-		}
-		return json.Unmarshal(v.Raw, (*fieldValuesFields)(v), decodeOptions, lenientStrings)
-	}
-	// One pass: the SDK's decoders read bytes held whole in memory, so the
-	// values object is what the decoder consumed, between its unread
-	// buffer before and after.
+func (v *FieldValues) UnmarshalJSONFrom(dec *jsontext.Decoder) error { return decodeTop(dec, v) }
+
+// decodeFrom keeps the next value as Raw and fills the string fields that
+// fit; when st.inPlace, Raw stays in the decoder's input (see FormFields).
+func (v *FieldValues) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
+	// The SDK's decoders read bytes held whole in memory (decodeTop), so
+	// the value is what the decoder consumed, between its unread buffer
+	// before and after.
 	start, unread := dec.InputOffset(), dec.UnreadBuffer()
 	*v = FieldValues{}
-	if err := json.UnmarshalDecode(dec, (*fieldValuesFields)(v), lenientStrings); err != nil {
+	if dec.PeekKind() != '{' {
+		raw, err := dec.ReadValue()
+		v.Raw = bytes.Clone(raw)
+		return err
+	}
+	if err := v.decodeValues(dec, st); err != nil {
 		return err
 	}
 	end := dec.InputOffset()
 	if end+int64(len(dec.UnreadBuffer())) != start+int64(len(unread)) {
-		return errReadMore // ownDecode's decoders never read more
+		return errReadMore // decodeTop's decoders never read more
 	}
 	raw := unread[:end-start]
 	v.Raw = raw[bytes.IndexByte(raw, '{'):] // after the ':' and spaces before the value
-	if inPlace, _ := json.GetOption(dec.Options(), json.Deterministic); !inPlace {
+	if !st.inPlace {
 		v.Raw = bytes.Clone(v.Raw)
 	}
 	return nil

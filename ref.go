@@ -70,7 +70,9 @@ func (r Ref[T]) MarshalJSON() ([]byte, error) { return marshalJSON(&r) }
 func (r *Ref[T]) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, r) }
 
 // UnmarshalJSONFrom accepts an integer id, null, or the expanded object (encoding/json/v2).
-func (r *Ref[T]) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+func (r *Ref[T]) UnmarshalJSONFrom(dec *jsontext.Decoder) error { return decodeTop(dec, r) }
+
+func (r *Ref[T]) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
 	if null, err := readNull(dec); null {
 		*r = Ref[T]{form: formNull}
 		return err
@@ -78,7 +80,7 @@ func (r *Ref[T]) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 	switch k := dec.PeekKind(); k {
 	case '{':
 		v := new(T)
-		if err := json.UnmarshalDecode(dec, v); err != nil {
+		if err := decodeValue(dec, st, v); err != nil {
 			return err
 		}
 		*r = Ref[T]{ID: idOf(v), Expanded: v, form: formObject}
@@ -90,7 +92,10 @@ func (r *Ref[T]) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 		}
 		id, err := tok.Int()
 		*r = Ref[T]{ID: id, form: formNumber}
-		return err
+		if err != nil {
+			return badValue(dec, jsontext.Value(tok.String()), err)
+		}
+		return nil
 	default:
 		return fmt.Errorf("expected an id or an object, got %s", kindName(k))
 	}
@@ -158,7 +163,9 @@ func (n Nullable[T]) MarshalJSON() ([]byte, error) { return marshalJSON(&n) }
 func (n *Nullable[T]) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, n) }
 
 // UnmarshalJSONFrom accepts the object or null (encoding/json/v2).
-func (n *Nullable[T]) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+func (n *Nullable[T]) UnmarshalJSONFrom(dec *jsontext.Decoder) error { return decodeTop(dec, n) }
+
+func (n *Nullable[T]) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
 	if null, err := readNull(dec); null {
 		*n = Nullable[T]{null: true}
 		return err
@@ -167,7 +174,7 @@ func (n *Nullable[T]) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 	case '{':
 		v := new(T)
 		*n = Nullable[T]{Value: v}
-		return json.UnmarshalDecode(dec, v)
+		return decodeValue(dec, st, v)
 	default:
 		return fmt.Errorf("expected an object or null, got %s", kindName(k))
 	}

@@ -2,7 +2,7 @@ package ordermsg
 
 // The JSON methods of every struct type here with an Unknown field tagged
 // `json:",embed"` are generated into codec.go from the struct definitions.
-//go:generate go run ./internal/cmd/gencodec -o codec.go
+//go:generate go run ./internal/cmd/gencodec -o codec.go -lenient FieldValues
 
 import (
 	"time"

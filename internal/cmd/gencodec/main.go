@@ -4,18 +4,22 @@
 //
 // A wire type is a struct type with a field named Unknown tagged
 // `json:",embed"`: it keeps the members the SDK does not model. Each gets a
-// twin type without methods (orderFields for Order, ...) that
-// encoding/json/v2 codes from the struct tags, and four methods that hand
-// the twin to it: UnmarshalJSONFrom and MarshalJSONTo (encoding/json/v2),
-// UnmarshalJSON and MarshalJSON (encoding/json, v1).
+// decoder that reads its members token by token (decodeFrom: a switch on
+// each member name, over decode.go's helpers), a twin type without methods
+// (orderFields for Order, ...) that encoding/json/v2 encodes from the struct
+// tags, and four methods: UnmarshalJSONFrom and MarshalJSONTo
+// (encoding/json/v2), UnmarshalJSON and MarshalJSON (encoding/json, v1).
+// The type named by -lenient gets decodeValues: its string fields from the
+// members whose values are strings, any other member skipped.
 //
 // Usage:
 //
-//	gencodec [-o codec.go]
+//	gencodec [-o codec.go] [-lenient Type]
 package main
 
 import (
 	"bytes"
+	"cmp"
 	"flag"
 	"fmt"
 	"go/ast"
@@ -23,6 +27,7 @@ import (
 	"go/parser"
 	"go/token"
 	"log"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -37,8 +42,9 @@ func main() {
 	log.SetFlags(0)
 	log.SetPrefix("gencodec: ")
 	out := flag.String("o", "codec.go", "the file to write")
+	lenient := flag.String("lenient", "", "a struct type to get a lenient decodeValues method")
 	flag.Parse()
-	types, err := wireTypes(".", *out)
+	types, err := wireTypes(".", *out, *lenient)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -58,12 +64,18 @@ type wireType struct {
 	TypeArgs   string // "[T]" for a generic type, else ""
 	Recv       string // the receiver's name
 	Twin       string // orderFields
+	Lenient    bool   // decodeValues only: strings that fit, unknown members skipped
+	Members    []member
 }
+
+// member is a field that the generated decoder reads: its JSON name and the
+// call that reads its value.
+type member struct{ Name, Read string }
 
 // wireTypes lists the wire types declared in the non-test Go files of dir,
 // other than skip, in the order of the files' names and of their
 // declarations.
-func wireTypes(dir, skip string) ([]wireType, error) {
+func wireTypes(dir, skip, lenient string) ([]wireType, error) {
 	names, err := filepath.Glob(filepath.Join(dir, "*.go"))
 	if err != nil {
 		return nil, err
@@ -81,6 +93,7 @@ func wireTypes(dir, skip string) ([]wireType, error) {
 		files = append(files, f)
 	}
 	receivers := receiverNames(files)
+	kinds := typeKinds(files)
 	var types []wireType
 	for _, f := range files {
 		for _, decl := range f.Decls {
@@ -91,10 +104,10 @@ func wireTypes(dir, skip string) ([]wireType, error) {
 			for _, spec := range gen.Specs {
 				ts := spec.(*ast.TypeSpec)
 				st, ok := ts.Type.(*ast.StructType)
-				if !ok || !hasUnknown(st) {
+				if !ok || !hasUnknown(st) && ts.Name.Name != lenient {
 					continue
 				}
-				t := wireType{Name: ts.Name.Name, Twin: lowerFirst(ts.Name.Name) + "Fields", Recv: receivers[ts.Name.Name]}
+				t := wireType{Name: ts.Name.Name, Twin: lowerFirst(ts.Name.Name) + "Fields", Recv: receivers[ts.Name.Name], Lenient: ts.Name.Name == lenient}
 				if t.Recv == "" {
 					t.Recv = string(unicode.ToLower(rune(t.Name[0])))
 				}
@@ -109,6 +122,7 @@ func wireTypes(dir, skip string) ([]wireType, error) {
 					t.TypeParams = "[" + strings.Join(params, ", ") + "]"
 					t.TypeArgs = "[" + strings.Join(args, ", ") + "]"
 				}
+				t.Members = members(st, t.Recv, kinds, t.Lenient, ts.TypeParams)
 				types = append(types, t)
 			}
 		}
@@ -117,6 +131,119 @@ func wireTypes(dir, skip string) ([]wireType, error) {
 		return nil, fmt.Errorf("no struct type with an Unknown field tagged `json:\",embed\"` in %s", dir)
 	}
 	return types, nil
+}
+
+// typeKinds names how the generated decoders read a value of each type
+// declared in files: "string" for a string type, "decoder" for a type with a
+// decodeFrom method (every wire type, and those that declare one),
+// "method" for one with an UnmarshalJSONFrom method of its own.
+func typeKinds(files []*ast.File) map[string]string {
+	kinds := map[string]string{"string": "string"}
+	for _, f := range files {
+		for _, decl := range f.Decls {
+			switch d := decl.(type) {
+			case *ast.GenDecl:
+				for _, spec := range d.Specs {
+					if ts, ok := spec.(*ast.TypeSpec); ok {
+						if id, ok := ts.Type.(*ast.Ident); ok && id.Name == "string" {
+							kinds[ts.Name.Name] = "string"
+						} else if st, ok := ts.Type.(*ast.StructType); ok && hasUnknown(st) {
+							kinds[ts.Name.Name] = "decoder"
+						}
+					}
+				}
+			case *ast.FuncDecl:
+				if d.Recv == nil {
+					continue
+				}
+				typ := d.Recv.List[0].Type
+				if star, ok := typ.(*ast.StarExpr); ok {
+					typ = star.X
+				}
+				if ix, ok := typ.(*ast.IndexExpr); ok {
+					typ = ix.X
+				}
+				if id, ok := typ.(*ast.Ident); ok {
+					switch d.Name.Name {
+					case "decodeFrom":
+						kinds[id.Name] = "decoder"
+					case "UnmarshalJSONFrom":
+						kinds[id.Name] = cmp.Or(kinds[id.Name], "method")
+					}
+				}
+			}
+		}
+	}
+	return kinds
+}
+
+// members lists the fields of st that its decoder reads, each with the call
+// that reads it into recv's field.
+func members(st *ast.StructType, recv string, kinds map[string]string, lenient bool, params *ast.FieldList) []member {
+	kinds = maps.Clone(kinds)
+	if params != nil {
+		for _, p := range params.List {
+			for _, n := range p.Names {
+				kinds[n.Name] = "record" // a page's type argument: Order, Message
+			}
+		}
+	}
+	var ms []member
+	for _, field := range st.Fields.List {
+		tag := ""
+		if field.Tag != nil {
+			tag, _ = strconv.Unquote(field.Tag.Value)
+		}
+		name, opts, _ := strings.Cut(reflect.StructTag(tag).Get("json"), ",")
+		if name == "-" && opts == "" || strings.Contains(opts, "embed") {
+			continue
+		}
+		for _, n := range field.Names {
+			if !n.IsExported() {
+				continue
+			}
+			ptr := "&" + recv + "." + n.Name
+			read := "json.UnmarshalDecode(dec, " + ptr + ")"
+			switch typ := field.Type.(type) {
+			case *ast.Ident:
+				switch kind := kinds[typ.Name]; {
+				case kind == "string" && lenient:
+					read = "readLenient(dec, st, " + ptr + ")"
+				case kind == "string":
+					read = "readString(dec, st, " + ptr + ")"
+				case typ.Name == "int64":
+					read = "readInt(dec, " + ptr + ")"
+				case typ.Name == "float64":
+					read = "readFloat(dec, " + ptr + ")"
+				case typ.Name == "bool":
+					read = "readBool(dec, " + ptr + ")"
+				case kind == "decoder":
+					read = recv + "." + n.Name + ".decodeFrom(dec, st)"
+				case kind == "method":
+					read = recv + "." + n.Name + ".UnmarshalJSONFrom(dec)"
+				}
+			case *ast.IndexExpr:
+				if id, ok := typ.X.(*ast.Ident); ok && kinds[id.Name] == "decoder" {
+					read = recv + "." + n.Name + ".decodeFrom(dec, st)"
+				}
+			case *ast.StarExpr:
+				if id, ok := typ.X.(*ast.Ident); ok && kinds[id.Name] == "decoder" {
+					read = "decodePtr(dec, st, " + ptr + ")"
+				}
+			case *ast.ArrayType:
+				if id, ok := typ.Elt.(*ast.Ident); ok && typ.Len == nil && kinds[id.Name] == "decoder" {
+					read = "decodeSlice(dec, st, " + ptr + ")"
+				}
+				if star, ok := typ.Elt.(*ast.StarExpr); ok && typ.Len == nil {
+					if id, ok := star.X.(*ast.Ident); ok && kinds[id.Name] == "record" {
+						read = "decodeRecords(dec, st, " + ptr + ")"
+					}
+				}
+			}
+			ms = append(ms, member{Name: cmp.Or(name, n.Name), Read: read})
+		}
+	}
+	return ms
 }
 
 // hasUnknown reports whether st has a field Unknown tagged `json:",embed"`.
@@ -182,17 +309,40 @@ import (
 )
 
 // The JSON methods of the wire types: each struct type with an Unknown field
-// tagged ",embed" has a twin type without methods that encoding/json/v2 codes
-// from the struct tags, unknown members included. UnmarshalJSONFrom and
-// MarshalJSONTo are encoding/json/v2's streaming methods: a nested value is
-// coded in the same pass as its parent, never re-scanned. MarshalJSON and
-// UnmarshalJSON make encoding/json (v1) give the same results as the client.
-{{range .}}
+// tagged ",embed" has a decoder that reads its members token by token
+// (decodeFrom, with decodeObject and the read helpers of decode.go), and a
+// twin type without methods that encoding/json/v2 encodes from the struct
+// tags, unknown members included. UnmarshalJSONFrom and MarshalJSONTo are
+// encoding/json/v2's streaming methods: a nested value is coded in the same
+// pass as its parent, never re-scanned. MarshalJSON and UnmarshalJSON make
+// encoding/json (v1) give the same results as the client.
+{{range .}}{{if .Lenient}}
+// decodeValues fills the string fields of {{.Recv}} whose values are strings.
+func ({{.Recv}} *{{.Name}}) decodeValues(dec *jsontext.Decoder, st *decodeState) error {
+	return decodeObject(dec, nil, func(name []byte) (bool, error) {
+		switch string(name) { {{- range .Members}}
+		case {{printf "%q" .Name}}:
+			return true, {{.Read}}{{end}}
+		}
+		return false, nil
+	})
+}
+{{else}}
 type {{.Twin}}{{.TypeParams}} {{.Name}}{{.TypeArgs}}
 
 // UnmarshalJSONFrom decodes {{.Recv}} from dec, keeping the members it does not model.
 func ({{.Recv}} *{{.Name}}{{.TypeArgs}}) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	return decodeFields(dec, (*{{.Twin}}{{.TypeArgs}})({{.Recv}}))
+	return decodeTop(dec, {{.Recv}})
+}
+
+func ({{.Recv}} *{{.Name}}{{.TypeArgs}}) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
+	return decodeObject(dec, &{{.Recv}}.Unknown, func(name []byte) (bool, error) {
+		switch string(name) { {{- range .Members}}
+		case {{printf "%q" .Name}}:
+			return true, {{.Read}}{{end}}
+		}
+		return false, nil
+	})
 }
 
 // MarshalJSONTo encodes {{.Recv}} to enc with its unknown members.
@@ -205,7 +355,7 @@ func ({{.Recv}} {{.Name}}{{.TypeArgs}}) MarshalJSON() ([]byte, error) { return m
 
 // UnmarshalJSON decodes data into {{.Recv}}, keeping the members it does not model.
 func ({{.Recv}} *{{.Name}}{{.TypeArgs}}) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, {{.Recv}}) }
-{{end}}`))
+{{end}}{{end}}`))
 
 // generate returns the source of codec.go for types, gofmt-formatted.
 func generate(types []wireType) ([]byte, error) {
