@@ -12,6 +12,8 @@ import (
 	"slices"
 	"time"
 
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/ordermsg/ordermsg-go/internal/safefile"
 )
 
@@ -260,13 +262,19 @@ func decodeCheckpoint(b []byte) (Checkpoint, error) {
 		// Decoded as {}, it would start a sync from the beginning again.
 		return Checkpoint{}, errors.New("null is not a checkpoint (a zero checkpoint is {})")
 	}
+	// encoding/json/v2, as every decode of the SDK: names match exactly, a
+	// member twice is an error (v1 would keep the last), as is anything
+	// after the object.
 	var in checkpointJSON
-	d := json.NewDecoder(bytes.NewReader(b))
-	d.DisallowUnknownFields()
-	if err := d.Decode(&in); err != nil {
+	dec := jsontext.NewDecoder(bytes.NewReader(b))
+	var semantic *jsonv2.SemanticError
+	switch err := jsonv2.UnmarshalDecode(dec, &in, jsonv2.RejectUnknownMembers(true)); {
+	case errors.Is(err, jsonv2.ErrUnknownName) && errors.As(err, &semantic):
+		return Checkpoint{}, fmt.Errorf("unknown field %q", semantic.JSONPointer.LastToken())
+	case err != nil:
 		return Checkpoint{}, err
 	}
-	if _, err := d.Token(); err != io.EOF {
+	if _, err := dec.ReadToken(); err != io.EOF {
 		return Checkpoint{}, errors.New("data after the checkpoint's JSON object")
 	}
 	return in.checkpoint()

@@ -124,7 +124,6 @@ var scratchFields = sync.Pool{New: func() any { return new(FormFields) }}
 const maxScratchFields = 256
 
 // MarshalJSONTo writes the fields to enc as a JSON object in their order (encoding/json/v2).
-
 func (ff *FormFields) MarshalJSONTo(enc *jsontext.Encoder) error {
 	if *ff == nil {
 		return enc.WriteToken(jsontext.Null)

@@ -260,8 +260,12 @@ func walk[T any, P record[T]](ctx context.Context, fetch pageFetcher[T], start, 
 		}
 		last := pg.CurrentPage >= pg.TotalPages
 		// Records before page start count as arrived: the caller chose to
-		// skip them.
-		before := (start - 1) * max(pg.PerPage, 0)
+		// skip them; never more than total (a per_page too large to
+		// multiply means every record is before start).
+		before := pg.Total
+		if perPage := max(pg.PerPage, 0); perPage == 0 || start-1 <= pg.Total/perPage {
+			before = (start - 1) * perPage
+		}
 		if len(res.page.Data) == 0 && !last {
 			if before+arrived < pg.Total {
 				yield(nil, fmt.Errorf("%w: page %d of %d is empty after %d of %d records", ErrEmptyPage, want, pg.TotalPages, before+arrived, pg.Total))

@@ -87,7 +87,7 @@ func (r resource[T, P]) list(ctx context.Context, websiteID int64, opts listOpti
 	if err != nil {
 		return nil, err
 	}
-	return r.page(ctx, websiteID, q, opts.keepsRawJSON())
+	return r.fetchPage(ctx, websiteID, q, opts.keepsRawJSON(), nil)
 }
 
 // checkList checks a list request and encodes its query.
@@ -98,13 +98,8 @@ func (r resource[T, P]) checkList(websiteID int64, opts listOptions) (url.Values
 	return encodeOptions(opts)
 }
 
-// page fetches one page with an encoded, checked query.
-func (r resource[T, P]) page(ctx context.Context, websiteID int64, q url.Values, keepRaw bool) (*Page[T], error) {
-	return r.fetchPage(ctx, websiteID, q, keepRaw, nil)
-}
-
-// fetchPage is page, calling received (when not nil) once the response is
-// read, before it is decoded.
+// fetchPage fetches one page with an encoded, checked query, calling
+// received (when not nil) once the response is read, before it is decoded.
 func (r resource[T, P]) fetchPage(ctx context.Context, websiteID int64, q url.Values, keepRaw bool, received func()) (*Page[T], error) {
 	var out *Page[T]
 	err := r.c.do(ctx, fmt.Sprintf("/websites/%d/%s", websiteID, r.collection), q, !keepRaw,
@@ -144,7 +139,7 @@ func checkDates(start, end Date) error {
 // chooses, and sets them: from start on, ascending by creation.
 func setSyncFields(page *int, dateStart, dateEnd *Date, dir *Direction, sort *string, start Date) error {
 	if *page != 0 || !dateStart.IsZero() || !dateEnd.IsZero() || *dir != "" || *sort != "" {
-		return errors.New("ordermsg: Sync chooses Page, DateStart, DateEnd, Direction and Sort itself; leave them zero")
+		return invalidArgument("Sync chooses Page, DateStart, DateEnd, Direction and Sort itself; leave them zero")
 	}
 	*dateStart, *dir, *sort = start, DirectionAsc, syncSort
 	return nil

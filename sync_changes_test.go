@@ -213,6 +213,10 @@ func TestCheckpointDecodingIsAllOrNothing(t *testing.T) {
 		`{"v":2,"resource":"orders"}`:                             "without a positive website id",
 		`{"v":2,"website":4}`:                                     "website 4 without a resource",
 		`{"v":2,"created":"2024-03-10T12:05:00Z","seen":{"x":1}}`: "invalid checkpoint",
+		// Names match exactly and a member comes once, as in every decode
+		// of the SDK (encoding/json v1 took any case and kept the last).
+		`{"v":2,"created":"2024-03-10T12:05:00Z","created":"2030-01-01T00:00:00Z"}`: "duplicate",
+		`{"V":2,"Created":"2024-03-10T12:05:00Z"}`:                                  `unknown field "V"`,
 	}
 	for in, want := range bad {
 		var cp ordermsg.Checkpoint

@@ -366,8 +366,8 @@ func TestSyncRefusesBadArgumentsBeforeAnyRequest(t *testing.T) {
 			}
 			errs = append(errs, err)
 		}
-		if len(errs) != 1 || errs[0] == nil {
-			t.Errorf("%s: got %v, want one error", name, errs)
+		if len(errs) != 1 || !errors.Is(errs[0], ordermsg.ErrInvalidArgument) {
+			t.Errorf("%s: got %v, want one error that matches ErrInvalidArgument", name, errs)
 		}
 	}
 	if got := cs.requests.Load(); got != 0 {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"math"
 	"net/http"
 	"strconv"
 	"strings"
@@ -236,6 +237,19 @@ func TestWalkEmptyPageAfterTotalRecordsEndsQuietly(t *testing.T) {
 		if !equalIDs(ids, seq(1, 25)) || len(errs) != 0 {
 			t.Fatalf("concurrency %d: ids %v errs %v", n, ids, errs)
 		}
+	}
+	if ids, errs := collect(walkClient(t, s), &ListOrdersOptions{Page: 3}); !equalIDs(ids, seq(21, 25)) || len(errs) != 0 {
+		t.Fatalf("from page 3: ids %v errs %v", ids, errs)
+	}
+}
+
+// A per_page too large to multiply by the pages before the start does not
+// overflow into a false ErrEmptyPage: the records before the start count as
+// at most total.
+func TestWalkHugePerPageFromALaterPage(t *testing.T) {
+	s := newPageServer(25, 10)
+	s.lie = func(_ int, p *Page[Order]) {
+		p.Meta.Pagination.TotalPages, p.Meta.Pagination.PerPage = 50, math.MaxInt/2+1
 	}
 	if ids, errs := collect(walkClient(t, s), &ListOrdersOptions{Page: 3}); !equalIDs(ids, seq(21, 25)) || len(errs) != 0 {
 		t.Fatalf("from page 3: ids %v errs %v", ids, errs)

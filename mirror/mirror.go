@@ -189,7 +189,12 @@ func (r *run) progress() {
 }
 
 // refreshFrom is the creation time from which a refresh pass reads again,
-// given the checkpoint's mark.
+// given the checkpoint's mark: RefreshDays before it, or the zero time (every
+// record) for as many days as a time.Duration spans (about 292 years) or
+// more, which no computation of dates can overflow.
 func (r *run) refreshFrom(mark time.Time) time.Time {
-	return mark.Add(-time.Duration(r.opts.RefreshDays) * 24 * time.Hour)
+	if r.opts.RefreshDays >= int(mark.Sub(time.Time{})/(24*time.Hour)) {
+		return time.Time{}
+	}
+	return mark.AddDate(0, 0, -r.opts.RefreshDays)
 }

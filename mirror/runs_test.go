@@ -223,6 +223,12 @@ func TestRefreshDays(t *testing.T) {
 		if err := db.QueryRow("SELECT status FROM orders WHERE id = " + itoa(changed.ID)).Scan(&status); err != nil || status != "shipped" {
 			t.Errorf("status column: %q, %v", status, err)
 		}
+		// More days than a time.Duration holds (about 106,751) read every
+		// record again, none of them changed.
+		res = syncSite(t, m, s, &mirror.Options{RefreshDays: 1 << 20})
+		if res.Orders.Unchanged != 40 || res.Messages.Unchanged != 40 || res.Orders.Updated+res.Messages.Updated != 0 {
+			t.Errorf("RefreshDays 1<<20: %+v; want every record read again, unchanged", res)
+		}
 		sameRecords(t, db, s)
 	})
 }

@@ -18,7 +18,8 @@ const SchemaVersion = 2
 
 // ErrSchema is matched (errors.Is) by the error of Open for a database whose
 // tables are not a mirror's this version can use: made by a newer version,
-// or holding tables of the same names that are not a mirror's.
+// or holding tables of the same names that are not a mirror's. Such an
+// error matches ErrDatabase too: the database is what is wrong.
 var ErrSchema = errors.New("mirror: the database's schema is not one this version can use")
 
 // tablesSQL makes the tables of the current version. {json} is the type of

@@ -62,7 +62,10 @@ func syncTable[T any](ctx context.Context, r *run, t *table[T]) (Counts, error) 
 		// date_start, up to the checkpoint (what comes after is the next
 		// Sync's).
 		from := r.refreshFrom(cp.Mark())
-		since := ordermsg.DateOf(from.UTC().AddDate(0, 0, -2))
+		var since ordermsg.Date // from the beginning, for a zero from
+		if !from.IsZero() {
+			since = ordermsg.DateOf(from.UTC().AddDate(0, 0, -2))
+		}
 		for v, err := range t.all(ctx, r.c, r.site, since, r.opts.PageSize, ordermsg.WithConcurrency(r.opts.Concurrency)) {
 			if err != nil {
 				return joinFlush(err, w.finish(nil))
