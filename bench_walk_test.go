@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"runtime"
 	"strconv"
@@ -35,9 +34,8 @@ func BenchmarkWalk(b *testing.B) {
 	const pages, perPage, latency = 40, 50, 20 * time.Millisecond
 	fake := ordermsgtest.NewServer(ordermsgtest.Generate(ordermsgtest.Config{Seed: 2, Websites: 1, OrdersPerWebsite: pages * perPage}))
 	defer fake.Close()
-	srv := prerendered(b, fake, pages, perPage, "", latency)
-	defer srv.Close()
-	c, err := ordermsg.NewClient(srv.URL, fake.APIKey)
+	srvURL := startPageServer(b, fake, pages, perPage, "", latency)
+	c, err := ordermsg.NewClient(srvURL, fake.APIKey)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -48,7 +46,7 @@ func BenchmarkWalk(b *testing.B) {
 	bare := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
 	defer bare.CloseIdleConnections()
 	get := func(page int) {
-		resp, err := bare.Get(fmt.Sprintf("%s/websites/%d/orders?count=%d&page=%d", srv.URL, fake.WebsiteID, perPage, page))
+		resp, err := bare.Get(fmt.Sprintf("%s/websites/%d/orders?count=%d&page=%d", srvURL, fake.WebsiteID, perPage, page))
 		if err != nil {
 			b.Error(err)
 			return
@@ -93,44 +91,6 @@ func BenchmarkWalk(b *testing.B) {
 	b.ReportMetric(concTime.Seconds()/n/(6*latency.Seconds()), "conc/6-latencies")
 }
 
-// prerendered fetches pages 1..pages of the fake's orders, perPage a page,
-// with query (such as "&includes=…") added to each request, and returns a
-// loopback server that answers a request for page n, after latency, with
-// those bytes, whatever else the request says.
-func prerendered(tb testing.TB, fake *ordermsgtest.Server, pages, perPage int, query string, latency time.Duration) *httptest.Server {
-	tb.Helper()
-	body := make([][]byte, pages+1)
-	for page := 1; page <= pages; page++ {
-		req, err := http.NewRequest(http.MethodGet, fmt.Sprintf("%s/websites/%d/orders?count=%d&page=%d%s", fake.URL, fake.WebsiteID, perPage, page, query), nil)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		req.SetBasicAuth(fake.APIKey, "")
-		req.Header.Set("Service-Api-Version", "1")
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		body[page], err = io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if err != nil || resp.StatusCode != http.StatusOK {
-			tb.Fatalf("page %d: %d %v", page, resp.StatusCode, err)
-		}
-	}
-	http.DefaultClient.CloseIdleConnections()
-	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		page, _ := strconv.Atoi(r.URL.Query().Get("page"))
-		time.Sleep(latency)
-		if page < 1 || page > pages {
-			http.NotFound(w, r)
-			return
-		}
-		w.Header().Set("Content-Type", "application/json")
-		w.Header().Set("Content-Length", strconv.Itoa(len(body[page])))
-		_, _ = w.Write(body[page])
-	}))
-}
-
 // BenchmarkWalkPeriod walks 20 pages of 100 orders with every include from
 // a loopback server that answers each page after 20 ms, with the default
 // walk and, in the same iteration (in rotating order), with a plain loop
@@ -155,9 +115,8 @@ func BenchmarkWalkPeriod(b *testing.B) {
 	for _, inc := range ordermsg.AllOrderIncludes() {
 		includes = append(includes, string(inc))
 	}
-	srv := prerendered(b, fake, pages, perPage, "&includes="+join(includes), latency)
-	defer srv.Close()
-	c, err := ordermsg.NewClient(srv.URL, fake.APIKey)
+	srvURL := startPageServer(b, fake, pages, perPage, "&includes="+join(includes), latency)
+	c, err := ordermsg.NewClient(srvURL, fake.APIKey)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -195,7 +154,7 @@ func BenchmarkWalkPeriod(b *testing.B) {
 	bare := func(got func()) {
 		for page := 1; page <= pages; page++ {
 			req, err := http.NewRequest(http.MethodGet, fmt.Sprintf("%s/websites/%d/orders?count=%d&page=%d&includes=%s",
-				srv.URL, fake.WebsiteID, perPage, page, join(includes)), nil)
+				srvURL, fake.WebsiteID, perPage, page, join(includes)), nil)
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -355,7 +355,7 @@ func (c *Client) Get(ctx context.Context, path string, query url.Values, v any) 
 	if !strings.HasPrefix(path, "/") || strings.ContainsAny(path, "?#\\") || containsDotSegment(path) {
 		return invalidArgument("Get: path %q must start with / and have no query, fragment or dot segments", path)
 	}
-	return c.do(ctx, path, query, false, func(u string, body []byte) error {
+	return c.do(ctx, path, query, false, nil, func(u string, body []byte) error {
 		return decodeJSON(u, body, v)
 	})
 }
@@ -379,13 +379,15 @@ func (c *Client) endpoint(path string, query url.Values) string {
 
 // do sends a GET for path and hands a 2xx body to decode. With lend, decode
 // promises to keep nothing of the body once it returns nil, and the body is
-// read into a pooled buffer that goes back to the pool then.
-func (c *Client) do(ctx context.Context, path string, query url.Values, lend bool, decode func(url string, body []byte) error) error {
+// read into a pooled buffer that goes back to the pool then. gotHeaders, when
+// not nil, is called once a 2xx response's headers are in, before its body
+// is read.
+func (c *Client) do(ctx context.Context, path string, query url.Values, lend bool, gotHeaders func(), decode func(url string, body []byte) error) error {
 	if ctx == nil {
 		return invalidArgument("nil context")
 	}
 	u := c.endpoint(path, query)
-	r, err := c.send(ctx, u, lend)
+	r, err := c.send(ctx, u, lend, gotHeaders)
 	if err != nil {
 		return err
 	}

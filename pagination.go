@@ -7,6 +7,7 @@ import (
 	"iter"
 	"maps"
 	"net/url"
+	"runtime"
 	"strconv"
 	"sync"
 
@@ -100,10 +101,11 @@ type walkConfig struct {
 
 // WithConcurrency lets a walk fetch up to n pages at once once the first page
 // has told how many there are. Records are still yielded in exactly the order
-// of a sequential walk, and at most n+2 pages are held in memory (n being
-// received, one decoded ahead, one being yielded). The default, 1, fetches
-// the next page while the current one is being decoded and yielded; n above
-// 64 counts as 64.
+// of a sequential walk, and at most n+2 pages are held in memory (n+1
+// requested and not yet walked, one being yielded). The default, 1, sends the
+// request for the next page as soon as the current page's response begins,
+// so that reading, decoding and yielding a page overlap the server's time for
+// the next one; n above 64 counts as 64.
 func WithConcurrency(n int) WalkOption {
 	return func(c *walkConfig) { c.concurrency = min(max(n, 1), maxConcurrency) }
 }
@@ -113,11 +115,11 @@ func WithConcurrency(n int) WalkOption {
 // its connections instead of closing and opening them again.
 const maxConcurrency = 64
 
-// pageFetcher fetches one page of a list. It calls received once the
-// response has been read, before decoding it (not at all on an error before
-// that): the request no longer counts against the walk's concurrency then.
-// received may be called more than once.
-type pageFetcher[T any] func(ctx context.Context, page int, received func()) (*Page[T], error)
+// pageFetcher fetches one page of a list. It calls gotHeaders once a 2xx
+// response's headers are in, before its body is read (not at all on an
+// error before that): the request no longer counts against the walk's
+// concurrency then. gotHeaders may be called more than once.
+type pageFetcher[T any] func(ctx context.Context, page int, gotHeaders func()) (*Page[T], error)
 
 // all walks every page of the list that opts describe, from opts.Page.
 func (r resource[T, P]) all(ctx context.Context, websiteID int64, opts listOptions, walkOpts []WalkOption) iter.Seq2[*T, error] {
@@ -132,13 +134,13 @@ func (r resource[T, P]) walkList(ctx context.Context, websiteID int64, opts list
 	}
 	q, err := r.checkList(websiteID, opts)
 	start, _ := opts.paging()
-	fetch := func(ctx context.Context, page int, received func()) (*Page[T], error) {
+	fetch := func(ctx context.Context, page int, gotHeaders func()) (*Page[T], error) {
 		pq := maps.Clone(q)
 		if pq == nil {
 			pq = url.Values{}
 		}
 		pq.Set("page", strconv.Itoa(page))
-		return r.fetchPage(ctx, websiteID, pq, opts.keepsRawJSON(), received)
+		return r.fetchPage(ctx, websiteID, pq, opts.keepsRawJSON(), gotHeaders)
 	}
 	if ctx == nil {
 		err = invalidArgument("nil context")
@@ -163,15 +165,16 @@ type pageCheck func(Pagination) error
 // ctx's error. When it returns, for whatever reason, every request it started
 // has ended.
 //
-// A request holds one of concurrency slots until its response is read (the
-// fetch's received call, or its return): the page is decoded on the
-// request's goroutine while the next request is already on its way, so that
-// decoding overlaps the server's time instead of adding to it. net/http has
-// put a connection back in its idle pool by the time a body has been read to
-// its end, so the next request reuses it. Which pages exist is known only
-// from a page walked in order (total_pages of the last page yielded from),
-// never guessed: nothing is requested before page start has been walked, nor
-// past its total_pages. At most concurrency+1 pages are fetched but not yet
+// A request holds one of concurrency slots until its response begins (the
+// fetch's gotHeaders call, or its return); a retry after that does not take
+// a slot again. Its goroutine then gives way (runtime.Gosched), so that the
+// walk sends the next request before the body is read and decoded there:
+// reading and decoding overlap the server's time for the next page instead
+// of adding to it (on a 2-core machine, the next request otherwise waited
+// for the CPU the decode took). Which pages exist is known only from a page
+// walked in order (total_pages of the last page yielded from), never
+// guessed: nothing is requested before page start has been walked, nor past
+// its total_pages. At most concurrency+1 pages are fetched but not yet
 // yielded.
 //
 // check, when not nil, sees each page's pagination once the page is known to
@@ -198,7 +201,10 @@ func walk[T any, P record[T]](ctx context.Context, fetch pageFetcher[T], start, 
 		page := next
 		next++
 		wg.Go(func() {
-			free := sync.OnceFunc(func() { <-slots })
+			free := sync.OnceFunc(func() {
+				<-slots
+				runtime.Gosched() // let the walk send the next request first
+			})
 			p, err := fetch(ctx, page, free)
 			free() // before the result: an empty window always has every slot free
 			ch <- result{p, err}

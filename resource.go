@@ -74,7 +74,7 @@ func (r resource[T, P]) get(ctx context.Context, websiteID, id int64, opts query
 	}
 	var out *T
 	keepRaw := opts.keepsRawJSON()
-	err = r.c.do(ctx, fmt.Sprintf("/websites/%d/%s/%d", websiteID, r.collection, id), q, !keepRaw,
+	err = r.c.do(ctx, fmt.Sprintf("/websites/%d/%s/%d", websiteID, r.collection, id), q, !keepRaw, nil,
 		func(u string, body []byte) (err error) {
 			out, err = decodeRecord[T, P](u, body, r.kind, keepRaw)
 			return err
@@ -99,14 +99,12 @@ func (r resource[T, P]) checkList(websiteID int64, opts listOptions) (url.Values
 }
 
 // fetchPage fetches one page with an encoded, checked query, calling
-// received (when not nil) once the response is read, before it is decoded.
-func (r resource[T, P]) fetchPage(ctx context.Context, websiteID int64, q url.Values, keepRaw bool, received func()) (*Page[T], error) {
+// gotHeaders (when not nil) once a 2xx response's headers are in, before its
+// body is read.
+func (r resource[T, P]) fetchPage(ctx context.Context, websiteID int64, q url.Values, keepRaw bool, gotHeaders func()) (*Page[T], error) {
 	var out *Page[T]
-	err := r.c.do(ctx, fmt.Sprintf("/websites/%d/%s", websiteID, r.collection), q, !keepRaw,
+	err := r.c.do(ctx, fmt.Sprintf("/websites/%d/%s", websiteID, r.collection), q, !keepRaw, gotHeaders,
 		func(u string, body []byte) (err error) {
-			if received != nil {
-				received()
-			}
 			out, err = decodePage[T, P](u, body, r.kind, keepRaw)
 			return err
 		})

@@ -30,13 +30,14 @@ type response struct {
 
 // call is the state of one request across its attempts.
 type call struct {
-	c        *Client
-	url      string        // the request's URL as errors and logs show it
-	retries  int           // retries made so far
-	wait     time.Duration // the wait before the next retry, fixed by decideRetry
-	answered bool          // the handler took the last response as the answer
-	resp     *response     // the last response read by readBody
-	lend     bool          // a 2xx body is read into a pooled buffer (see bodyPool)
+	c          *Client
+	url        string        // the request's URL as errors and logs show it
+	retries    int           // retries made so far
+	wait       time.Duration // the wait before the next retry, fixed by decideRetry
+	answered   bool          // the handler took the last response as the answer
+	resp       *response     // the last response read by readBody
+	lend       bool          // a 2xx body is read into a pooled buffer (see bodyPool)
+	gotHeaders func()        // when set, called once a 2xx response's headers are in, before its body is read
 }
 
 // send performs a GET of u with retries (call.do), and returns the response
@@ -45,8 +46,8 @@ type call struct {
 //
 // With lend, a 2xx body is read into a buffer of bodyPool, which the caller
 // gives back with release once it holds nothing of the body.
-func (c *Client) send(ctx context.Context, u string, lend bool) (*response, error) {
-	k := &call{c: c, url: u, lend: lend}
+func (c *Client) send(ctx context.Context, u string, lend bool, gotHeaders func()) (*response, error) {
+	k := &call{c: c, url: u, lend: lend, gotHeaders: gotHeaders}
 	req, err := retryablehttp.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
 		return nil, fmt.Errorf("ordermsg: %w", err)
@@ -92,6 +93,9 @@ func (k *call) readBody(resp *http.Response) error {
 		if resp.ContentLength > limit {
 			return bodyTooLarge("Content-Length %d exceeds the limit of %d bytes", resp.ContentLength, limit)
 		}
+	}
+	if ok && k.gotHeaders != nil {
+		k.gotHeaders()
 	}
 	var buf *[]byte
 	var body []byte

@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"net/http"
+	"net/http/httptest"
 	"strconv"
 	"strings"
 	"sync"
@@ -511,5 +512,51 @@ func TestWalkSlowConsumerGetsEveryPage(t *testing.T) {
 		if got := s.asked(); len(got) != 12 {
 			t.Errorf("concurrency %d: asked for %v, want 12 pages once each", n, got)
 		}
+	}
+}
+
+// TestWalkSendsTheNextRequestWhileAPageIsRead checks that the default walk
+// asks for page 3 once page 2's response has begun, before page 2's body has
+// been read: the server holds the rest of page 2's body back until page 3 is
+// asked for. A walk that reads (or decodes) a page before it sends the next
+// request never gets the rest, and the server gives up after 10 seconds.
+func TestWalkSendsTheNextRequestWhileAPageIsRead(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	s := newPageServer(30, 10)
+	page3 := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		page, _ := strconv.Atoi(r.URL.Query().Get("page"))
+		if page == 3 {
+			close(page3)
+		}
+		resp, err := s.respond(r)
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		body, _ := io.ReadAll(resp.Body)
+		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+		if page != 2 {
+			_, _ = w.Write(body)
+			return
+		}
+		_, _ = w.Write(body[:1])
+		w.(http.Flusher).Flush()
+		select {
+		case <-page3:
+			_, _ = w.Write(body[1:])
+		case <-time.After(10 * time.Second):
+			t.Error("page 3 was not asked for while page 2's body was held back")
+		}
+	}))
+	defer srv.Close()
+	c, err := NewClient(srv.URL, "k", WithAllowHTTP())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.CloseIdleConnections()
+	ids, errs := collect(c, &ListOrdersOptions{Count: 10})
+	if len(errs) != 0 || !equalIDs(ids, seq(1, 30)) {
+		t.Fatalf("ids %v, errors %v", ids, errs)
 	}
 }
