@@ -188,9 +188,15 @@ func (n *Nullable[T]) MarshalJSONTo(enc *jsontext.Encoder) error {
 	return json.MarshalEncode(enc, n.Value)
 }
 
-// identified is implemented by every resource that can be the target of a Ref.
+// identified is implemented by every resource that can be the target of a
+// Ref. Ref[T] takes any T: a constraint on T would break callers' generic
+// code over Ref[T] (func f[T any](r Ref[T]), as this repository's CLI, fake
+// and mirror have), so idOf finds the method at run time, and
+// TestEveryRefTargetHasAnID fails for a Ref in the resources whose target
+// lacks it.
 type identified interface{ refID() int64 }
 
+// idOf is v's id, or 0 for a type that is not identified.
 func idOf[T any](v *T) int64 {
 	if r, ok := any(v).(identified); ok {
 		return r.refID()

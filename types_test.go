@@ -560,3 +560,40 @@ func TestEncodingJSONV1MatchesTheClientForBareTypes(t *testing.T) {
 		t.Errorf("encoding/json accepted a duplicate field id: %d fields", len(ff))
 	}
 }
+
+// TestEveryRefTargetHasAnID: a Ref fills its ID from the object it was
+// expanded to through the object's refID method. Ref[T] accepts any T (a
+// constraint would break callers' generic code over Ref[T]), so that method
+// is found at run time; a type that lacked it would leave the ID of its
+// expanded references at 0. This test walks every type reachable from the
+// resources and fails for a Ref whose target has no refID.
+func TestEveryRefTargetHasAnID(t *testing.T) {
+	identifiedType := reflect.TypeFor[identified]()
+	seen := map[reflect.Type]bool{}
+	refs := 0
+	var visit func(reflect.Type)
+	visit = func(typ reflect.Type) {
+		for typ.Kind() == reflect.Pointer || typ.Kind() == reflect.Slice || typ.Kind() == reflect.Map {
+			typ = typ.Elem()
+		}
+		if typ.Kind() != reflect.Struct || seen[typ] {
+			return
+		}
+		seen[typ] = true
+		if strings.HasPrefix(typ.Name(), "Ref[") {
+			refs++
+			target := typ.Field(1).Type // Expanded *T
+			if !target.Implements(identifiedType) {
+				t.Errorf("%s: %s has no refID method, so an expanded reference's ID stays 0", typ.Name(), target)
+			}
+		}
+		for i := range typ.NumField() {
+			visit(typ.Field(i).Type)
+		}
+	}
+	visit(reflect.TypeFor[Page[Order]]())
+	visit(reflect.TypeFor[Page[Message]]())
+	if refs < 7 {
+		t.Fatalf("found %d Ref types, want the 7 the resources hold", refs)
+	}
+}

@@ -145,7 +145,7 @@ func (k *kind[T]) export(ctx context.Context, a *app, c *ordermsg.Client, site i
 	if t.file != nil {
 		dst = t.file
 	}
-	w := newRecordWriter(t.format, dst, t.table)
+	w := newRecordWriter(k, t.format, dst, t.table)
 	bar := k.progress(ctx, a, c, site, f)
 
 	n := 0
@@ -200,13 +200,14 @@ func (s stdoutWriter) Write(p []byte) (int, error) {
 
 // recordWriter writes records in one format.
 type recordWriter[T any] struct {
-	buf   *bufio.Writer
-	csv   *csv.Writer
-	table *csvTable[T]
+	rawJSON func(*T) []byte
+	buf     *bufio.Writer
+	csv     *csv.Writer
+	table   *csvTable[T]
 }
 
-func newRecordWriter[T any](format string, dst io.Writer, table *csvTable[T]) *recordWriter[T] {
-	w := &recordWriter[T]{buf: bufio.NewWriterSize(dst, 64<<10), table: table}
+func newRecordWriter[T any](k *kind[T], format string, dst io.Writer, table *csvTable[T]) *recordWriter[T] {
+	w := &recordWriter[T]{rawJSON: k.rawJSON, buf: bufio.NewWriterSize(dst, 64<<10), table: table}
 	if format == "csv" {
 		w.csv = csv.NewWriter(w.buf)
 		_ = w.csv.Write(table.columns) // errors surface at flush
@@ -217,7 +218,7 @@ func newRecordWriter[T any](format string, dst io.Writer, table *csvTable[T]) *r
 func (w *recordWriter[T]) write(v *T) error {
 	if w.csv == nil { // JSON Lines: the record as the server sent it, on one line
 		var line bytes.Buffer
-		if err := json.Compact(&line, rawJSON(v)); err != nil {
+		if err := json.Compact(&line, w.rawJSON(v)); err != nil {
 			return err
 		}
 		line.WriteByte('\n')

@@ -145,7 +145,7 @@ func writeSince[T any](ctx context.Context, a *app, c *ordermsg.Client, site int
 	if file != nil {
 		dst = file
 	}
-	w := newRecordWriter(format, dst, k.table)
+	w := newRecordWriter(k, format, dst, k.table)
 	n := 0
 	for v, err := range k.sync(ctx, c, site, cp, f) {
 		if err != nil {

@@ -72,6 +72,7 @@ type kind[T any] struct {
 	onlyFlag         string // the kind's own filter flag: "status" or "type"
 	onlyHelp         string
 	includes         []string
+	rawJSON          func(*T) []byte // the record as the server sent it (read with KeepRawJSON)
 	get              func(ctx context.Context, c *ordermsg.Client, site, id int64, includes []string) (*T, error)
 	list             func(ctx context.Context, c *ordermsg.Client, site int64, f *filters) (*ordermsg.Page[T], error)
 	all              func(ctx context.Context, c *ordermsg.Client, site int64, f *filters, walk ...ordermsg.WalkOption) iter.Seq2[*T, error]
@@ -141,7 +142,7 @@ func (k *kind[T]) getCommand(a *app) *cobra.Command {
 			if err != nil {
 				return &apiFailure{err}
 			}
-			return a.printJSON(rawJSON(v))
+			return a.printJSON(k.rawJSON(v))
 		},
 	}
 	k.includeFlag(cmd, &includes)
@@ -197,9 +198,6 @@ func stdoutFailure(err error) error {
 	return &localFailure{fmt.Errorf("writing standard output: %w", err)}
 }
 
-// rawJSON returns a record read with KeepRawJSON as the server sent it.
-func rawJSON[T any](v *T) []byte { return any(v).(interface{ RawJSON() []byte }).RawJSON() }
-
 // exactlyOneID accepts one positive integer argument.
 func exactlyOneID(_ *cobra.Command, args []string) error {
 	if len(args) != 1 {
@@ -228,7 +226,8 @@ func names[I ~string](all []I) []string {
 }
 
 var ordersKind = &kind[ordermsg.Order]{
-	plural: "orders", singular: "order", demoID: demoOrderID,
+	rawJSON: (*ordermsg.Order).RawJSON,
+	plural:  "orders", singular: "order", demoID: demoOrderID,
 	onlyFlag: "status", onlyHelp: "only orders with this status (observed: new)",
 	includes: names(ordermsg.AllOrderIncludes()),
 	get: func(ctx context.Context, c *ordermsg.Client, site, id int64, inc []string) (*ordermsg.Order, error) {
@@ -259,7 +258,8 @@ func orderOptions(f *filters) *ordermsg.ListOrdersOptions {
 }
 
 var messagesKind = &kind[ordermsg.Message]{
-	plural: "messages", singular: "message", demoID: demoMessageID,
+	rawJSON: (*ordermsg.Message).RawJSON,
+	plural:  "messages", singular: "message", demoID: demoMessageID,
 	onlyFlag: "type", onlyHelp: "only messages of this type (observed: online_order, event_management, general_contact)",
 	includes: names(ordermsg.AllMessageIncludes()),
 	get: func(ctx context.Context, c *ordermsg.Client, site, id int64, inc []string) (*ordermsg.Message, error) {
