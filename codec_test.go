@@ -3,6 +3,7 @@ package ordermsg
 import (
 	"bytes"
 	stdjson "encoding/json"
+	"errors"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -130,6 +131,15 @@ func TestEveryDecoderGivesTheClientsResult(t *testing.T) {
 				return json.Unmarshal(in, v, jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true), json.MatchCaseInsensitiveNames(true))
 			},
 			"v1 streaming": func(v any) error { return stdjson.NewDecoder(iotest.OneByteReader(bytes.NewReader(in))).Decode(v) },
+			// The SDK's decoders used to be marked by this option: a
+			// streaming decoder that carried it was taken for one of them.
+			"v2 streaming with the old mark": func(v any) error {
+				return json.UnmarshalRead(iotest.OneByteReader(bytes.NewReader(in)), v, jsontext.ReorderRawObjects(true))
+			},
+			"v2 streaming with unmarshalers of the caller's": func(v any) error {
+				return json.UnmarshalRead(iotest.OneByteReader(bytes.NewReader(in)), v,
+					json.WithUnmarshalers(json.UnmarshalFromFunc(func(*jsontext.Decoder, *struct{}) error { return nil })))
+			},
 		} {
 			got := tc.fresh()
 			if err := decode(got); err != nil {
@@ -184,5 +194,24 @@ func TestFieldValuesKeepTheirBytesInOnePass(t *testing.T) {
 	clear(input)
 	if err != nil || string(v.Raw) != values || v.First != "A\u00e9" {
 		t.Errorf("bare: %v, %+v", err, v)
+	}
+}
+
+// TestPageRecordOfAnotherKindIsPointedAt: a record that is null or of
+// another kind fails the page with its path and the offset where it starts.
+func TestPageRecordOfAnotherKindIsPointedAt(t *testing.T) {
+	for _, tc := range []struct{ bad, want string }{
+		{`{"object": "message", "id": 2}`, `data[1]: object is "message", want "order"`},
+		{`null`, `data[1]: expected object, got null`},
+	} {
+		body := `{"meta": {}, "data": [{"object": "order", "id": 1} ,` + "\n\t" + tc.bad + `], "object": "list"}`
+		_, err := decodePage[Order]("u", []byte(body), ObjectOrder, false)
+		var de *DecodeError
+		if !errors.As(err, &de) || !strings.Contains(err.Error(), tc.want) {
+			t.Fatalf("%s: got %v, want %s", tc.bad, err, tc.want)
+		}
+		if want := int64(strings.Index(body, tc.bad)); de.Offset != want {
+			t.Errorf("%s: offset %d, want %d", tc.bad, de.Offset, want)
+		}
 	}
 }

@@ -2,7 +2,6 @@ package ordermsg
 
 import (
 	"bytes"
-	"cmp"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -50,11 +49,17 @@ var codecOptions = json.JoinOptions(
 )
 
 // decodeOptions are the options of every decode of the SDK's types: those of
-// encoding plus the SDK's mark, jsontext.ReorderRawObjects(true). That option
-// acts only on encoding (it sorts the members of raw values an encoder
-// writes), so it changes nothing in a decode; the SDK sets it on its own
-// decoders so that a method can tell them from any other (see ownDecode).
-var decodeOptions = json.JoinOptions(codecOptions, jsontext.ReorderRawObjects(true))
+// encoding plus the SDK's mark, the marshalers ownMark.
+var decodeOptions = json.JoinOptions(codecOptions, json.WithMarshalers(ownMark))
+
+// ownMark marks the SDK's own decoders. Marshalers act only on encoding, so
+// it changes nothing in a decode (and costs it nothing); what marks is its
+// address, which only this package holds: a caller's options cannot pass for
+// the SDK's.
+var ownMark = json.MarshalToFunc(func(*jsontext.Encoder, ownMarkType) error { return nil })
+
+// ownMarkType is a type that nothing encodes.
+type ownMarkType struct{}
 
 // ownDecode reports whether dec is one of the SDK's decoders: one made by
 // json.Unmarshal with decodeOptions, over bytes in memory. Every
@@ -68,8 +73,8 @@ var decodeOptions = json.JoinOptions(codecOptions, jsontext.ReorderRawObjects(tr
 // an io.Reader. Only the outermost value of such a decode pays for the
 // second read.
 func ownDecode(dec *jsontext.Decoder) bool {
-	mark, _ := json.GetOption(dec.Options(), jsontext.ReorderRawObjects)
-	return mark
+	mark, _ := json.GetOption(dec.Options(), json.WithMarshalers)
+	return mark == ownMark
 }
 
 // decodeWhole reads the next value whole and decodes it into v again with
@@ -159,13 +164,17 @@ func decodePage[T any, P record[T]](url string, body []byte, kind string, keepRa
 	if p.Object != ObjectList {
 		return nil, &DecodeError{URL: url, Offset: -1, Err: &errWrongObject{got: p.Object, want: ObjectList}}
 	}
-	for _, rec := range p.Data {
-		if rec == nil || P(rec).kind() != kind {
-			// Decode again, checking each record as it is read, to say
-			// where the first bad one is; never return no page and no error.
-			err := decodeBody(url, body, new(Page[T]), checkedPage[T, P](kind))
-			return nil, cmp.Or(err, error(&DecodeError{URL: url, Offset: -1, Err: errors.New("a record is null or of another kind")}))
+	for i, rec := range p.Data {
+		var err error
+		switch {
+		case rec == nil:
+			err = errors.New("expected object, got null")
+		case P(rec).kind() != kind:
+			err = &errWrongObject{got: P(rec).kind(), want: kind}
+		default:
+			continue
 		}
+		return nil, &DecodeError{URL: url, Offset: recordOffset(body, i), Err: atPath(jsontext.Pointer("/data/"+strconv.Itoa(i)), err, err)}
 	}
 	if keepRaw {
 		var raw struct {
@@ -182,28 +191,36 @@ func decodePage[T any, P record[T]](url string, body []byte, kind string, keepRa
 	return p, nil
 }
 
-// checkedPage are decodeOptions plus a check of each record of a page, an
-// element of "data": it must be an object of the given kind.
-func checkedPage[T any, P record[T]](kind string) json.Options {
-	return json.JoinOptions(decodeOptions, json.WithUnmarshalers(
-		json.UnmarshalFromFunc(func(dec *jsontext.Decoder, rec **T) error {
-			if k := dec.PeekKind(); k != '{' {
-				return fmt.Errorf("expected object, got %s", kindName(k))
+// recordOffset is the offset in body, a page that decoded, of its record i:
+// where an error about that record points.
+func recordOffset(body []byte, i int) int64 {
+	dec := jsontext.NewDecoder(bytes.NewBuffer(body))
+	if _, err := dec.ReadToken(); err != nil { // the page's '{'
+		return -1
+	}
+	for dec.PeekKind() == '"' {
+		name, err := dec.ReadToken()
+		if err != nil {
+			return -1
+		}
+		if name.String() != "data" {
+			if err := dec.SkipValue(); err != nil {
+				return -1
 			}
-			raw, err := dec.ReadValue() // read whole, so that an error points at its start
-			if err != nil {
-				return err
+			continue
+		}
+		if _, err := dec.ReadToken(); err != nil { // the data's '['
+			return -1
+		}
+		for range i {
+			if err := dec.SkipValue(); err != nil {
+				return -1
 			}
-			v := new(T)
-			if err := unmarshalJSON(raw, v); err != nil {
-				return err
-			}
-			if got := P(v).kind(); got != kind {
-				return &errWrongObject{got: got, want: kind}
-			}
-			*rec = v
-			return nil
-		})))
+		}
+		rest := body[dec.InputOffset():]
+		return int64(len(body) - len(bytes.TrimLeft(rest, jsonSpace+",")))
+	}
+	return -1
 }
 
 // newDecodeError wraps a failure of encoding/json/v2 in a *DecodeError with
@@ -381,10 +398,10 @@ func decodeValue(dec *jsontext.Decoder, st *decodeState, v any) error {
 	return json.UnmarshalDecode(dec, v)
 }
 
-// decodeRecords decodes a page's records, null or objects, into *s; with
-// unmarshalers of the caller's (checkedPage's check), v2 decodes them.
+// decodeRecords decodes a page's records, null or objects, into *s; v2
+// decodes (and refuses) anything but an array.
 func decodeRecords[T any](dec *jsontext.Decoder, st *decodeState, s *[]*T) error {
-	if _, ok := json.GetOption(dec.Options(), json.WithUnmarshalers); ok || dec.PeekKind() != '[' {
+	if dec.PeekKind() != '[' {
 		return json.UnmarshalDecode(dec, s)
 	}
 	if _, err := dec.ReadToken(); err != nil {
