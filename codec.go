@@ -24,14 +24,14 @@ func (f *FormSubmission) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 }
 
 func (f *FormSubmission) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
-	return decodeObject(dec, &f.Unknown, func(name []byte) (bool, error) {
+	return decodeObject(dec, &f.Unknown, func(name []byte) (int, error) {
 		switch string(name) {
 		case "object":
-			return true, readString(dec, st, &f.Object)
+			return 1, readString(dec, st, &f.Object)
 		case "fields":
-			return true, f.Fields.decodeFrom(dec, st)
+			return 2, f.Fields.decodeFrom(dec, st)
 		}
-		return false, nil
+		return 0, nil
 	})
 }
 
@@ -54,28 +54,28 @@ func (f *FormField) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 }
 
 func (f *FormField) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
-	return decodeObject(dec, &f.Unknown, func(name []byte) (bool, error) {
+	return decodeObject(dec, &f.Unknown, func(name []byte) (int, error) {
 		switch string(name) {
 		case "object":
-			return true, readString(dec, st, &f.Object)
+			return 1, readString(dec, st, &f.Object)
 		case "id":
-			return true, readString(dec, st, &f.ID)
+			return 2, readString(dec, st, &f.ID)
 		case "field_type":
-			return true, readString(dec, st, &f.FieldType)
+			return 3, readString(dec, st, &f.FieldType)
 		case "label":
-			return true, readString(dec, st, &f.Label)
+			return 4, readString(dec, st, &f.Label)
 		case "values":
-			return true, f.Values.decodeFrom(dec, st)
+			return 5, f.Values.decodeFrom(dec, st)
 		case "formatted_value":
-			return true, readString(dec, st, &f.FormattedValue)
+			return 6, readString(dec, st, &f.FormattedValue)
 		case "price_modifier":
-			return true, json.UnmarshalDecode(dec, &f.PriceModifier)
+			return 7, json.UnmarshalDecode(dec, &f.PriceModifier)
 		case "price_modifier_type":
-			return true, readString(dec, st, &f.PriceModifierType)
+			return 8, readString(dec, st, &f.PriceModifierType)
 		case "price_scope":
-			return true, readString(dec, st, &f.PriceScope)
+			return 9, readString(dec, st, &f.PriceScope)
 		}
-		return false, nil
+		return 0, nil
 	})
 }
 
@@ -92,44 +92,44 @@ func (f *FormField) UnmarshalJSON(data []byte) error { return unmarshalJSON(data
 
 // decodeValues fills the string fields of v whose values are strings.
 func (v *FieldValues) decodeValues(dec *jsontext.Decoder, st *decodeState) error {
-	return decodeObject(dec, nil, func(name []byte) (bool, error) {
+	return decodeObject(dec, nil, func(name []byte) (int, error) {
 		switch string(name) {
 		case "prefix":
-			return true, readLenient(dec, st, &v.Prefix)
+			return 1, readLenient(dec, st, &v.Prefix)
 		case "first":
-			return true, readLenient(dec, st, &v.First)
+			return 2, readLenient(dec, st, &v.First)
 		case "middle":
-			return true, readLenient(dec, st, &v.Middle)
+			return 3, readLenient(dec, st, &v.Middle)
 		case "last":
-			return true, readLenient(dec, st, &v.Last)
+			return 4, readLenient(dec, st, &v.Last)
 		case "suffix":
-			return true, readLenient(dec, st, &v.Suffix)
+			return 5, readLenient(dec, st, &v.Suffix)
 		case "submitted_value":
-			return true, readLenient(dec, st, &v.SubmittedValue)
+			return 6, readLenient(dec, st, &v.SubmittedValue)
 		case "display_value":
-			return true, readLenient(dec, st, &v.DisplayValue)
+			return 7, readLenient(dec, st, &v.DisplayValue)
 		case "country_code":
-			return true, readLenient(dec, st, &v.CountryCode)
+			return 8, readLenient(dec, st, &v.CountryCode)
 		case "number":
-			return true, readLenient(dec, st, &v.Number)
+			return 9, readLenient(dec, st, &v.Number)
 		case "extension":
-			return true, readLenient(dec, st, &v.Extension)
+			return 10, readLenient(dec, st, &v.Extension)
 		case "line":
-			return true, readLenient(dec, st, &v.Line)
+			return 11, readLenient(dec, st, &v.Line)
 		case "line2":
-			return true, readLenient(dec, st, &v.Line2)
+			return 12, readLenient(dec, st, &v.Line2)
 		case "line3":
-			return true, readLenient(dec, st, &v.Line3)
+			return 13, readLenient(dec, st, &v.Line3)
 		case "city":
-			return true, readLenient(dec, st, &v.City)
+			return 14, readLenient(dec, st, &v.City)
 		case "state":
-			return true, readLenient(dec, st, &v.State)
+			return 15, readLenient(dec, st, &v.State)
 		case "postal_code":
-			return true, readLenient(dec, st, &v.PostalCode)
+			return 16, readLenient(dec, st, &v.PostalCode)
 		case "country":
-			return true, readLenient(dec, st, &v.Country)
+			return 17, readLenient(dec, st, &v.Country)
 		}
-		return false, nil
+		return 0, nil
 	})
 }
 
@@ -141,16 +141,16 @@ func (p *Page[T]) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 }
 
 func (p *Page[T]) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
-	return decodeObject(dec, &p.Unknown, func(name []byte) (bool, error) {
+	return decodeObject(dec, &p.Unknown, func(name []byte) (int, error) {
 		switch string(name) {
 		case "object":
-			return true, readString(dec, st, &p.Object)
+			return 1, readString(dec, st, &p.Object)
 		case "data":
-			return true, decodeRecords(dec, st, &p.Data)
+			return 2, decodeRecords(dec, st, &p.Data)
 		case "meta":
-			return true, p.Meta.decodeFrom(dec, st)
+			return 3, p.Meta.decodeFrom(dec, st)
 		}
-		return false, nil
+		return 0, nil
 	})
 }
 
@@ -173,12 +173,12 @@ func (l *ListMeta) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 }
 
 func (l *ListMeta) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
-	return decodeObject(dec, &l.Unknown, func(name []byte) (bool, error) {
+	return decodeObject(dec, &l.Unknown, func(name []byte) (int, error) {
 		switch string(name) {
 		case "pagination":
-			return true, l.Pagination.decodeFrom(dec, st)
+			return 1, l.Pagination.decodeFrom(dec, st)
 		}
-		return false, nil
+		return 0, nil
 	})
 }
 
@@ -201,20 +201,20 @@ func (p *Pagination) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 }
 
 func (p *Pagination) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
-	return decodeObject(dec, &p.Unknown, func(name []byte) (bool, error) {
+	return decodeObject(dec, &p.Unknown, func(name []byte) (int, error) {
 		switch string(name) {
 		case "total":
-			return true, json.UnmarshalDecode(dec, &p.Total)
+			return 1, json.UnmarshalDecode(dec, &p.Total)
 		case "count":
-			return true, json.UnmarshalDecode(dec, &p.Count)
+			return 2, json.UnmarshalDecode(dec, &p.Count)
 		case "per_page":
-			return true, json.UnmarshalDecode(dec, &p.PerPage)
+			return 3, json.UnmarshalDecode(dec, &p.PerPage)
 		case "current_page":
-			return true, json.UnmarshalDecode(dec, &p.CurrentPage)
+			return 4, json.UnmarshalDecode(dec, &p.CurrentPage)
 		case "total_pages":
-			return true, json.UnmarshalDecode(dec, &p.TotalPages)
+			return 5, json.UnmarshalDecode(dec, &p.TotalPages)
 		}
-		return false, nil
+		return 0, nil
 	})
 }
 
@@ -237,52 +237,52 @@ func (o *Order) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 }
 
 func (o *Order) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
-	return decodeObject(dec, &o.Unknown, func(name []byte) (bool, error) {
+	return decodeObject(dec, &o.Unknown, func(name []byte) (int, error) {
 		switch string(name) {
 		case "object":
-			return true, readString(dec, st, &o.Object)
+			return 1, readString(dec, st, &o.Object)
 		case "id":
-			return true, readInt(dec, &o.ID)
+			return 2, readInt(dec, &o.ID)
 		case "additional_information":
-			return true, decodePtr(dec, st, &o.AdditionalInformation)
+			return 3, decodePtr(dec, st, &o.AdditionalInformation)
 		case "amount_paid":
-			return true, readInt(dec, &o.AmountPaid)
+			return 4, readInt(dec, &o.AmountPaid)
 		case "billing_address":
-			return true, decodePtr(dec, st, &o.BillingAddress)
+			return 5, decodePtr(dec, st, &o.BillingAddress)
 		case "content_catalog":
-			return true, readInt(dec, &o.ContentCatalog)
+			return 6, readInt(dec, &o.ContentCatalog)
 		case "currency":
-			return true, readString(dec, st, &o.Currency)
+			return 7, readString(dec, st, &o.Currency)
 		case "date_created":
-			return true, o.DateCreated.UnmarshalJSONFrom(dec)
+			return 8, o.DateCreated.UnmarshalJSONFrom(dec)
 		case "is_pay_later":
-			return true, readBool(dec, &o.IsPayLater)
+			return 9, readBool(dec, &o.IsPayLater)
 		case "items":
-			return true, decodeSlice(dec, st, &o.Items)
+			return 10, decodeSlice(dec, st, &o.Items)
 		case "message":
-			return true, o.Message.decodeFrom(dec, st)
+			return 11, o.Message.decodeFrom(dec, st)
 		case "notes":
-			return true, decodeSlice(dec, st, &o.Notes)
+			return 12, decodeSlice(dec, st, &o.Notes)
 		case "order_type":
-			return true, readString(dec, st, &o.OrderType)
+			return 13, readString(dec, st, &o.OrderType)
 		case "payment_transactions":
-			return true, decodeSlice(dec, st, &o.PaymentTransactions)
+			return 14, decodeSlice(dec, st, &o.PaymentTransactions)
 		case "portal":
-			return true, o.Portal.decodeFrom(dec, st)
+			return 15, o.Portal.decodeFrom(dec, st)
 		case "pricing":
-			return true, o.Pricing.decodeFrom(dec, st)
+			return 16, o.Pricing.decodeFrom(dec, st)
 		case "promo_code":
-			return true, o.PromoCode.decodeFrom(dec, st)
+			return 17, o.PromoCode.decodeFrom(dec, st)
 		case "shipments":
-			return true, decodeSlice(dec, st, &o.Shipments)
+			return 18, decodeSlice(dec, st, &o.Shipments)
 		case "shipping_tax_percentage":
-			return true, readFloat(dec, &o.ShippingTaxPercentage)
+			return 19, readFloat(dec, &o.ShippingTaxPercentage)
 		case "status":
-			return true, readString(dec, st, &o.Status)
+			return 20, readString(dec, st, &o.Status)
 		case "user":
-			return true, o.User.decodeFrom(dec, st)
+			return 21, o.User.decodeFrom(dec, st)
 		}
-		return false, nil
+		return 0, nil
 	})
 }
 
@@ -305,24 +305,24 @@ func (o *OrderPricing) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 }
 
 func (o *OrderPricing) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
-	return decodeObject(dec, &o.Unknown, func(name []byte) (bool, error) {
+	return decodeObject(dec, &o.Unknown, func(name []byte) (int, error) {
 		switch string(name) {
 		case "object":
-			return true, readString(dec, st, &o.Object)
+			return 1, readString(dec, st, &o.Object)
 		case "shipping":
-			return true, readInt(dec, &o.Shipping)
+			return 2, readInt(dec, &o.Shipping)
 		case "shipping_discount":
-			return true, readInt(dec, &o.ShippingDiscount)
+			return 3, readInt(dec, &o.ShippingDiscount)
 		case "subtotal":
-			return true, readInt(dec, &o.Subtotal)
+			return 4, readInt(dec, &o.Subtotal)
 		case "subtotal_discount":
-			return true, readInt(dec, &o.SubtotalDiscount)
+			return 5, readInt(dec, &o.SubtotalDiscount)
 		case "tax":
-			return true, readInt(dec, &o.Tax)
+			return 6, readInt(dec, &o.Tax)
 		case "total":
-			return true, readInt(dec, &o.Total)
+			return 7, readInt(dec, &o.Total)
 		}
-		return false, nil
+		return 0, nil
 	})
 }
 
@@ -345,54 +345,54 @@ func (it *OrderItem) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 }
 
 func (it *OrderItem) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
-	return decodeObject(dec, &it.Unknown, func(name []byte) (bool, error) {
+	return decodeObject(dec, &it.Unknown, func(name []byte) (int, error) {
 		switch string(name) {
 		case "object":
-			return true, readString(dec, st, &it.Object)
+			return 1, readString(dec, st, &it.Object)
 		case "id":
-			return true, readInt(dec, &it.ID)
+			return 2, readInt(dec, &it.ID)
 		case "attributes":
-			return true, it.Attributes.decodeFrom(dec, st)
+			return 3, it.Attributes.decodeFrom(dec, st)
 		case "catalog_item":
-			return true, readInt(dec, &it.CatalogItem)
+			return 4, readInt(dec, &it.CatalogItem)
 		case "content_catalog":
-			return true, readInt(dec, &it.ContentCatalog)
+			return 5, readInt(dec, &it.ContentCatalog)
 		case "date_created":
-			return true, it.DateCreated.UnmarshalJSONFrom(dec)
+			return 6, it.DateCreated.UnmarshalJSONFrom(dec)
 		case "description":
-			return true, readString(dec, st, &it.Description)
+			return 7, readString(dec, st, &it.Description)
 		case "exempt_from_shipping":
-			return true, readBool(dec, &it.ExemptFromShipping)
+			return 8, readBool(dec, &it.ExemptFromShipping)
 		case "is_taxable":
-			return true, readBool(dec, &it.IsTaxable)
+			return 9, readBool(dec, &it.IsTaxable)
 		case "portal":
-			return true, it.Portal.decodeFrom(dec, st)
+			return 10, it.Portal.decodeFrom(dec, st)
 		case "pricing":
-			return true, it.Pricing.decodeFrom(dec, st)
+			return 11, it.Pricing.decodeFrom(dec, st)
 		case "quantity":
-			return true, readInt(dec, &it.Quantity)
+			return 12, readInt(dec, &it.Quantity)
 		case "shipment":
-			return true, readInt(dec, &it.Shipment)
+			return 13, readInt(dec, &it.Shipment)
 		case "short_description":
-			return true, readString(dec, st, &it.ShortDescription)
+			return 14, readString(dec, st, &it.ShortDescription)
 		case "sku":
-			return true, readString(dec, st, &it.SKU)
+			return 15, readString(dec, st, &it.SKU)
 		case "status":
-			return true, readString(dec, st, &it.Status)
+			return 16, readString(dec, st, &it.Status)
 		case "tax_class":
-			return true, readInt(dec, &it.TaxClass)
+			return 17, readInt(dec, &it.TaxClass)
 		case "tax_percentage":
-			return true, readFloat(dec, &it.TaxPercentage)
+			return 18, readFloat(dec, &it.TaxPercentage)
 		case "title":
-			return true, readString(dec, st, &it.Title)
+			return 19, readString(dec, st, &it.Title)
 		case "weight":
-			return true, readFloat(dec, &it.Weight)
+			return 20, readFloat(dec, &it.Weight)
 		case "print_ready_files":
-			return true, decodeSlice(dec, st, &it.PrintReadyFiles)
+			return 21, decodeSlice(dec, st, &it.PrintReadyFiles)
 		case "versadoc_order_form":
-			return true, decodePtr(dec, st, &it.VersadocOrderForm)
+			return 22, decodePtr(dec, st, &it.VersadocOrderForm)
 		}
-		return false, nil
+		return 0, nil
 	})
 }
 
@@ -415,18 +415,18 @@ func (o *OrderItemPricing) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 }
 
 func (o *OrderItemPricing) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
-	return decodeObject(dec, &o.Unknown, func(name []byte) (bool, error) {
+	return decodeObject(dec, &o.Unknown, func(name []byte) (int, error) {
 		switch string(name) {
 		case "object":
-			return true, readString(dec, st, &o.Object)
+			return 1, readString(dec, st, &o.Object)
 		case "unit":
-			return true, readInt(dec, &o.Unit)
+			return 2, readInt(dec, &o.Unit)
 		case "volume":
-			return true, readInt(dec, &o.Volume)
+			return 3, readInt(dec, &o.Volume)
 		case "subtotal":
-			return true, readInt(dec, &o.Subtotal)
+			return 4, readInt(dec, &o.Subtotal)
 		}
-		return false, nil
+		return 0, nil
 	})
 }
 
@@ -449,22 +449,22 @@ func (p *PrintReadyFile) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 }
 
 func (p *PrintReadyFile) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
-	return decodeObject(dec, &p.Unknown, func(name []byte) (bool, error) {
+	return decodeObject(dec, &p.Unknown, func(name []byte) (int, error) {
 		switch string(name) {
 		case "object":
-			return true, readString(dec, st, &p.Object)
+			return 1, readString(dec, st, &p.Object)
 		case "id":
-			return true, readInt(dec, &p.ID)
+			return 2, readInt(dec, &p.ID)
 		case "date_created":
-			return true, p.DateCreated.UnmarshalJSONFrom(dec)
+			return 3, p.DateCreated.UnmarshalJSONFrom(dec)
 		case "tag":
-			return true, readString(dec, st, &p.Tag)
+			return 4, readString(dec, st, &p.Tag)
 		case "status":
-			return true, readString(dec, st, &p.Status)
+			return 5, readString(dec, st, &p.Status)
 		case "file":
-			return true, decodePtr(dec, st, &p.File)
+			return 6, decodePtr(dec, st, &p.File)
 		}
-		return false, nil
+		return 0, nil
 	})
 }
 
@@ -487,20 +487,20 @@ func (f *File) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 }
 
 func (f *File) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
-	return decodeObject(dec, &f.Unknown, func(name []byte) (bool, error) {
+	return decodeObject(dec, &f.Unknown, func(name []byte) (int, error) {
 		switch string(name) {
 		case "object":
-			return true, readString(dec, st, &f.Object)
+			return 1, readString(dec, st, &f.Object)
 		case "id":
-			return true, readInt(dec, &f.ID)
+			return 2, readInt(dec, &f.ID)
 		case "filename":
-			return true, readString(dec, st, &f.Filename)
+			return 3, readString(dec, st, &f.Filename)
 		case "url":
-			return true, readString(dec, st, &f.URL)
+			return 4, readString(dec, st, &f.URL)
 		case "expires":
-			return true, f.Expires.UnmarshalJSONFrom(dec)
+			return 5, f.Expires.UnmarshalJSONFrom(dec)
 		}
-		return false, nil
+		return 0, nil
 	})
 }
 
@@ -523,32 +523,32 @@ func (o *OrderShipment) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 }
 
 func (o *OrderShipment) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
-	return decodeObject(dec, &o.Unknown, func(name []byte) (bool, error) {
+	return decodeObject(dec, &o.Unknown, func(name []byte) (int, error) {
 		switch string(name) {
 		case "object":
-			return true, readString(dec, st, &o.Object)
+			return 1, readString(dec, st, &o.Object)
 		case "id":
-			return true, readInt(dec, &o.ID)
+			return 2, readInt(dec, &o.ID)
 		case "date_created":
-			return true, o.DateCreated.UnmarshalJSONFrom(dec)
+			return 3, o.DateCreated.UnmarshalJSONFrom(dec)
 		case "date_shipped":
-			return true, o.DateShipped.UnmarshalJSONFrom(dec)
+			return 4, o.DateShipped.UnmarshalJSONFrom(dec)
 		case "shipping_address":
-			return true, decodePtr(dec, st, &o.ShippingAddress)
+			return 5, decodePtr(dec, st, &o.ShippingAddress)
 		case "shipping_carrier":
-			return true, decodePtr(dec, st, &o.ShippingCarrier)
+			return 6, decodePtr(dec, st, &o.ShippingCarrier)
 		case "shipping_method":
-			return true, decodePtr(dec, st, &o.ShippingMethod)
+			return 7, decodePtr(dec, st, &o.ShippingMethod)
 		case "shipping_notification_sent":
-			return true, readBool(dec, &o.ShippingNotificationSent)
+			return 8, readBool(dec, &o.ShippingNotificationSent)
 		case "status":
-			return true, readString(dec, st, &o.Status)
+			return 9, readString(dec, st, &o.Status)
 		case "tracking_number":
-			return true, readString(dec, st, &o.TrackingNumber)
+			return 10, readString(dec, st, &o.TrackingNumber)
 		case "price":
-			return true, readInt(dec, &o.Price)
+			return 11, readInt(dec, &o.Price)
 		}
-		return false, nil
+		return 0, nil
 	})
 }
 
@@ -571,18 +571,18 @@ func (s *ShippingCarrier) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 }
 
 func (s *ShippingCarrier) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
-	return decodeObject(dec, &s.Unknown, func(name []byte) (bool, error) {
+	return decodeObject(dec, &s.Unknown, func(name []byte) (int, error) {
 		switch string(name) {
 		case "object":
-			return true, readString(dec, st, &s.Object)
+			return 1, readString(dec, st, &s.Object)
 		case "id":
-			return true, readInt(dec, &s.ID)
+			return 2, readInt(dec, &s.ID)
 		case "carrier_type":
-			return true, readString(dec, st, &s.CarrierType)
+			return 3, readString(dec, st, &s.CarrierType)
 		case "title":
-			return true, readString(dec, st, &s.Title)
+			return 4, readString(dec, st, &s.Title)
 		}
-		return false, nil
+		return 0, nil
 	})
 }
 
@@ -605,16 +605,16 @@ func (s *ShippingMethod) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 }
 
 func (s *ShippingMethod) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
-	return decodeObject(dec, &s.Unknown, func(name []byte) (bool, error) {
+	return decodeObject(dec, &s.Unknown, func(name []byte) (int, error) {
 		switch string(name) {
 		case "object":
-			return true, readString(dec, st, &s.Object)
+			return 1, readString(dec, st, &s.Object)
 		case "id":
-			return true, readInt(dec, &s.ID)
+			return 2, readInt(dec, &s.ID)
 		case "title":
-			return true, readString(dec, st, &s.Title)
+			return 3, readString(dec, st, &s.Title)
 		}
-		return false, nil
+		return 0, nil
 	})
 }
 
@@ -637,20 +637,20 @@ func (o *OrderNote) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 }
 
 func (o *OrderNote) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
-	return decodeObject(dec, &o.Unknown, func(name []byte) (bool, error) {
+	return decodeObject(dec, &o.Unknown, func(name []byte) (int, error) {
 		switch string(name) {
 		case "object":
-			return true, readString(dec, st, &o.Object)
+			return 1, readString(dec, st, &o.Object)
 		case "id":
-			return true, readInt(dec, &o.ID)
+			return 2, readInt(dec, &o.ID)
 		case "date_created":
-			return true, o.DateCreated.UnmarshalJSONFrom(dec)
+			return 3, o.DateCreated.UnmarshalJSONFrom(dec)
 		case "note":
-			return true, readString(dec, st, &o.Note)
+			return 4, readString(dec, st, &o.Note)
 		case "user":
-			return true, o.User.decodeFrom(dec, st)
+			return 5, o.User.decodeFrom(dec, st)
 		}
-		return false, nil
+		return 0, nil
 	})
 }
 
@@ -673,16 +673,16 @@ func (a *AccountUser) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 }
 
 func (a *AccountUser) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
-	return decodeObject(dec, &a.Unknown, func(name []byte) (bool, error) {
+	return decodeObject(dec, &a.Unknown, func(name []byte) (int, error) {
 		switch string(name) {
 		case "object":
-			return true, readString(dec, st, &a.Object)
+			return 1, readString(dec, st, &a.Object)
 		case "id":
-			return true, readInt(dec, &a.ID)
+			return 2, readInt(dec, &a.ID)
 		case "username":
-			return true, readString(dec, st, &a.Username)
+			return 3, readString(dec, st, &a.Username)
 		}
-		return false, nil
+		return 0, nil
 	})
 }
 
@@ -705,20 +705,20 @@ func (p *OrderPromoCode) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 }
 
 func (p *OrderPromoCode) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
-	return decodeObject(dec, &p.Unknown, func(name []byte) (bool, error) {
+	return decodeObject(dec, &p.Unknown, func(name []byte) (int, error) {
 		switch string(name) {
 		case "object":
-			return true, readString(dec, st, &p.Object)
+			return 1, readString(dec, st, &p.Object)
 		case "id":
-			return true, readInt(dec, &p.ID)
+			return 2, readInt(dec, &p.ID)
 		case "promo_code":
-			return true, p.PromoCode.decodeFrom(dec, st)
+			return 3, p.PromoCode.decodeFrom(dec, st)
 		case "shipping_discount":
-			return true, readInt(dec, &p.ShippingDiscount)
+			return 4, readInt(dec, &p.ShippingDiscount)
 		case "subtotal_discount":
-			return true, readInt(dec, &p.SubtotalDiscount)
+			return 5, readInt(dec, &p.SubtotalDiscount)
 		}
-		return false, nil
+		return 0, nil
 	})
 }
 
@@ -741,16 +741,16 @@ func (p *PromoCode) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 }
 
 func (p *PromoCode) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
-	return decodeObject(dec, &p.Unknown, func(name []byte) (bool, error) {
+	return decodeObject(dec, &p.Unknown, func(name []byte) (int, error) {
 		switch string(name) {
 		case "object":
-			return true, readString(dec, st, &p.Object)
+			return 1, readString(dec, st, &p.Object)
 		case "id":
-			return true, readInt(dec, &p.ID)
+			return 2, readInt(dec, &p.ID)
 		case "promo_code":
-			return true, readString(dec, st, &p.PromoCode)
+			return 3, readString(dec, st, &p.PromoCode)
 		}
-		return false, nil
+		return 0, nil
 	})
 }
 
@@ -773,16 +773,16 @@ func (p *Portal) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 }
 
 func (p *Portal) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
-	return decodeObject(dec, &p.Unknown, func(name []byte) (bool, error) {
+	return decodeObject(dec, &p.Unknown, func(name []byte) (int, error) {
 		switch string(name) {
 		case "object":
-			return true, readString(dec, st, &p.Object)
+			return 1, readString(dec, st, &p.Object)
 		case "id":
-			return true, readInt(dec, &p.ID)
+			return 2, readInt(dec, &p.ID)
 		case "title":
-			return true, readString(dec, st, &p.Title)
+			return 3, readString(dec, st, &p.Title)
 		}
-		return false, nil
+		return 0, nil
 	})
 }
 
@@ -805,18 +805,18 @@ func (u *WebsiteUser) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 }
 
 func (u *WebsiteUser) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
-	return decodeObject(dec, &u.Unknown, func(name []byte) (bool, error) {
+	return decodeObject(dec, &u.Unknown, func(name []byte) (int, error) {
 		switch string(name) {
 		case "object":
-			return true, readString(dec, st, &u.Object)
+			return 1, readString(dec, st, &u.Object)
 		case "id":
-			return true, readInt(dec, &u.ID)
+			return 2, readInt(dec, &u.ID)
 		case "third_party_identifier":
-			return true, readString(dec, st, &u.ThirdPartyIdentifier)
+			return 3, readString(dec, st, &u.ThirdPartyIdentifier)
 		case "username":
-			return true, readString(dec, st, &u.Username)
+			return 4, readString(dec, st, &u.Username)
 		}
-		return false, nil
+		return 0, nil
 	})
 }
 
@@ -839,32 +839,32 @@ func (p *PaymentTransaction) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 }
 
 func (p *PaymentTransaction) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
-	return decodeObject(dec, &p.Unknown, func(name []byte) (bool, error) {
+	return decodeObject(dec, &p.Unknown, func(name []byte) (int, error) {
 		switch string(name) {
 		case "object":
-			return true, readString(dec, st, &p.Object)
+			return 1, readString(dec, st, &p.Object)
 		case "id":
-			return true, readInt(dec, &p.ID)
+			return 2, readInt(dec, &p.ID)
 		case "amount":
-			return true, readInt(dec, &p.Amount)
+			return 3, readInt(dec, &p.Amount)
 		case "currency":
-			return true, readString(dec, st, &p.Currency)
+			return 4, readString(dec, st, &p.Currency)
 		case "date_created":
-			return true, p.DateCreated.UnmarshalJSONFrom(dec)
+			return 5, p.DateCreated.UnmarshalJSONFrom(dec)
 		case "is_recurring":
-			return true, readBool(dec, &p.IsRecurring)
+			return 6, readBool(dec, &p.IsRecurring)
 		case "payment_type":
-			return true, readString(dec, st, &p.PaymentType)
+			return 7, readString(dec, st, &p.PaymentType)
 		case "test_mode":
-			return true, readBool(dec, &p.TestMode)
+			return 8, readBool(dec, &p.TestMode)
 		case "transaction_id":
-			return true, readString(dec, st, &p.TransactionID)
+			return 9, readString(dec, st, &p.TransactionID)
 		case "transaction_status":
-			return true, readString(dec, st, &p.TransactionStatus)
+			return 10, readString(dec, st, &p.TransactionStatus)
 		case "transaction_type":
-			return true, readString(dec, st, &p.TransactionType)
+			return 11, readString(dec, st, &p.TransactionType)
 		}
-		return false, nil
+		return 0, nil
 	})
 }
 
@@ -887,38 +887,38 @@ func (m *Message) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 }
 
 func (m *Message) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
-	return decodeObject(dec, &m.Unknown, func(name []byte) (bool, error) {
+	return decodeObject(dec, &m.Unknown, func(name []byte) (int, error) {
 		switch string(name) {
 		case "object":
-			return true, readString(dec, st, &m.Object)
+			return 1, readString(dec, st, &m.Object)
 		case "id":
-			return true, readInt(dec, &m.ID)
+			return 2, readInt(dec, &m.ID)
 		case "date_created":
-			return true, m.DateCreated.UnmarshalJSONFrom(dec)
+			return 3, m.DateCreated.UnmarshalJSONFrom(dec)
 		case "event_submission":
-			return true, readInt(dec, &m.EventSubmission)
+			return 4, readInt(dec, &m.EventSubmission)
 		case "file":
-			return true, m.File.decodeFrom(dec, st)
+			return 5, m.File.decodeFrom(dec, st)
 		case "form":
-			return true, m.Form.decodeFrom(dec, st)
+			return 6, m.Form.decodeFrom(dec, st)
 		case "form_submission":
-			return true, decodePtr(dec, st, &m.FormSubmission)
+			return 7, decodePtr(dec, st, &m.FormSubmission)
 		case "message_tracking_number":
-			return true, readString(dec, st, &m.MessageTrackingNumber)
+			return 8, readString(dec, st, &m.MessageTrackingNumber)
 		case "message_type":
-			return true, readString(dec, st, &m.MessageType)
+			return 9, readString(dec, st, &m.MessageType)
 		case "online_proof":
-			return true, readInt(dec, &m.OnlineProof)
+			return 10, readInt(dec, &m.OnlineProof)
 		case "order":
-			return true, m.Order.decodeFrom(dec, st)
+			return 11, m.Order.decodeFrom(dec, st)
 		case "payment_transactions":
-			return true, decodeSlice(dec, st, &m.PaymentTransactions)
+			return 12, decodeSlice(dec, st, &m.PaymentTransactions)
 		case "portal":
-			return true, m.Portal.decodeFrom(dec, st)
+			return 13, m.Portal.decodeFrom(dec, st)
 		case "user":
-			return true, m.User.decodeFrom(dec, st)
+			return 14, m.User.decodeFrom(dec, st)
 		}
-		return false, nil
+		return 0, nil
 	})
 }
 
@@ -941,16 +941,16 @@ func (f *Form) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 }
 
 func (f *Form) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
-	return decodeObject(dec, &f.Unknown, func(name []byte) (bool, error) {
+	return decodeObject(dec, &f.Unknown, func(name []byte) (int, error) {
 		switch string(name) {
 		case "object":
-			return true, readString(dec, st, &f.Object)
+			return 1, readString(dec, st, &f.Object)
 		case "id":
-			return true, readInt(dec, &f.ID)
+			return 2, readInt(dec, &f.ID)
 		case "title":
-			return true, readString(dec, st, &f.Title)
+			return 3, readString(dec, st, &f.Title)
 		}
-		return false, nil
+		return 0, nil
 	})
 }
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -16,29 +17,17 @@ import (
 	jsonv1 "github.com/go-json-experiment/json/v1"
 )
 
-// Every resource is coded through encoding/json/v2 (the module
-// github.com/go-json-experiment/json, which on Go 1.27 is the standard
-// library's package), through the streaming methods UnmarshalJSONFrom and
-// MarshalJSONTo. Resources encode through their twin types and decode token
-// by token from a jsontext.Decoder (codec.go, which go generate writes from
-// the struct types); only Ref, Nullable, FormFields, FieldValues and
-// Timestamp have code of their own.
+// Every resource is coded through encoding/json/v2 (go-json-experiment/json;
+// the standard library's on Go 1.27) by its exported streaming methods:
+// MarshalJSONTo through a twin type, UnmarshalJSONFrom token by token
+// (codec.go, generated from the struct types; Ref, Nullable, FormFields,
+// FieldValues and Timestamp have code of their own). Methods, because
+// caller-side arshalers cost a map lookup and an allocation per value
+// (BENCHMARKS.md).
 //
-// The methods are exported, and name jsontext types, because v2 calls only
-// exported methods: the alternative, caller-side arshalers on an unexported
-// interface (json.WithUnmarshalers), makes v2 look up every value of every
-// field in a map of functions, and costs a reflect conversion and an
-// allocation per value. Measured on a 100-order page with every include:
-// 15,200 allocations and 0.99 of the map decode's time with interface
-// arshalers, 7,000 and 0.59-0.75 with arshalers listed by concrete type, and
-// 7,000 and 0.55-0.69 with methods (BENCHMARKS.md).
-//
-// Strictness, as a careful user would want it from data that is stored and
-// compared: invalid UTF-8 and duplicate member names are errors (v2's
-// defaults). Replacing bad bytes with U+FFFD, or keeping one of two values for
-// a name, would hand back a record that is not what the server sent. Member
-// names match exactly, as the API sends them. A null leaves a field as it is
-// (encoding/json's semantics).
+// Decoding is strict, as a careful user wants of data that is stored and
+// compared: invalid UTF-8 and duplicate names are errors, names match
+// exactly, and a null leaves a field as it is (encoding/json's semantics).
 
 // codecOptions are the options of every encode of the SDK's types:
 // encoding/json's treatment of null and of nil slices and maps.
@@ -49,8 +38,12 @@ var codecOptions = json.JoinOptions(
 )
 
 // decodeOptions are the options of every decode of the SDK's types: those of
-// encoding plus the SDK's mark, the marshalers ownMark.
-var decodeOptions = json.JoinOptions(codecOptions, json.WithMarshalers(ownMark))
+// encoding, the SDK's mark (ownMark), and duplicate names left to the SDK's
+// decoders, which tell a member seen twice by a bit per known member
+// (decodeObject) instead of the decoder's set of names, and check every
+// value they read whole or skip (uniqueNames). Only values that have decoders
+// of the SDK's may be decoded with them.
+var decodeOptions = json.JoinOptions(codecOptions, json.WithMarshalers(ownMark), jsontext.AllowDuplicateNames(true))
 
 // ownMark marks the SDK's own decoders. Marshalers act only on encoding, so
 // it changes nothing in a decode (and costs it nothing); what marks is its
@@ -61,17 +54,12 @@ var ownMark = json.MarshalToFunc(func(*jsontext.Encoder, ownMarkType) error { re
 // ownMarkType is a type that nothing encodes.
 type ownMarkType struct{}
 
-// ownDecode reports whether dec is one of the SDK's decoders: one made by
-// json.Unmarshal with decodeOptions, over bytes in memory. Every
-// UnmarshalJSONFrom (decodeTop, Timestamp) checks this first; on any other
-// decoder it reads its value whole and decodes that the SDK's way
-// (decodeWhole). So a caller's options never reach the values inside, and
-// every caller gets the client's results: encoding/json (v1), which on Go
-// 1.27 calls these methods with lenient options of its own (names in any
-// case, duplicate names and invalid UTF-8 allowed, time.Time parsed
-// loosely); encoding/json/v2 with any options; and decoders that stream from
-// an io.Reader. Only the outermost value of such a decode pays for the
-// second read.
+// ownDecode reports whether dec is one of the SDK's decoders (json.Unmarshal
+// with decodeOptions, over bytes in memory). On any other decoder, such as
+// encoding/json v1's (lenient options on Go 1.27), v2 with a caller's
+// options, or one streaming from an io.Reader, UnmarshalJSONFrom reads its
+// value whole and decodes that the SDK's way (decodeWhole), so every caller
+// gets the client's results; only the outermost value pays the second read.
 func ownDecode(dec *jsontext.Decoder) bool {
 	mark, _ := json.GetOption(dec.Options(), json.WithMarshalers)
 	return mark == ownMark
@@ -103,10 +91,11 @@ const jsonSpace = " \t\r\n"
 // trimJSONSpace returns the JSON value in b without the whitespace around it.
 func trimJSONSpace(b []byte) []byte { return bytes.Trim(b, jsonSpace) }
 
-// decodeJSON decodes body into v with encoding/json/v2 and the SDK's
-// options; any failure is a *DecodeError. The raw Client.Get uses it.
+// decodeJSON decodes body into v, any type, with encoding/json/v2 and the
+// SDK's encoding options; any failure is a *DecodeError. The raw Client.Get
+// uses it.
 func decodeJSON(url string, body []byte, v any) error {
-	if err := unmarshalJSON(body, v); err != nil {
+	if err := json.Unmarshal(body, v, codecOptions); err != nil {
 		return newDecodeError(url, err)
 	}
 	return nil
@@ -334,13 +323,10 @@ func goKindName(t reflect.Type) string {
 	return t.String()
 }
 
-// The wire types decode token by token (codec.go): decodeObject reads an
-// object's members and hands each name to the type's generated switch, which
-// reads the value straight into its field, with readString, readInt,
-// readFloat and readBool for the scalars; members it does not know go into
-// Unknown as v2 would put them. Duplicate names and invalid UTF-8 are still
-// the decoder's errors. A value of the wrong kind is a *json.SemanticError
-// at that value, as v2 gives it.
+// The generated decoders (codec.go) read an object with decodeObject, each
+// known member straight into its field (readString, readInt, readFloat,
+// readBool), and the others into Unknown as v2 would. A value of the wrong
+// kind is a *json.SemanticError at that value, as v2 gives it.
 
 // decodeState is what a decode carries through the values it decodes:
 // interned strings, as v2 keeps them (a page repeats its object kinds,
@@ -395,7 +381,14 @@ func decodeValue(dec *jsontext.Decoder, st *decodeState, v any) error {
 	if d, ok := v.(fieldsDecoder); ok {
 		return d.decodeFrom(dec, st)
 	}
-	return json.UnmarshalDecode(dec, v)
+	raw, err := dec.ReadValue()
+	if err == nil {
+		err = uniqueNames(dec, raw)
+	}
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(raw, v, codecOptions)
 }
 
 // decodeRecords decodes a page's records, null or objects, into *s; v2
@@ -427,9 +420,11 @@ func decodeRecords[T any](dec *jsontext.Decoder, st *decodeState, s *[]*T) error
 }
 
 // decodeObject reads an object, or null (which leaves the value as it is),
-// calling member with each name; member reads the value and reports true,
-// or reports false for a member to keep in unknown as sent (nil: skip it).
-func decodeObject(dec *jsontext.Decoder, unknown *jsontext.Value, member func(name []byte) (bool, error)) error {
+// calling member with each name; member reads the value and returns the
+// member's number (1 to 63), or returns 0 for a member to keep in unknown as
+// sent (nil: skip it). A name seen twice is an error, as the decoder would
+// give it.
+func decodeObject(dec *jsontext.Decoder, unknown *jsontext.Value, member func(name []byte) (int, error)) error {
 	switch dec.PeekKind() {
 	case 'n':
 		_, err := dec.ReadToken()
@@ -441,24 +436,39 @@ func decodeObject(dec *jsontext.Decoder, unknown *jsontext.Value, member func(na
 	if _, err := dec.ReadToken(); err != nil {
 		return err
 	}
+	var seen uint64     // the numbers of the known members read
+	var others [][]byte // the names of the other members read
 	for dec.PeekKind() != '}' {
 		quoted, err := dec.ReadValue()
 		if err != nil {
 			return err
 		}
+		at := dec.InputOffset() - int64(len(quoted))
 		name := quoted[1 : len(quoted)-1]
-		known, err := member(name)
-		if !known && err == nil && bytes.IndexByte(name, '\\') >= 0 {
+		n, err := member(name)
+		if n == 0 && err == nil && bytes.IndexByte(name, '\\') >= 0 {
 			name, _ = jsontext.AppendUnquote(nil, quoted) // no case of the switch has a backslash
-			known, err = member(name)
+			n, err = member(name)
 		}
-		switch {
-		case err != nil:
+		if err != nil {
 			return atValue(dec, err)
-		case known:
-		case unknown == nil:
-			err = dec.SkipValue()
-		default:
+		}
+		if n > 0 && seen&(1<<n) != 0 || n == 0 && slices.ContainsFunc(others, func(o []byte) bool { return bytes.Equal(o, name) }) {
+			return &jsontext.SyntacticError{ByteOffset: at, JSONPointer: dec.StackPointer(), Err: jsontext.ErrDuplicateName}
+		}
+		if n > 0 {
+			seen |= 1 << n
+			continue
+		}
+		others = append(others, name)
+		val, err := dec.ReadValue()
+		if err == nil {
+			err = uniqueNames(dec, val)
+		}
+		if err != nil {
+			return err
+		}
+		if unknown != nil {
 			u := bytes.TrimSuffix(*unknown, []byte("}"))
 			if len(u) == 0 {
 				u = append(u, '{')
@@ -466,15 +476,25 @@ func decodeObject(dec *jsontext.Decoder, unknown *jsontext.Value, member func(na
 				u = append(u, ',')
 			}
 			u = append(append(u, quoted...), ':')
-			var val jsontext.Value
-			val, err = dec.ReadValue()
 			*unknown = append(append(u, val...), '}')
-		}
-		if err != nil {
-			return err
 		}
 	}
 	_, err := dec.ReadToken()
+	return err
+}
+
+// uniqueNames checks that no object in val, the value dec has just read,
+// has a name twice: decodeOptions leave that to the SDK's decoders.
+func uniqueNames(dec *jsontext.Decoder, val jsontext.Value) error {
+	if k := val.Kind(); k != '{' && k != '[' {
+		return nil
+	}
+	_, err := jsontext.NewDecoder(bytes.NewBuffer(val)).ReadValue()
+	var syntactic *jsontext.SyntacticError
+	if errors.As(err, &syntactic) {
+		syntactic.ByteOffset += dec.InputOffset() - int64(len(val))
+		syntactic.JSONPointer = dec.StackPointer() + syntactic.JSONPointer
+	}
 	return err
 }
 
@@ -548,7 +568,11 @@ func readString[S ~string](dec *jsontext.Decoder, st *decodeState, s *S) error {
 // readLenient reads a string, or skips a value of any other kind.
 func readLenient(dec *jsontext.Decoder, st *decodeState, s *string) error {
 	if dec.PeekKind() != '"' {
-		return dec.SkipValue()
+		val, err := dec.ReadValue()
+		if err != nil {
+			return err
+		}
+		return uniqueNames(dec, val)
 	}
 	return readString(dec, st, s)
 }

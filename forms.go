@@ -76,6 +76,11 @@ func (ff *FormFields) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
 		if err != nil {
 			return err
 		}
+		for i := range fields { // decodeOptions leave duplicate names to the SDK
+			if fields[i].key() == string(key) {
+				return &jsontext.SyntacticError{ByteOffset: dec.InputOffset() - int64(len(quoted)), JSONPointer: dec.StackPointer(), Err: jsontext.ErrDuplicateName}
+			}
+		}
 		fields = append(fields, FormField{})
 		f := &fields[len(fields)-1]
 		st.inPlace = true
@@ -237,6 +242,9 @@ func (v *FieldValues) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
 	*v = FieldValues{}
 	if dec.PeekKind() != '{' {
 		raw, err := dec.ReadValue()
+		if err == nil {
+			err = uniqueNames(dec, raw)
+		}
 		v.Raw = bytes.Clone(raw)
 		return err
 	}

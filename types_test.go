@@ -416,9 +416,17 @@ func TestUnknownMembersAreKeptAtEveryLevel(t *testing.T) {
 func TestDecodeIsStrict(t *testing.T) {
 	for name, tc := range map[string]struct{ body, path, at string }{
 		"duplicate name": {`{"object":"list","data":[{"object":"order","id":1,"id":2}],"meta":{}}`, "data[0]", `"id":2`},
-		"invalid UTF-8":  {"{\"object\":\"list\",\"data\":[{\"object\":\"order\",\"currency\":\"\xff\"}],\"meta\":{}}", "data[0].currency", "\xff"},
-		"wrong kind":     {`{"object":"list","data":[{"object":"order"},{"object":"message"}],"meta":{}}`, "data[1]", `{"object":"message"}`},
-		"null record":    {`{"object":"list","data":[{"object":"order"},null],"meta":{}}`, "data[1]", `null`},
+		// The SDK's decoders tell duplicates apart themselves (decodeOptions):
+		// every way a name can come twice.
+		"duplicate escaped name":         {`{"object":"list","data":[{"object":"order","id":1,"\u0069d":2}],"meta":{}}`, "data[0]", `"\u0069d"`},
+		"duplicate unknown name":         {`{"object":"list","data":[{"object":"order","x":1,"x":2}],"meta":{}}`, "data[0]", `"x":2`},
+		"duplicate in an unknown value":  {`{"object":"list","data":[{"object":"order","x":[{"a":1,"a":2}]}],"meta":{}}`, "data[0].x", `"a":2`},
+		"duplicate form field":           {`{"object":"list","data":[{"object":"order","billing_address":{"fields":{"f1":{"id":"f1"},"f1":{"id":"f1"}}}}],"meta":{}}`, "data[0].billing_address.fields", `"f1":{"id":"f1"}}`},
+		"duplicate in a skipped value":   {`{"object":"list","data":[{"object":"order","billing_address":{"fields":{"f1":{"values":{"first":{"a":1,"a":2}}}}}}],"meta":{}}`, "data[0].billing_address.fields.f1.values.first", `"a":2`},
+		"duplicate in values not object": {`{"object":"list","data":[{"object":"order","billing_address":{"fields":{"f1":{"values":[{"a":1,"a":2}]}}}}],"meta":{}}`, "data[0].billing_address.fields.f1.values", `"a":2`},
+		"invalid UTF-8":                  {"{\"object\":\"list\",\"data\":[{\"object\":\"order\",\"currency\":\"\xff\"}],\"meta\":{}}", "data[0].currency", "\xff"},
+		"wrong kind":                     {`{"object":"list","data":[{"object":"order"},{"object":"message"}],"meta":{}}`, "data[1]", `{"object":"message"}`},
+		"null record":                    {`{"object":"list","data":[{"object":"order"},null],"meta":{}}`, "data[1]", `null`},
 	} {
 		t.Run(name, func(t *testing.T) {
 			p, err := decodePage[Order]("u", []byte(tc.body), ObjectOrder, false)

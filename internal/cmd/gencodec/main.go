@@ -70,7 +70,10 @@ type wireType struct {
 
 // member is a field that the generated decoder reads: its JSON name and the
 // call that reads its value.
-type member struct{ Name, Read string }
+type member struct {
+	Name, Read string
+	Number     int // from 1: the bit decodeObject marks the member seen with
+}
 
 // wireTypes lists the wire types declared in the non-test Go files of dir,
 // other than skip, in the order of the files' names and of their
@@ -123,6 +126,12 @@ func wireTypes(dir, skip, lenient string) ([]wireType, error) {
 					t.TypeArgs = "[" + strings.Join(args, ", ") + "]"
 				}
 				t.Members = members(st, t.Recv, kinds, t.Lenient, ts.TypeParams)
+				if len(t.Members) > 63 {
+					return nil, fmt.Errorf("%s has %d members; decodeObject tells at most 63 apart", t.Name, len(t.Members))
+				}
+				for i := range t.Members {
+					t.Members[i].Number = i + 1
+				}
 				types = append(types, t)
 			}
 		}
@@ -319,12 +328,12 @@ import (
 {{range .}}{{if .Lenient}}
 // decodeValues fills the string fields of {{.Recv}} whose values are strings.
 func ({{.Recv}} *{{.Name}}) decodeValues(dec *jsontext.Decoder, st *decodeState) error {
-	return decodeObject(dec, nil, func(name []byte) (bool, error) {
+	return decodeObject(dec, nil, func(name []byte) (int, error) {
 		switch string(name) { {{- range .Members}}
 		case {{printf "%q" .Name}}:
-			return true, {{.Read}}{{end}}
+			return {{.Number}}, {{.Read}}{{end}}
 		}
-		return false, nil
+		return 0, nil
 	})
 }
 {{else}}
@@ -336,12 +345,12 @@ func ({{.Recv}} *{{.Name}}{{.TypeArgs}}) UnmarshalJSONFrom(dec *jsontext.Decoder
 }
 
 func ({{.Recv}} *{{.Name}}{{.TypeArgs}}) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
-	return decodeObject(dec, &{{.Recv}}.Unknown, func(name []byte) (bool, error) {
+	return decodeObject(dec, &{{.Recv}}.Unknown, func(name []byte) (int, error) {
 		switch string(name) { {{- range .Members}}
 		case {{printf "%q" .Name}}:
-			return true, {{.Read}}{{end}}
+			return {{.Number}}, {{.Read}}{{end}}
 		}
-		return false, nil
+		return 0, nil
 	})
 }
 
