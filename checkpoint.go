@@ -186,10 +186,8 @@ func (c Checkpoint) MarshalJSON() ([]byte, error) {
 	if c.IsZero() && c.resource == "" {
 		return []byte("{}"), nil
 	}
-	out := checkpointJSON{V: 2, Resource: c.resource, Website: c.website, Created: c.mark.UTC(), CoveredBefore: c.coveredBefore.UTC()}
-	if len(c.seen) > 0 {
-		out.Seen = map[string][]int64{}
-	}
+	out := checkpointJSON{V: 2, Resource: c.resource, Website: c.website, Created: c.mark.UTC(),
+		CoveredBefore: c.coveredBefore.UTC(), Seen: map[string][]int64{}} // omitted when empty
 	for _, r := range c.seen {
 		k := r.created.UTC().Format(time.RFC3339Nano)
 		out.Seen[k] = append(out.Seen[k], r.id)
@@ -278,9 +276,7 @@ func (in *checkpointJSON) checkpoint() (Checkpoint, error) {
 	}
 	slices.SortFunc(out.seen, compareSeen)
 	out.seen = slices.CompactFunc(out.seen, func(a, b seenRecord) bool { return compareSeen(a, b) == 0 })
-	if !out.IsZero() {
-		out.prune()
-	}
+	out.prune() // a no-op without a mark: there is nothing to forget then
 	return out, nil
 }
 

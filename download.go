@@ -22,12 +22,10 @@ import (
 // ErrLinkExpired is returned (wrapped) by Download and DownloadFile when a
 // file's Expires has passed: before the first request, before a retry, or
 // when the file host refuses the link with 403 after it expired. No request
-// is sent with an expired link.
-//
-// A link is refreshed by reading its record again: the order with
-// OrderIncludeItemsPrintReadyFiles (Orders.Get), or the message with
-// MessageIncludeFile (Messages.Get); the file keeps its ID and gets a new URL
-// and Expires.
+// is sent with an expired link. A link is refreshed by reading its record
+// again: the order with OrderIncludeItemsPrintReadyFiles (Orders.Get), or the
+// message with MessageIncludeFile (Messages.Get); the file keeps its ID and
+// gets a new URL and Expires.
 var ErrLinkExpired = errors.New("ordermsg: file link expired")
 
 // ErrNoFile is returned (wrapped) by PrintReadyFile.Downloadable for an
@@ -195,9 +193,8 @@ func (d *download) run(ctx context.Context) error {
 	u := *d.u
 	hreq := (&http.Request{Method: http.MethodGet, URL: &u, Host: u.Host, Header: http.Header{}}).WithContext(ctx)
 	hreq.Header.Set("User-Agent", d.c.userAgent)
-	// identity: a compressed body has no length to check and no byte ranges
-	// of the file to resume from. Set here, it also keeps net/http's
-	// Transport from asking for gzip and decoding it unseen.
+	// identity: a compressed body has no length to check nor ranges to resume
+	// from. Set here, it also keeps net/http from asking for gzip unseen.
 	hreq.Header.Set("Accept-Encoding", "identity")
 	if sameOrigin(d.u, d.c.baseURL) {
 		hreq.Header.Set("Authorization", d.c.credentials.authorization)
@@ -252,9 +249,7 @@ func (d *download) prepare(req *http.Request) error {
 }
 
 // receive handles an attempt's response that decideRetry does not retry on
-// its status: a 2xx is written to w, a 416 after the last byte ends the
-// download, and any other is read as the answer. An attempt that brings
-// bytes starts a fresh series of retries.
+// its status. An attempt that brings bytes starts a fresh series of retries.
 func (d *download) receive(resp *http.Response) error {
 	defer resp.Body.Close()
 	switch {
@@ -367,9 +362,19 @@ func (d *download) accept(resp *http.Response) (skip int64, err error) {
 	if d.written == 0 {
 		d.validator = v
 	}
-	enc, err := d.encodingOf(resp.Header)
-	if err != nil {
-		return 0, err
+	// gzip is the one encoding decoded. A change of encoding between attempts
+	// is the file changing, or its host serving two forms whose bytes differ.
+	enc := strings.ToLower(strings.TrimSpace(strings.Join(resp.Header.Values("Content-Encoding"), ",")))
+	switch enc {
+	case "", "identity":
+		enc = ""
+	case "gzip", "x-gzip":
+		enc = "gzip"
+	default:
+		return 0, final(fmt.Errorf("the body has Content-Encoding %q, which Download does not decode; it is not written as the file", enc))
+	}
+	if d.written > 0 && enc != d.encoding {
+		return 0, errFileChanged
 	}
 	var start, total int64
 	switch {
@@ -400,26 +405,6 @@ func (d *download) accept(resp *http.Response) (skip int64, err error) {
 	}
 	d.encoding = enc
 	return skip, nil
-}
-
-// encodingOf reads a 2xx response's Content-Encoding: "" (none, or
-// identity) or "gzip", the one Download decodes. Another is an error, and so
-// is a change from the encoding of the bytes already written: the file
-// changed, or its host serves it in two forms whose bytes do not line up.
-func (d *download) encodingOf(h http.Header) (string, error) {
-	enc := strings.ToLower(strings.TrimSpace(strings.Join(h.Values("Content-Encoding"), ",")))
-	switch enc {
-	case "", "identity":
-		enc = ""
-	case "gzip", "x-gzip":
-		enc = "gzip"
-	default:
-		return "", final(fmt.Errorf("the body has Content-Encoding %q, which Download does not decode; it is not written as the file", enc))
-	}
-	if d.written > 0 && enc != d.encoding {
-		return "", errFileChanged
-	}
-	return enc, nil
 }
 
 // gzipError is a failure to decode a gzip body: bytes that are not gzip, or
@@ -511,9 +496,8 @@ func (d *download) copy(body io.Reader, skip int64) error {
 	}
 }
 
-// redactURLError rebuilds net/http's *url.Error, whose text shows a URL whole
-// (the link's query, or a refused redirect's Location), with the URL
-// redacted; the error under it is kept for errors.Is and errors.As.
+// redactURLError redacts the URL that net/http's *url.Error shows whole (the
+// link's query, or a refused redirect's Location), keeping the error under it.
 func redactURLError(err error) error {
 	ue, ok := err.(*url.Error)
 	if !ok {
@@ -522,8 +506,7 @@ func redactURLError(err error) error {
 	return &url.Error{Op: ue.Op, URL: redactRawURL(ue.URL), Err: ue.Err}
 }
 
-// redactRawURL is redactURL of a URL in text form; one that does not parse
-// is not shown at all.
+// redactRawURL is redactURL of a URL in text form; one that does not parse is not shown.
 func redactRawURL(raw string) string {
 	u, err := url.Parse(raw)
 	if err != nil {
@@ -532,8 +515,7 @@ func redactRawURL(raw string) string {
 	return redactURL(u)
 }
 
-// redactURL is u as errors and logs show it: without user info, query or
-// fragment.
+// redactURL is u as errors and logs show it: without user info, query or fragment.
 func redactURL(u *url.URL) string {
 	shown := url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path, RawPath: u.RawPath}
 	if u.RawQuery != "" || u.Fragment != "" {
