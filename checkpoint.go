@@ -21,26 +21,10 @@ import (
 // record it yielded (the high-water mark) and the records it yielded within
 // the window behind the mark that the next Sync lists again. Store it (it
 // encodes to JSON and back; LoadCheckpoint and Save keep it in a file) and
-// pass it to the next Sync to get only what it has not yielded yet. Its zero
-// value means "from the beginning"; NewCheckpointAt starts at a given time
-// instead, skipping the history. An hourly job keeps it in a file:
-//
-//	cp, err := ordermsg.LoadCheckpoint("orders.json")
-//	if errors.Is(err, fs.ErrNotExist) {
-//		cp, err = ordermsg.NewCheckpointAt(time.Now()), nil // or new(ordermsg.Checkpoint)
-//	}
-//	if err != nil {
-//		return err
-//	}
-//	var syncErr error
-//	for o, err := range c.Orders.Sync(ctx, websiteID, cp, nil) {
-//		if err != nil {
-//			syncErr = err
-//			break
-//		}
-//		handle(o)
-//	}
-//	return errors.Join(syncErr, cp.Save("orders.json"))
+// pass it to the next Sync to get only what it has not yielded yet, as the
+// example of OrdersService.Sync does. Its zero value means "from the
+// beginning"; NewCheckpointAt starts at a given time instead, skipping the
+// history.
 //
 // A checkpoint belongs to one resource (orders or messages) of one website:
 // the first Sync it is given records which, and a Sync of another resource
@@ -48,11 +32,10 @@ import (
 // request. A checkpoint stored before it carried that identity takes it on
 // its next use.
 //
-// Its size is the number of records created in the window: from midnight
-// UTC two days before the mark's UTC date, less 14 hours (the earliest time
-// zone's day start), up to the mark; about three days of records, whatever
-// the length of the history. Records that fall out of the window as the mark
-// moves are forgotten.
+// Its size is the number of records created in the window (from midnight
+// UTC two days before the mark's UTC date, less 14 hours, up to the mark):
+// about three days of records, whatever the length of the history. Records
+// that fall out of the window as the mark moves are forgotten.
 //
 // # JSON format
 //
@@ -71,21 +54,15 @@ import (
 // Decoding is all or nothing: input that is not version 2 nor {}, that has
 // a member version 2 does not have, or whose fields contradict each other (a
 // seen record or a covered_before later than the mark, records without a
-// mark, an unknown resource), or that is null, leaves the
-// Checkpoint as it was and returns an error that says what is wrong and
-// matches ErrInvalidCheckpoint.
+// mark, an unknown resource), or that is null, leaves the Checkpoint as it
+// was and returns an error that says what is wrong and matches
+// ErrInvalidCheckpoint.
 type Checkpoint struct {
-	// resource ("orders" or "messages") and website are the checkpoint's
-	// identity; resource is "" until its first Sync.
-	resource string
-	website  int64
-	mark     time.Time
-	// coveredBefore, from NewCheckpointAt, is the time before which every record counts as yielded; zero once the
-	// window is past it.
-	coveredBefore time.Time
-	// seen are the records yielded within the window, ascending by
-	// creation time then id.
-	seen []seenRecord
+	resource      string // "orders" or "messages"; "" until its first Sync
+	website       int64
+	mark          time.Time
+	coveredBefore time.Time    // see "covered_before" above; zero once the window is past it
+	seen          []seenRecord // ascending by creation time then id
 }
 
 // NewCheckpointAt returns a checkpoint that starts at t: a Sync given it
@@ -128,13 +105,13 @@ func (c *Checkpoint) claim(resource string, website int64) error {
 }
 
 // covers reports whether the record (created, id) counts as yielded: it is
-// one of the records remembered, or older than the window (or than a start
-// time), where the checkpoint cannot tell.
+// one of the records remembered, or older than the window or than
+// coveredBefore, where the checkpoint cannot tell.
 func (c *Checkpoint) covers(created time.Time, id int64) bool {
 	if c.IsZero() {
 		return false
 	}
-	if created.Before(c.forgetBefore()) {
+	if created.Before(c.windowStart()) || created.Before(c.coveredBefore) {
 		return true
 	}
 	_, found := slices.BinarySearchFunc(c.seen, seenRecord{created, id}, compareSeen)
@@ -163,25 +140,7 @@ func (c *Checkpoint) prune() {
 	c.seen = slices.Delete(c.seen, 0, n)
 }
 
-// forgetBefore is the time before which every record counts as yielded.
-func (c *Checkpoint) forgetBefore() time.Time {
-	if start := c.windowStart(); start.After(c.coveredBefore) {
-		return start
-	}
-	return c.coveredBefore
-}
-
-// newestSeen returns the newest record c remembers and whether there is one.
-func (c *Checkpoint) newestSeen() (seenRecord, bool) {
-	if len(c.seen) == 0 {
-		return seenRecord{}, false
-	}
-	return c.seen[len(c.seen)-1], true
-}
-
-// overlapStart is the date_start that a sync after the checkpoint asks for:
-// syncOverlapDays before the high-water mark's UTC date, so that every
-// reading of date_start lists the whole window (see syncOverlapDays).
+// overlapStart is the date_start of a sync from c: see syncOverlapDays.
 func (c *Checkpoint) overlapStart() Date {
 	if c.IsZero() {
 		return Date{}
@@ -189,33 +148,27 @@ func (c *Checkpoint) overlapStart() Date {
 	return DateOf(c.mark.UTC().AddDate(0, 0, -syncOverlapDays))
 }
 
-// windowStart is the earliest creation time that the checkpoint remembers:
-// midnight UTC windowDays before the mark's UTC date, less the earliest time
-// zone's day start. What the checkpoint yielded from there on is what it
-// tells apart from what the next Sync must yield.
+// windowStart is the earliest creation time that the checkpoint remembers.
 func (c *Checkpoint) windowStart() time.Time {
 	d := c.mark.UTC().AddDate(0, 0, -windowDays)
 	return time.Date(d.Year(), d.Month(), d.Day(), 0, 0, 0, 0, time.UTC).Add(-earliestDayStart)
 }
 
-// windowDays is how many days before the mark's UTC date the window starts
-// (at that day's start in the earliest time zone): at least 62 hours before
-// the mark, at most 86.
-const windowDays = 2
-
-// syncOverlapDays is how many days before the high-water mark's UTC date a
-// sync starts its list. The spec does not say how the server reads
-// date_start=S. Read as inclusive, the list starts at the start of day S in
-// the server's time zone; read as "after S", a day later. The latest of
-// these starts, exclusive in the latest time zone (UTC-12), is 12:00 UTC the
-// day after S; it must not be later than the window's start (10:00 UTC three
-// days before the mark's date), so S is five days before the mark's date:
-// 12:00 UTC four days before it.
-const syncOverlapDays = 5
-
-// earliestDayStart is how long before midnight UTC a day starts in the
-// earliest time zone, UTC+14.
-const earliestDayStart = 14 * time.Hour
+// The window starts at midnight UTC windowDays before the mark's UTC date,
+// less earliestDayStart (a day's start in UTC+14, the earliest time zone): at
+// least 62 hours before the mark, at most 86.
+//
+// A sync lists from date_start syncOverlapDays before the mark's UTC date.
+// The spec does not say how the server reads date_start=S: inclusive, the
+// list starts at the start of day S in the server's time zone; as "after S",
+// a day later. The latest of these starts, exclusive in UTC-12, is 12:00 UTC
+// the day after S; it must not be later than the window's start (10:00 UTC
+// three days before the mark's date), so S is five days before that date.
+const (
+	windowDays       = 2
+	earliestDayStart = 14 * time.Hour
+	syncOverlapDays  = 5
+)
 
 // checkpointJSON is the JSON shape of a Checkpoint, version 2.
 type checkpointJSON struct {
@@ -233,10 +186,8 @@ func (c Checkpoint) MarshalJSON() ([]byte, error) {
 	if c.IsZero() && c.resource == "" {
 		return []byte("{}"), nil
 	}
-	out := checkpointJSON{V: 2, Resource: c.resource, Website: c.website, Created: c.mark.UTC(), CoveredBefore: c.coveredBefore.UTC()}
-	if len(c.seen) > 0 {
-		out.Seen = map[string][]int64{}
-	}
+	out := checkpointJSON{V: 2, Resource: c.resource, Website: c.website, Created: c.mark.UTC(),
+		CoveredBefore: c.coveredBefore.UTC(), Seen: map[string][]int64{}} // omitted when empty
 	for _, r := range c.seen {
 		k := r.created.UTC().Format(time.RFC3339Nano)
 		out.Seen[k] = append(out.Seen[k], r.id)
@@ -262,9 +213,8 @@ func decodeCheckpoint(b []byte) (Checkpoint, error) {
 		// Decoded as {}, it would start a sync from the beginning again.
 		return Checkpoint{}, errors.New("null is not a checkpoint (a zero checkpoint is {})")
 	}
-	// encoding/json/v2, as every decode of the SDK: names match exactly, a
-	// member twice is an error (v1 would keep the last), as is anything
-	// after the object.
+	// encoding/json/v2, as every decode of the SDK: names match exactly; a
+	// member twice (v1 keeps the last) or anything after the object is an error.
 	var in checkpointJSON
 	dec := jsontext.NewDecoder(bytes.NewReader(b))
 	var semantic *jsonv2.SemanticError
@@ -326,9 +276,7 @@ func (in *checkpointJSON) checkpoint() (Checkpoint, error) {
 	}
 	slices.SortFunc(out.seen, compareSeen)
 	out.seen = slices.CompactFunc(out.seen, func(a, b seenRecord) bool { return compareSeen(a, b) == 0 })
-	if !out.IsZero() {
-		out.prune()
-	}
+	out.prune() // a no-op without a mark: there is nothing to forget then
 	return out, nil
 }
 
@@ -349,11 +297,9 @@ func LoadCheckpoint(path string) (*Checkpoint, error) {
 	return &cp, nil
 }
 
-// Save writes c to path as JSON, the way DownloadFile writes a file: a
-// regular file (new, or replacing an old one) is written to a temporary file
-// beside it, synced, and renamed onto path only when complete, so a crash
-// leaves the old checkpoint or the new one, never a mix. A new file gets mode
-// 0666 less the umask; a replaced one keeps its mode; a symlink is followed.
+// Save writes c to path as JSON, the way DownloadFile writes a file: synced
+// and renamed onto path only when complete, so a crash leaves the old
+// checkpoint or the new one, never a mix.
 func (c *Checkpoint) Save(path string) error {
 	if c == nil {
 		return invalidArgument("Save of a nil *Checkpoint")

@@ -1,6 +1,7 @@
 package ordermsg
 
 import (
+	"cmp"
 	"compress/flate"
 	"compress/gzip"
 	"context"
@@ -21,35 +22,28 @@ import (
 // ErrLinkExpired is returned (wrapped) by Download and DownloadFile when a
 // file's Expires has passed: before the first request, before a retry, or
 // when the file host refuses the link with 403 after it expired. No request
-// is sent with an expired link.
-//
-// A link is refreshed by reading its record again: the order with
-// OrderIncludeItemsPrintReadyFiles (Orders.Get), or the message with
-// MessageIncludeFile (Messages.Get); the file keeps its ID and gets a new URL
-// and Expires.
+// is sent with an expired link. A link is refreshed by reading its record
+// again: the order with OrderIncludeItemsPrintReadyFiles (Orders.Get), or the
+// message with MessageIncludeFile (Messages.Get); the file keeps its ID and
+// gets a new URL and Expires.
 var ErrLinkExpired = errors.New("ordermsg: file link expired")
 
 // ErrNoFile is returned (wrapped) by PrintReadyFile.Downloadable for an
 // entry that has no file, as one whose Status is failure.
 var ErrNoFile = errors.New("ordermsg: no file to download")
 
-// errFileChanged stops a download whose file changed between attempts, since
-// the bytes already written would not belong with the rest. Like every error
-// of an attempt, it says what went wrong only: run puts it after
-// "ordermsg: GET" and the URL.
+// errFileChanged stops a download whose file changed between attempts: the
+// bytes already written would not belong with the rest.
 var errFileChanged = final(errors.New("the file changed on the server during the download"))
 
 // DefaultMaxDownloadSize is the largest file Download accepts unless
 // DownloadOptions.MaxBytes says otherwise: 4 GiB, room for large print PDFs.
 const DefaultMaxDownloadSize int64 = 4 << 30
 
-// downloadBufferSize is the one buffer a download copies through, whatever
+// downloadBuffers holds the one buffer a download copies through, whatever
 // the file's size.
-const downloadBufferSize = 64 << 10
-
-// downloadBuffers recycles the copy buffers of finished downloads.
 var downloadBuffers = sync.Pool{New: func() any {
-	b := make([]byte, downloadBufferSize)
+	b := make([]byte, 64<<10)
 	return &b
 }}
 
@@ -64,9 +58,7 @@ type DownloadOptions struct {
 	// to the destination, from the goroutine of the call.
 	Progress func(n int)
 
-	// now is the clock that a link's Expires is compared with; nil means
-	// time.Now. Tests set it.
-	now func() time.Time
+	now func() time.Time // compared with a link's Expires; nil means time.Now (tests set it)
 }
 
 // Downloadable returns the entry's file, or an error matching ErrNoFile that
@@ -88,9 +80,7 @@ func (p *PrintReadyFile) Downloadable() (*File, error) {
 // announced (Content-Length or Content-Range); the size is capped by
 // DownloadOptions.MaxBytes; memory stays the same whatever the size. An
 // attempt that receives nothing for the attempt timeout (WithAttemptTimeout)
-// is cut and resumed. When no length is announced (a chunked body), a resume
-// asks from the last byte already written, and checks it: a body cut right
-// after its last byte then ends as complete, not with a 416.
+// is cut and resumed.
 //
 // Download asks for the file as it is (Accept-Encoding: identity). A body
 // sent with Content-Encoding gzip all the same (an object stored compressed
@@ -103,12 +93,26 @@ func (p *PrintReadyFile) Downloadable() (*File, error) {
 // Expires has passed is not requested: the error matches ErrLinkExpired,
 // which says how to get a fresh one.
 func (c *Client) Download(ctx context.Context, f *File, w io.Writer, opts *DownloadOptions) (int64, error) {
-	if w == nil {
+	switch {
+	case w == nil:
 		return 0, invalidArgument("Download: nil writer")
+	case ctx == nil:
+		return 0, invalidArgument("nil context")
+	case f == nil:
+		return 0, invalidArgument("Download: nil file")
 	}
-	d, err := c.newDownload(ctx, f, w, opts)
-	if err != nil {
-		return 0, err
+	u, err := url.Parse(f.URL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return 0, invalidArgument("Download: file %d: url %q is not an absolute http(s) URL", f.ID, redactRawURL(f.URL))
+	}
+	o := cmp.Or(opts, &DownloadOptions{})
+	if o.MaxBytes < 0 {
+		return 0, invalidArgument("DownloadOptions.MaxBytes must not be negative")
+	}
+	d := &download{c: c, f: f, u: u, w: w, maxBytes: cmp.Or(o.MaxBytes, DefaultMaxDownloadSize),
+		now: o.now, progress: o.Progress, k: call{c: c, url: redactURL(u)}, total: -1}
+	if d.now == nil {
+		d.now = time.Now
 	}
 	err = d.run(ctx)
 	return d.written, err
@@ -133,39 +137,9 @@ type download struct {
 	rangeFrom int64  // the first byte the attempt's Range asks for; -1 without Range
 }
 
-// newDownload checks the caller's input before any request.
-func (c *Client) newDownload(ctx context.Context, f *File, w io.Writer, opts *DownloadOptions) (*download, error) {
-	if ctx == nil {
-		return nil, invalidArgument("nil context")
-	}
-	if f == nil {
-		return nil, invalidArgument("Download: nil file")
-	}
-	u, err := url.Parse(f.URL)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, invalidArgument("Download: file %d: url %q is not an absolute http(s) URL", f.ID, redactRawURL(f.URL))
-	}
-	d := &download{c: c, f: f, u: u, w: w, maxBytes: DefaultMaxDownloadSize, now: time.Now, total: -1}
-	if opts != nil {
-		if opts.MaxBytes < 0 {
-			return nil, invalidArgument("DownloadOptions.MaxBytes must not be negative")
-		}
-		if opts.MaxBytes > 0 {
-			d.maxBytes = opts.MaxBytes
-		}
-		if opts.now != nil {
-			d.now = opts.now
-		}
-		d.progress = opts.Progress
-	}
-	d.k = call{c: c, url: redactURL(u)}
-	return d, nil
-}
-
-// downloadHTTPClient is the client's HTTP client for files: no overall
-// timeout (a large file takes the time it takes; stalls are caught by
-// stallWatch instead), and a redirect to another origin than the API's loses
-// the Authorization header before the client's own redirect policy runs.
+// downloadHTTPClient is the client's HTTP client without its overall timeout
+// (stallWatch catches stalls instead), and whose redirects to another origin
+// than the API's lose the Authorization header before its own policy runs.
 func (c *Client) downloadHTTPClient() *http.Client {
 	hc := *c.httpClient
 	hc.Timeout = 0
@@ -184,22 +158,20 @@ func (c *Client) downloadHTTPClient() *http.Client {
 	return &hc
 }
 
-// checkExpiry refuses a link whose Expires has passed. refused is the
-// host's answer that made the check, or nil before a request.
-func (d *download) checkExpiry(refused *APIError) error {
+// checkExpiry refuses a link whose Expires has passed; refused is the host's
+// *APIError that made the check, or nil before a request.
+func (d *download) checkExpiry(refused error) error {
 	if exp := d.f.Expires.Time; !exp.IsZero() && !d.now().Before(exp) {
 		return &linkExpiredError{file: d.f.ID, expires: exp, refused: refused}
 	}
 	return nil
 }
 
-// linkExpiredError is the error of a link whose Expires has passed. It
-// matches ErrLinkExpired and, when the host refused the link, the host's
-// *APIError.
+// linkExpiredError matches ErrLinkExpired and unwraps to refused.
 type linkExpiredError struct {
 	file    int64
 	expires time.Time
-	refused *APIError // the host's 403, or nil when no request was sent
+	refused error
 }
 
 func (e *linkExpiredError) Error() string {
@@ -212,23 +184,17 @@ func (e *linkExpiredError) Error() string {
 }
 
 func (e *linkExpiredError) Is(target error) bool { return target == ErrLinkExpired }
-
-func (e *linkExpiredError) Unwrap() error {
-	if e.refused == nil {
-		return nil
-	}
-	return e.refused
-}
+func (e *linkExpiredError) Unwrap() error        { return e.refused }
 
 // run makes the attempts through the client's one retry engine (call.do):
-// prepare readies each one, receive writes what it brings.
+// prepare readies each one, receive writes what it brings. An attempt's
+// errors say what went wrong only: the requestError made here names the URL.
 func (d *download) run(ctx context.Context) error {
 	u := *d.u
 	hreq := (&http.Request{Method: http.MethodGet, URL: &u, Host: u.Host, Header: http.Header{}}).WithContext(ctx)
 	hreq.Header.Set("User-Agent", d.c.userAgent)
-	// identity: a compressed body has no length to check and no byte ranges
-	// of the file to resume from. Set here, it also keeps net/http's
-	// Transport from asking for gzip and decoding it unseen.
+	// identity: a compressed body has no length to check nor ranges to resume
+	// from. Set here, it also keeps net/http from asking for gzip unseen.
 	hreq.Header.Set("Accept-Encoding", "identity")
 	if sameOrigin(d.u, d.c.baseURL) {
 		hreq.Header.Set("Authorization", d.c.credentials.authorization)
@@ -243,18 +209,12 @@ func (d *download) run(ctx context.Context) error {
 		return err // from prepare: complete as it is
 	case err != nil:
 		return &requestError{url: d.k.url, err: redactURLError(err)}
-	case d.k.resp != nil:
-		return d.statusError(d.k.resp)
+	case d.k.resp == nil:
+		return nil
 	}
-	return nil
-}
-
-// statusError is the error of a final non-2xx response: an *APIError, which
-// also matches ErrLinkExpired when the host refused a link that has expired
-// since it was checked.
-func (d *download) statusError(resp *response) error {
-	apiErr := newAPIError(http.MethodGet, d.k.url, resp)
-	if resp.status == http.StatusForbidden {
+	// A 403 for a link that expired since it was checked matches ErrLinkExpired too.
+	apiErr := newAPIError(http.MethodGet, d.k.url, d.k.resp)
+	if d.k.resp.status == http.StatusForbidden {
 		if err := d.checkExpiry(apiErr); err != nil {
 			return err
 		}
@@ -262,9 +222,8 @@ func (d *download) statusError(resp *response) error {
 	return apiErr
 }
 
-// prepare readies the request of the next attempt, the first included: a
-// link that has expired is not requested, and a Range asks for the bytes
-// not yet written (from the last of them when the length is not known),
+// prepare readies each attempt's request, the first included: an expired
+// link is not requested, and a Range asks for the bytes not yet written,
 // unless those were decoded.
 func (d *download) prepare(req *http.Request) error {
 	if err := d.checkExpiry(nil); err != nil {
@@ -289,11 +248,8 @@ func (d *download) prepare(req *http.Request) error {
 	return nil
 }
 
-// receive handles the response of an attempt that is not retried on its
-// status: a 2xx is written to w (an error, such as a cut body, is then
-// decided on by decideRetry), a 416 after the last byte ends the download,
-// and any other is read as the answer (readBody). An attempt that brings
-// bytes starts a fresh series of retries.
+// receive handles an attempt's response that decideRetry does not retry on
+// its status. An attempt that brings bytes starts a fresh series of retries.
 func (d *download) receive(resp *http.Response) error {
 	defer resp.Body.Close()
 	switch {
@@ -307,10 +263,15 @@ func (d *download) receive(resp *http.Response) error {
 	if err != nil {
 		return err
 	}
-	body, err := d.decoded(resp.Body)
-	if err == nil {
-		err = d.copy(body, skip)
+	var body io.Reader = resp.Body
+	if d.encoding != "" {
+		zr, err := gzip.NewReader(resp.Body)
+		if err != nil {
+			return gzipError(err)
+		}
+		body = zr
 	}
+	err = d.copy(body, skip)
 	if d.written > before {
 		d.k.retries = 0
 	}
@@ -391,16 +352,29 @@ func (b *watchedBody) Close() error {
 // how many bytes of its body to skip (a restart from byte 0 when the server
 // ignored Range).
 func (d *download) accept(resp *http.Response) (skip int64, err error) {
-	v := validatorOf(resp.Header)
+	v := resp.Header.Get("ETag") // what tells one version of the file from another
+	if v == "" || strings.HasPrefix(v, "W/") {
+		v = resp.Header.Get("Last-Modified")
+	}
 	if d.written > 0 && d.validator != "" && v != d.validator {
 		return 0, errFileChanged
 	}
 	if d.written == 0 {
 		d.validator = v
 	}
-	enc, err := d.encodingOf(resp.Header)
-	if err != nil {
-		return 0, err
+	// gzip is the one encoding decoded. A change of encoding between attempts
+	// is the file changing, or its host serving two forms whose bytes differ.
+	enc := strings.ToLower(strings.TrimSpace(strings.Join(resp.Header.Values("Content-Encoding"), ",")))
+	switch enc {
+	case "", "identity":
+		enc = ""
+	case "gzip", "x-gzip":
+		enc = "gzip"
+	default:
+		return 0, final(fmt.Errorf("the body has Content-Encoding %q, which Download does not decode; it is not written as the file", enc))
+	}
+	if d.written > 0 && enc != d.encoding {
+		return 0, errFileChanged
 	}
 	var start, total int64
 	switch {
@@ -412,8 +386,7 @@ func (d *download) accept(resp *http.Response) (skip int64, err error) {
 		}
 		skip = d.written - start
 	case enc != "":
-		// The announced length is the encoded body's: the decoder checks
-		// the file's own (gzip's trailer).
+		// The announced length is the encoded body's: gzip's trailer checks the file's.
 		start, total, skip = 0, -1, d.written
 	default:
 		start, total, skip = 0, resp.ContentLength, d.written
@@ -434,57 +407,10 @@ func (d *download) accept(resp *http.Response) (skip int64, err error) {
 	return skip, nil
 }
 
-// encodingOf reads a 2xx response's Content-Encoding: "" (none, or
-// identity) or "gzip", the one Download decodes. Another is an error, and so
-// is a change from the encoding of the bytes already written: the file
-// changed, or its host serves it in two forms whose bytes do not line up.
-func (d *download) encodingOf(h http.Header) (string, error) {
-	enc := strings.ToLower(strings.TrimSpace(strings.Join(h.Values("Content-Encoding"), ",")))
-	switch enc {
-	case "", "identity":
-		enc = ""
-	case "gzip", "x-gzip":
-		enc = "gzip"
-	default:
-		return "", final(fmt.Errorf("the body has Content-Encoding %q, which Download does not decode; it is not written as the file", enc))
-	}
-	if d.written > 0 && enc != d.encoding {
-		return "", errFileChanged
-	}
-	return enc, nil
-}
-
-// decoded is the file's bytes in body, as the response's encoding (see
-// accept) says.
-func (d *download) decoded(body io.Reader) (io.Reader, error) {
-	if d.encoding == "" {
-		return body, nil
-	}
-	zr, err := gzip.NewReader(body)
-	if err != nil {
-		return nil, d.gzipError(err)
-	}
-	return &gzipBody{zr: zr, d: d}, nil
-}
-
-// gzipBody decodes a gzip body, its errors made as gzipError makes them.
-type gzipBody struct {
-	zr *gzip.Reader
-	d  *download
-}
-
-func (g *gzipBody) Read(p []byte) (int, error) {
-	n, err := g.zr.Read(p)
-	if err != nil && err != io.EOF {
-		err = g.d.gzipError(err)
-	}
-	return n, err
-}
-
 // gzipError is a failure to decode a gzip body: bytes that are not gzip, or
-// whose checksum fails, are an error that is not retried; a body cut short
-// (or any other read error) is retried like any cut body.
-func (d *download) gzipError(err error) error {
+// whose checksum fails, are not retried; a body cut short (or any other read
+// error) is retried like any cut body.
+func gzipError(err error) error {
 	var corrupt flate.CorruptInputError
 	if errors.Is(err, gzip.ErrHeader) || errors.Is(err, gzip.ErrChecksum) || errors.As(err, &corrupt) {
 		return final(fmt.Errorf("the body sent with Content-Encoding gzip does not decode: %w", err))
@@ -493,15 +419,6 @@ func (d *download) gzipError(err error) error {
 		err = io.ErrUnexpectedEOF // no gzip header at all: an empty body
 	}
 	return &bodyReadError{err: err}
-}
-
-// validatorOf is what tells one version of a file from another: a strong
-// ETag, else Last-Modified, else "".
-func validatorOf(h http.Header) string {
-	if etag := h.Get("ETag"); etag != "" && !strings.HasPrefix(etag, "W/") {
-		return etag
-	}
-	return h.Get("Last-Modified")
 }
 
 // parseContentRange reads "bytes first-last/total" (total may be "*").
@@ -571,16 +488,16 @@ func (d *download) copy(body io.Reader, skip int64) error {
 			return &bodyReadError{err: fmt.Errorf("%d of %d bytes: %w", d.written, d.total, io.ErrUnexpectedEOF)}
 		case rerr == io.EOF:
 			return nil
+		case rerr != nil && d.encoding != "":
+			return &bodyReadError{err: gzipError(rerr)}
 		case rerr != nil:
 			return &bodyReadError{err: rerr}
 		}
 	}
 }
 
-// redactURLError rebuilds the *url.Error that net/http returns, whose text
-// shows a URL whole (user info, query: the link's, or a refused redirect's
-// Location), with that URL as errors show it. The error under it is kept, for
-// errors.Is and errors.As.
+// redactURLError redacts the URL that net/http's *url.Error shows whole (the
+// link's query, or a refused redirect's Location), keeping the error under it.
 func redactURLError(err error) error {
 	ue, ok := err.(*url.Error)
 	if !ok {
@@ -589,8 +506,7 @@ func redactURLError(err error) error {
 	return &url.Error{Op: ue.Op, URL: redactRawURL(ue.URL), Err: ue.Err}
 }
 
-// redactRawURL is redactURL of a URL in text form; one that does not parse
-// is not shown at all.
+// redactRawURL is redactURL of a URL in text form; one that does not parse is not shown.
 func redactRawURL(raw string) string {
 	u, err := url.Parse(raw)
 	if err != nil {
@@ -599,8 +515,7 @@ func redactRawURL(raw string) string {
 	return redactURL(u)
 }
 
-// redactURL is u as errors and logs show it: without user info, query or
-// fragment.
+// redactURL is u as errors and logs show it: without user info, query or fragment.
 func redactURL(u *url.URL) string {
 	shown := url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path, RawPath: u.RawPath}
 	if u.RawQuery != "" || u.Fragment != "" {
@@ -617,10 +532,10 @@ func redactURL(u *url.URL) string {
 // the download is complete, so path never holds part of a file and a failed
 // download leaves nothing behind. A new file gets mode 0666 less the umask; a
 // replaced one keeps its mode. A symlink is followed and its target replaced,
-// found the way the kernel finds it (a relative link and a ".." lead, through
-// symlinked folders, where they lead for a shell's `> path`); a device or a
-// FIFO (also through a symlink, such as /dev/stdout) is written through, in
-// place, and the wait for a FIFO's reader ends with ctx.
+// found the way the kernel finds it (through symlinked folders and ".." in
+// the path or the link); a device or a FIFO (also through a symlink, such as
+// /dev/stdout) is written through, in place, and the wait for a FIFO's
+// reader ends with ctx.
 func (c *Client) DownloadFile(ctx context.Context, f *File, path string, opts *DownloadOptions) (int64, error) {
 	if path == "" {
 		return 0, invalidArgument("DownloadFile: empty path")

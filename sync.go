@@ -33,10 +33,7 @@ const FutureTolerance = 24 * time.Hour
 
 // OrderingError is the error of a Sync that met a record created before the
 // record listed just before it. Neither of the two is yielded, nor anything
-// listed after them: a Sync yields a record only once the record listed
-// after it (or the end of the list) shows the order to be ascending, so a
-// list in the wrong order from its start yields nothing and leaves the
-// checkpoint where it was.
+// listed after them.
 type OrderingError struct {
 	// Object is the records' kind: "order" or "message".
 	Object string
@@ -61,10 +58,8 @@ func (e *OrderingError) Is(target error) bool { return target == ErrNotAscending
 // it gives up on a list that keeps shifting (ListShiftedError).
 const maxListings = 4
 
-// sync yields the records that cp does not cover, listing from cp's overlap
-// on, in ascending creation order, and advances cp as each one is yielded.
-// When the list shifts under it, it lists again from cp, up to maxListings
-// times.
+// sync is OrdersService.Sync and MessagesService.Sync: it lists again from cp
+// when the list shifts under it, up to maxListings times.
 func (r resource[T, P]) sync(ctx context.Context, websiteID int64, cp *Checkpoint, opts syncOptions[T]) iter.Seq2[*T, error] {
 	return func(yield func(*T, error) bool) {
 		if err := r.startSync(websiteID, cp, opts); err != nil {
@@ -85,8 +80,7 @@ func (r resource[T, P]) sync(ctx context.Context, websiteID int64, cp *Checkpoin
 	}
 }
 
-// startSync checks a Sync's arguments, before any request, and makes cp
-// belong to the resource and website.
+// startSync checks a Sync's arguments before any request, and claims cp.
 func (r resource[T, P]) startSync(websiteID int64, cp *Checkpoint, opts syncOptions[T]) error {
 	if cp == nil {
 		return invalidArgument("Sync needs a checkpoint (a pointer to a zero Checkpoint to start from the beginning)")
@@ -108,18 +102,10 @@ var errShifted = errors.New("ordermsg: the list shifted")
 // cover. It returns the shift that ended it when the list changed under it
 // in a way that can hide a record (cp then covers exactly what was yielded),
 // or nil when it ended otherwise: at the end of the list, by the caller's
-// break, or with an error yielded.
-//
-// Each record is held back until the record listed after it (or the end of
-// the list) shows the order to be ascending. Pages are fetched one at a
-// time; each page's total is compared with the one before: a smaller total
-// means records left the list, and those after them moved back, some onto
-// pages already read. The records moved past are all created after the
-// record held (they came after it), so listing again from cp finds them. A
-// larger total is records joining, at the list's end (new ones) or before
-// the page in hand (shown late): these only repeat records, which are
-// dropped; an ordering error or a page of repeats after a change of total is
-// such a join, and is a shift too.
+// break, or with an error yielded. Records that left the list moved the ones
+// after them back; those are all created after the record held, so listing
+// again from cp finds them. Records that joined only repeat others, but an
+// ordering error or a page of repeats after a change of total is a shift too.
 func (r resource[T, P]) syncListing(ctx context.Context, websiteID int64, cp *Checkpoint, opts syncOptions[T], yield func(*T, error) bool) *ListShiftedError {
 	start := cp.overlapStart()
 	list, _ := opts.forSync(start) // checked by startSync
@@ -136,10 +122,12 @@ func (r resource[T, P]) syncListing(ctx context.Context, websiteID int64, cp *Ch
 		prevTotal = pg.Total
 		return nil
 	}
-	overlap := r.overlapCheck(cp, start)
+	overlap := &overlapCheck[T, P]{r: r, mark: cp.mark, dateStart: start, pending: len(cp.seen) > 0}
+	if overlap.pending {
+		overlap.want = cp.seen[len(cp.seen)-1]
+	}
 	var held *T // listed, in order so far, not yet yielded
-	// release yields held unless cp covers it; it returns false when the
-	// listing is over.
+	// release yields held unless cp covers it; false ends the listing.
 	release := func() bool {
 		if err := overlap.verify(ctx, websiteID, opts, held); err != nil {
 			yield(nil, err)
@@ -155,10 +143,8 @@ func (r resource[T, P]) syncListing(ctx context.Context, websiteID int64, cp *Ch
 		cp.advance(t, id)
 		return yield(held, nil)
 	}
-	// The default walk, one page at a time: pages fetched at once are
-	// answered at different times, so a record that appears meanwhile shifts
-	// the later pages but not the earlier ones, and the record pushed across
-	// the boundary is on neither.
+	// One page at a time: of pages fetched at once and answered at different
+	// times, a record that appears meanwhile can push another off both.
 	for rec, err := range r.walkList(ctx, websiteID, list, nil, check) {
 		if err == nil {
 			err = r.checkOrder(held, rec)
@@ -183,24 +169,16 @@ func (r resource[T, P]) syncListing(ctx context.Context, websiteID int64, cp *Ch
 	return nil
 }
 
-// overlapCheck checks that a listing from a checkpoint starts early enough:
-// that it lists the newest record the checkpoint remembers before a record
-// created after the mark is yielded. When it does not, the record is read by
-// id: if it still exists and belongs in the list, the server's date filter
-// started after the mark, and records created between the mark and that
-// start would never be listed. That costs a request only when the record is
-// missing from the listing.
+// overlapCheck checks that a listing from a checkpoint lists the newest
+// record the checkpoint remembers before a record created after the mark is
+// yielded; when it does not, it reads that record by id (the OverlapError
+// case of OrdersService.Sync).
 type overlapCheck[T any, P record[T]] struct {
 	r         resource[T, P]
 	want      seenRecord // the newest record remembered
 	mark      time.Time
 	dateStart Date
 	pending   bool // want not listed yet, and not checked
-}
-
-func (r resource[T, P]) overlapCheck(cp *Checkpoint, start Date) *overlapCheck[T, P] {
-	want, ok := cp.newestSeen()
-	return &overlapCheck[T, P]{r: r, want: want, mark: cp.mark, dateStart: start, pending: ok}
 }
 
 // see is called with each record listed, in order.
