@@ -489,7 +489,7 @@ func (d *download) copy(body io.Reader, skip int64) error {
 		case rerr == io.EOF:
 			return nil
 		case rerr != nil && d.encoding != "":
-			return &bodyReadError{err: gzipError(rerr)}
+			return gzipError(rerr)
 		case rerr != nil:
 			return &bodyReadError{err: rerr}
 		}

@@ -746,6 +746,17 @@ func TestDownloadErrorsAreWrittenOnce(t *testing.T) {
 			<-r.Context().Done()
 		case "/forbidden":
 			w.WriteHeader(http.StatusForbidden)
+		case "/gzip-short", "/gzip-bad":
+			body := gzipped(t, []byte("0123456789"))
+			if r.URL.Path == "/gzip-bad" {
+				body[len(body)-5]++ // the checksum fails
+			}
+			w.Header().Set("Content-Encoding", "gzip")
+			w.Header().Set("Content-Length", fmt.Sprint(len(body)))
+			if r.URL.Path == "/gzip-short" {
+				body = body[:len(body)/2]
+			}
+			w.Write(body)
 		case "/chunked":
 			w.(http.Flusher).Flush()
 			w.Write(make([]byte, 100))
@@ -796,6 +807,14 @@ func TestDownloadErrorsAreWrittenOnce(t *testing.T) {
 		"cut body, retries spent": {
 			download(srv.URL+"/short", nil),
 			"ordermsg: GET " + srv.URL + "/short: reading response body: unexpected EOF",
+		},
+		"cut gzip body, retries spent": {
+			download(srv.URL+"/gzip-short", nil),
+			"ordermsg: GET " + srv.URL + "/gzip-short: reading response body: unexpected EOF",
+		},
+		"gzip body that does not decode": {
+			download(srv.URL+"/gzip-bad", nil),
+			"ordermsg: GET " + srv.URL + "/gzip-bad: the body sent with Content-Encoding gzip does not decode: gzip: invalid checksum",
 		},
 		"file changed": {
 			download(srv.URL+"/changing", nil),
