@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -48,8 +49,7 @@ type Client struct {
 // Option configures a Client; the With functions make them.
 type Option func(*settings) error
 
-// settings are what the options set: the fields of the client to be built,
-// and what NewClient needs only while it builds it.
+// settings are what the options set: the client, and what only NewClient needs.
 type settings struct {
 	Client
 	allowHTTP  bool // WithAllowHTTP was given
@@ -81,10 +81,9 @@ func WithRetry(p RetryPolicy) Option {
 }
 
 // WithVersionHeader sets the name and value of the version header sent with
-// every request. The default is Service-Api-Version: 1. The name must be an
-// HTTP token other than a header the client sets itself (Authorization,
-// Accept, User-Agent, Host), and the value a valid non-empty header value, so
-// that no request fails later for a header net/http would refuse.
+// every request (default Service-Api-Version: 1). The name must be an HTTP
+// token other than a header the client sets itself (Authorization, Accept,
+// User-Agent, Host), and the value a valid non-empty header value.
 func WithVersionHeader(name, value string) Option {
 	return func(s *settings) error {
 		switch http.CanonicalHeaderKey(name) {
@@ -140,8 +139,7 @@ func WithAttemptTimeout(d time.Duration) Option {
 		if d < 0 {
 			return invalidArgument("WithAttemptTimeout: negative duration")
 		}
-		s.attemptTimeout = d
-		s.timeoutSet = true
+		s.attemptTimeout, s.timeoutSet = d, true
 		return nil
 	}
 }
@@ -166,9 +164,8 @@ func WithMaxBodySize(n int64) Option {
 // loopback unless WithAllowHTTP is given, and a key that HTTP Basic
 // authentication cannot carry as a user-id: empty, with a colon or a control
 // character, with leading or trailing white space, or a URL (the arguments
-// swapped). Its errors match
-// ErrInvalidArgument and never show the key, nor the base URL's userinfo or
-// query.
+// swapped). Its errors match ErrInvalidArgument and never show the key, nor
+// the base URL's userinfo or query.
 func NewClient(baseURL, apiKey string, opts ...Option) (*Client, error) {
 	if err := checkAPIKey(apiKey); err != nil {
 		return nil, err
@@ -191,19 +188,34 @@ func NewClient(baseURL, apiKey string, opts ...Option) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := new(Client)
-	*c = s.Client
+	c := &s.Client
 	c.baseURL = u
-	c.httpClient = c.wrapHTTPClient(c.httpClient, s.timeoutSet)
+	var hc http.Client
+	if c.httpClient != nil {
+		hc = *c.httpClient
+	} else {
+		t := http.DefaultTransport.(*http.Transport).Clone()
+		t.MaxIdleConnsPerHost = maxConcurrency // a walk's pages in flight, see WithConcurrency
+		hc.Transport = t
+	}
+	if s.timeoutSet || hc.Timeout == 0 {
+		hc.Timeout = c.attemptTimeout
+	}
+	next := hc.CheckRedirect
+	hc.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if err := c.redirect(req, via); err != nil || next == nil {
+			return err
+		}
+		return next(req, via)
+	}
+	c.httpClient = &hc
 	c.Orders = &OrdersService{r: resource[Order, *Order]{c: c, collection: "orders", kind: ObjectOrder}}
 	c.Messages = &MessagesService{r: resource[Message, *Message]{c: c, collection: "messages", kind: ObjectMessage}}
 	return c, nil
 }
 
-// checkAPIKey refuses a key that Basic authentication cannot carry as a
-// user-id (RFC 7617: no colon, no control character) or that is most likely
-// a mistake (empty, surrounded by white space, an http(s) URL: the base URL
-// and the key swapped). It never shows the key.
+// checkAPIKey refuses the keys NewClient's doc lists (RFC 7617: a user-id
+// has no colon and no control character), without showing the key.
 func checkAPIKey(key string) error {
 	if u, err := url.Parse(key); err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" {
 		return invalidArgument("the API key looks like a URL: are the base URL and the key swapped?")
@@ -221,10 +233,9 @@ func checkAPIKey(key string) error {
 	return nil
 }
 
-// parseBaseURL checks and parses the base URL. Its errors show the URL only
-// as scheme, host and path (never userinfo, query or fragment), and only once
-// it is known to be an http(s) URL with a host that does not hold the key: a
-// string that is not one may well be the key passed in the wrong place.
+// parseBaseURL checks and parses the base URL. Its errors show only its
+// scheme, host and path, and only once it is an http(s) URL with a host and
+// without the key: anything else may well be the key in the wrong place.
 func parseBaseURL(raw, apiKey string, allowHTTP bool) (*url.URL, error) {
 	u, err := url.Parse(raw)
 	switch {
@@ -257,49 +268,16 @@ func parseBaseURL(raw, apiKey string, allowHTTP bool) (*url.URL, error) {
 }
 
 func isLoopback(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
+	return strings.EqualFold(host, "localhost") || net.ParseIP(host).IsLoopback()
 }
 
-// wrapHTTPClient copies hc (or a pooled default) and gives the copy the
-// redirect policy of redirect and the attempt timeout, unless hc has a
-// Timeout and WithAttemptTimeout was not given (timeoutSet).
-func (c *Client) wrapHTTPClient(hc *http.Client, timeoutSet bool) *http.Client {
-	var cp http.Client
-	if hc != nil {
-		cp = *hc
-	} else {
-		t := http.DefaultTransport.(*http.Transport).Clone()
-		t.MaxIdleConnsPerHost = maxConcurrency // a walk's pages in flight, see WithConcurrency
-		cp.Transport = t
-	}
-	if timeoutSet || cp.Timeout == 0 {
-		cp.Timeout = c.attemptTimeout
-	}
-	next := cp.CheckRedirect
-	cp.CheckRedirect = func(req *http.Request, via []*http.Request) error {
-		if err := c.redirect(req, via); err != nil {
-			return err
-		}
-		if next != nil {
-			return next(req, via)
-		}
-		return nil
-	}
-	return &cp
-}
-
-// redirect is the client's redirect policy. It refuses a redirect to a scheme
-// other than http and https, one that changes the scheme (https to http
-// would expose the request; http to https is another origin, where the key
-// would not go, so the answer could only be a puzzling 401), and one beyond
-// the tenth; the refusal is not retried. It removes the Authorization header from a request
-// that leaves the client's origin (scheme, host and port), and from every
-// later hop of the chain: net/http's own rule keeps it for the same host name
-// on another port or scheme, and for subdomains.
+// redirect is the client's redirect policy. It refuses, without retry, a
+// scheme other than http(s), a change of scheme (https to http would expose
+// the request; http to https is another origin, where the key would not go,
+// so the answer could only be a puzzling 401), and an eleventh request. It
+// drops Authorization from every hop from the first off the client's origin
+// on: net/http keeps it for the same host on another port or scheme, and for
+// subdomains.
 func (c *Client) redirect(req *http.Request, via []*http.Request) error {
 	from := via[len(via)-1].URL
 	var why string
@@ -314,19 +292,16 @@ func (c *Client) redirect(req *http.Request, via []*http.Request) error {
 	if why != "" {
 		return final(fmt.Errorf("refused redirect to %s: %s", redactURL(req.URL), why))
 	}
-	left := !sameOrigin(req.URL, c.baseURL)
-	for _, r := range via {
-		left = left || !sameOrigin(r.URL, c.baseURL)
-	}
-	if left {
+	elsewhere := func(r *http.Request) bool { return !sameOrigin(r.URL, c.baseURL) }
+	if elsewhere(req) || slices.ContainsFunc(via, elsewhere) {
 		req.Header.Del("Authorization")
 	}
 	return nil
 }
 
 // credentials holds the Authorization header value. It sits behind a pointer
-// so that fmt, printing any value that holds a Client at any depth, prints an
-// address and never the key, and it prints itself as [redacted].
+// so that fmt, printing a Client at any depth, prints an address, never the
+// key; printed itself, it is [redacted].
 type credentials struct{ authorization string }
 
 func (*credentials) String() string   { return "[redacted]" }
@@ -349,60 +324,15 @@ func (c Client) Format(f fmt.State, _ rune) { _, _ = io.WriteString(f, c.String(
 
 // Get reads path (such as "/websites/1/orders/2", relative to the base URL)
 // with the query and decodes the JSON response into v: the escape hatch for
-// what the typed methods do not cover. Retries, authentication and errors are
-// those of the typed methods.
+// what the typed methods do not cover, with their retries and errors.
 func (c *Client) Get(ctx context.Context, path string, query url.Values, v any) error {
-	if !strings.HasPrefix(path, "/") || strings.ContainsAny(path, "?#\\") || containsDotSegment(path) {
+	segments := strings.Split(path, "/")
+	if !strings.HasPrefix(path, "/") || strings.ContainsAny(path, "?#\\") || slices.Contains(segments, ".") || slices.Contains(segments, "..") {
 		return invalidArgument("Get: path %q must start with / and have no query, fragment or dot segments", path)
 	}
 	return c.do(ctx, path, query, false, nil, func(u string, body []byte) error {
 		return decodeJSON(u, body, v)
 	})
-}
-
-func containsDotSegment(path string) bool {
-	for _, seg := range strings.Split(path, "/") {
-		if seg == "." || seg == ".." {
-			return true
-		}
-	}
-	return false
-}
-
-// endpoint returns the absolute URL of path under the base URL, with query.
-func (c *Client) endpoint(path string, query url.Values) string {
-	u := *c.baseURL
-	u.Path = c.baseURL.Path + path
-	u.RawQuery = encodeQuery(query)
-	return u.String()
-}
-
-// do sends a GET for path and hands a 2xx body to decode. With lend, decode
-// promises to keep nothing of the body once it returns nil, and the body is
-// read into a pooled buffer that goes back to the pool then. gotHeaders, when
-// not nil, is called once a 2xx response's headers are in, before its body
-// is read.
-func (c *Client) do(ctx context.Context, path string, query url.Values, lend bool, gotHeaders func(), decode func(url string, body []byte) error) error {
-	if ctx == nil {
-		return invalidArgument("nil context")
-	}
-	u := c.endpoint(path, query)
-	r, err := c.send(ctx, u, lend, gotHeaders)
-	if err != nil {
-		return err
-	}
-	if r.status < 200 || r.status > 299 {
-		e := newAPIError(http.MethodGet, u, r)
-		if r.status == http.StatusTooManyRequests || r.status == http.StatusServiceUnavailable {
-			e.RetryAfter, _ = retryAfter(r.header, time.Now())
-		}
-		return e
-	}
-	if err := decode(u, r.body); err != nil {
-		return err // the body may be in the error: its buffer is not reused
-	}
-	r.release()
-	return nil
 }
 
 // CloseIdleConnections closes the idle keep-alive connections of the

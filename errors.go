@@ -26,22 +26,19 @@ var (
 	// positive, a negative page or count, a malformed date or include, a bad
 	// option or base URL given to NewClient.
 	ErrInvalidArgument = errors.New("ordermsg: invalid argument")
-	// ErrPlainHTTP is matched, beside ErrInvalidArgument, by the error of
-	// NewClient for a plain http:// base URL to a host that is not loopback
-	// when WithAllowHTTP is not given: the API key would cross the network
-	// in the clear.
+	// ErrPlainHTTP is matched, beside ErrInvalidArgument, by NewClient's error
+	// for a plain http:// base URL to a host that is not loopback without
+	// WithAllowHTTP: the API key would cross the network in the clear.
 	ErrPlainHTTP = errors.New("ordermsg: plain http to a host that is not loopback")
 )
 
-// invalidArgument returns an error about the caller's input that matches
-// ErrInvalidArgument.
+// invalidArgument returns an error about the caller's input.
 func invalidArgument(format string, args ...any) error {
 	return &argumentError{msg: "ordermsg: " + fmt.Sprintf(format, args...)}
 }
 
-// argumentError is an error about the caller's input. Its text is the
-// message alone; errors.Is matches it with ErrInvalidArgument, and with
-// kind when that is set.
+// argumentError is an error about the caller's input. errors.Is matches it
+// with ErrInvalidArgument, and with kind when that is set.
 type argumentError struct {
 	msg  string
 	kind error
@@ -63,8 +60,7 @@ func (e *requestError) Error() string { return "ordermsg: GET " + e.url + ": " +
 func (e *requestError) Unwrap() error { return e.err }
 
 // causeText is err's text without the `Get "URL": ` of net/http's
-// *url.Error, which would repeat the URL that a requestError names: only
-// its cause.
+// *url.Error, which would repeat the URL that a requestError names.
 func causeText(err error) string {
 	if ue, ok := err.(*url.Error); ok {
 		return ue.Err.Error()
@@ -78,7 +74,6 @@ func bodyTooLarge(format string, args ...any) error {
 	return &tooLargeError{detail: fmt.Sprintf(format, args...)}
 }
 
-// tooLargeError is the error bodyTooLarge makes.
 type tooLargeError struct{ detail string }
 
 func (e *tooLargeError) Error() string        { return "response body too large: " + e.detail }
@@ -103,10 +98,9 @@ type APIError struct {
 	// Header is the response's header.
 	Header http.Header
 	// RetryAfter is the wait a 429 or 503 asked for in a Retry-After header
-	// (seconds or an HTTP date), or 0. A wait too long for a Duration,
-	// however long, is the largest Duration. The client returns a response
-	// whose wait exceeds the retry policy's MaxWait rather than sleeping
-	// through it, so the caller decides.
+	// (seconds or an HTTP date), or 0; one too long for a Duration is the
+	// largest Duration. A wait beyond the retry policy's MaxWait is returned
+	// here rather than slept through, so the caller decides.
 	RetryAfter time.Duration
 }
 
@@ -126,22 +120,14 @@ func (e *APIError) Error() string {
 
 // Is lets errors.Is match an APIError against the sentinel for its status.
 func (e *APIError) Is(target error) bool {
-	switch target {
-	case ErrBadRequest:
-		return e.StatusCode == http.StatusBadRequest
-	case ErrUnauthorized:
-		return e.StatusCode == http.StatusUnauthorized
-	case ErrForbidden:
-		return e.StatusCode == http.StatusForbidden
-	case ErrNotFound:
-		return e.StatusCode == http.StatusNotFound
-	case ErrRateLimited:
-		return e.StatusCode == http.StatusTooManyRequests
-	case ErrServer:
+	if target == ErrServer {
 		return e.StatusCode >= 500 && e.StatusCode <= 599
 	}
-	return false
+	return target != nil && target == statusErrors[e.StatusCode]
 }
+
+// statusErrors are the sentinels an *APIError matches by its exact status.
+var statusErrors = map[int]error{400: ErrBadRequest, 401: ErrUnauthorized, 403: ErrForbidden, 404: ErrNotFound, 429: ErrRateLimited}
 
 func newAPIError(method, url string, r *response) *APIError {
 	return &APIError{
@@ -155,36 +141,31 @@ func newAPIError(method, url string, r *response) *APIError {
 }
 
 // errorMessage finds the server's message in an error body, trying the
-// common shapes {"message": …}, {"error": "…"} and {"error": {"message": …}}.
+// common shapes {"message": …}, {"error": "…"} and {"error": {"message": …}},
+// and keeps it to one line of at most 500 bytes.
 func errorMessage(status int, body []byte) string {
 	var shape struct {
 		Message any `json:"message"`
 		Error   any `json:"error"`
 	}
-	if json.Unmarshal(body, &shape) == nil {
-		if s, ok := shape.Message.(string); ok && s != "" {
-			return clip(s)
-		}
+	if json.Unmarshal(body, &shape) != nil {
+		return http.StatusText(status)
+	}
+	s, _ := shape.Message.(string)
+	if s == "" {
 		switch e := shape.Error.(type) {
 		case string:
-			if e != "" {
-				return clip(e)
-			}
+			s = e
 		case map[string]any:
-			if s, ok := e["message"].(string); ok && s != "" {
-				return clip(s)
-			}
+			s, _ = e["message"].(string)
 		}
 	}
-	return http.StatusText(status)
-}
-
-// clip keeps an error message to one readable line.
-func clip(s string) string {
+	if s == "" {
+		return http.StatusText(status)
+	}
 	s = strings.Join(strings.Fields(s), " ")
-	const most = 500
-	if len(s) > most {
-		s = s[:most] + "…"
+	if len(s) > 500 {
+		s = s[:500] + "…"
 	}
 	return s
 }
@@ -231,12 +212,10 @@ var (
 // a Sync of another resource or website. It is returned before any request
 // is sent, and the checkpoint is left as it was.
 type CheckpointMismatchError struct {
-	// CheckpointResource and CheckpointWebsite are what the checkpoint
-	// belongs to.
+	// CheckpointResource and CheckpointWebsite are what the checkpoint is for.
 	CheckpointResource string
 	CheckpointWebsite  int64
-	// Resource ("orders" or "messages") and Website are what the Sync was
-	// asked for.
+	// Resource ("orders" or "messages") and Website are what Sync was asked for.
 	Resource string
 	Website  int64
 }
@@ -251,10 +230,9 @@ func (e *CheckpointMismatchError) Error() string {
 func (e *CheckpointMismatchError) Is(target error) bool { return target == ErrCheckpointMismatch }
 
 // ListShiftedError is the error of a Sync that saw the list change under it
-// (records leaving it between two page requests) in every one of its
-// listings. Each time, the Sync listed again from its checkpoint; after
-// Listings tries it stops. Nothing is lost: the checkpoint covers exactly
-// the records yielded, and the next Sync lists the rest again.
+// (records leaving it between two page requests) in each of its Listings
+// listings from its checkpoint. Nothing is lost: the checkpoint covers
+// exactly the records yielded, and the next Sync lists the rest again.
 type ListShiftedError struct {
 	// Object is the records' kind: "order" or "message".
 	Object string
@@ -276,11 +254,10 @@ func (e *ListShiftedError) Is(target error) bool { return target == ErrListShift
 
 // OverlapError is the error of a Sync whose listing from the checkpoint did
 // not hold a record the checkpoint remembers, although that record still
-// exists (the Sync asked for it by id) and still matches the list's filter:
-// the server's date filter starts later than any reading of date_start that
-// Sync allows for, so records created after the checkpoint's mark may be
-// missing too. No record created after the mark is yielded, and the
-// checkpoint's mark stays where it was.
+// exists and matches the list's filter: the server's date filter starts later
+// than any reading of date_start that Sync allows for, so records created
+// after the checkpoint's mark may be missing too. None of those is yielded,
+// and the mark stays where it was.
 type OverlapError struct {
 	// Object is the records' kind: "order" or "message".
 	Object string

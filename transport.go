@@ -16,16 +16,12 @@ import (
 	"github.com/hashicorp/go-retryablehttp"
 )
 
-// response is a finished response: its body is read in full (up to the caps)
-// and closed.
+// response is a response whose body is read (up to the caps) and closed.
 type response struct {
 	status int
 	header http.Header
 	body   []byte
-	// buf, when set, is the pooled buffer that body was read into (see
-	// bodyPool): do gives it back once a decode that keeps nothing of the
-	// body has succeeded.
-	buf *[]byte
+	buf    *[]byte // when set, the pooled buffer body is in (see bodyPool)
 }
 
 // call is the state of one request across its attempts.
@@ -36,46 +32,61 @@ type call struct {
 	wait       time.Duration // the wait before the next retry, fixed by decideRetry
 	answered   bool          // the handler took the last response as the answer
 	resp       *response     // the last response read by readBody
-	lend       bool          // a 2xx body is read into a pooled buffer (see bodyPool)
-	gotHeaders func()        // when set, called once a 2xx response's headers are in, before its body is read
+	lend       bool          // a 2xx body is read into a pooled buffer
+	gotHeaders func()        // when set, called once a 2xx response's headers are in
 }
 
-// send performs a GET of u with retries (call.do), and returns the response
-// with its body read inside the attempt (readBody), so that a body cut off
-// midway is retried like a dropped connection.
-//
-// With lend, a 2xx body is read into a buffer of bodyPool, which the caller
-// gives back with release once it holds nothing of the body.
-func (c *Client) send(ctx context.Context, u string, lend bool, gotHeaders func()) (*response, error) {
-	k := &call{c: c, url: u, lend: lend, gotHeaders: gotHeaders}
+// do sends a GET for path with query and hands a 2xx body to decode. The body
+// is read inside the attempt (readBody), so that one cut off midway is
+// retried like a dropped connection. With lend, decode promises to keep
+// nothing of the body once it returns nil, and the body is read into a pooled
+// buffer that goes back to the pool then.
+func (c *Client) do(ctx context.Context, path string, query url.Values, lend bool, gotHeaders func(), decode func(url string, body []byte) error) error {
+	if ctx == nil {
+		return invalidArgument("nil context")
+	}
+	endpoint := *c.baseURL
+	endpoint.Path += path
+	endpoint.RawQuery = encodeQuery(query)
+	u := endpoint.String()
 	req, err := retryablehttp.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
-		return nil, fmt.Errorf("ordermsg: %w", err)
+		return fmt.Errorf("ordermsg: %w", err)
 	}
 	req.Header.Set("Authorization", c.credentials.authorization)
 	req.Header.Set("Accept", "application/json")
 	req.Header.Set("User-Agent", c.userAgent)
 	req.Header.Set(c.versionHeader, c.versionValue)
+	k := &call{c: c, url: u, lend: lend, gotHeaders: gotHeaders}
 	if err := k.do(c.httpClient, req, k.readBody, nil); err != nil {
-		return nil, &requestError{url: u, err: err}
+		return &requestError{url: u, err: err}
 	}
-	return k.resp, nil
+	r := k.resp
+	if r.status < 200 || r.status > 299 {
+		e := newAPIError(http.MethodGet, u, r)
+		if r.status == http.StatusTooManyRequests || r.status == http.StatusServiceUnavailable {
+			e.RetryAfter, _ = retryAfter(r.header, time.Now())
+		}
+		return e
+	}
+	if err := decode(u, r.body); err != nil {
+		return err // the body may be in the error: its buffer is not reused
+	}
+	r.release()
+	return nil
 }
 
-// bodyReadError is a failure to read a response body to its end. It is
-// retryable: the request is a GET.
+// bodyReadError is a failure to read a response body to its end (retried).
 type bodyReadError struct{ err error }
 
 func (e *bodyReadError) Error() string { return "reading response body: " + e.err.Error() }
 func (e *bodyReadError) Unwrap() error { return e.err }
 
 // readBody reads and closes resp's body: a 2xx body up to the client's
-// maximum (beyond it, ErrBodyTooLarge), any other up to maxErrorBody (the rest
-// is dropped). A 1xx final answer (101 Switching Protocols: net/http hands
-// over the raw connection as its body) is not read at all: the connection is
-// closed and the status comes back as an *APIError. Whatever the body, the
-// request's context (which carries the attempt timeout) bounds the read: when
-// it ends, the body is closed under the reader.
+// maximum (beyond it, ErrBodyTooLarge), any other up to maxErrorBody. A 1xx
+// final answer (a 101 hands over the raw connection as its body) is closed
+// unread and comes back as an *APIError. The request's context, with the
+// attempt timeout, closes the body under a read that outlasts it.
 func (k *call) readBody(resp *http.Response) error {
 	defer resp.Body.Close()
 	if resp.StatusCode < 200 {
@@ -93,9 +104,9 @@ func (k *call) readBody(resp *http.Response) error {
 		if resp.ContentLength > limit {
 			return bodyTooLarge("Content-Length %d exceeds the limit of %d bytes", resp.ContentLength, limit)
 		}
-	}
-	if ok && k.gotHeaders != nil {
-		k.gotHeaders()
+		if k.gotHeaders != nil {
+			k.gotHeaders()
+		}
 	}
 	var buf *[]byte
 	var body []byte
@@ -103,7 +114,7 @@ func (k *call) readBody(resp *http.Response) error {
 	if ok && k.lend {
 		buf = getBodyBuffer()
 		body, err = readAtMostInto(*buf, resp.Body, limit+1)
-		*buf = body[:0] // the buffer body is in: the pooled one, or a larger one that replaces it
+		*buf = body[:0] // the pooled buffer, or a larger one that replaces it
 	} else {
 		body, err = readAtMost(resp.Body, limit+1)
 	}
@@ -120,28 +131,21 @@ func (k *call) readBody(resp *http.Response) error {
 	return nil
 }
 
-// bodyPool holds the buffers that 2xx bodies are read into when the caller
-// only lends the body to a decode that keeps none of it: a page or a record
-// decoded without its raw JSON (strings, Unknown members and FieldValues.Raw
-// are copies). Such a buffer comes back once the decode has succeeded, so
-// that a walk reads its pages into the same few buffers instead of
-// allocating, zeroing and collecting about twice each body's size per page:
-// on a 100-order page with every include (500 KB) that was half of the bytes
-// a List allocated and, with the page faults of fresh memory and the
-// scavenger returning it, about a fifth of its CPU time.
-var bodyPool = sync.Pool{New: func() any { return new([]byte) }}
+// Lent bodies (of a page or record decoded without its raw JSON: strings,
+// Unknown members and FieldValues.Raw are copies) are read into reused
+// buffers, so that a walk does not allocate and collect about twice each
+// page's size (BENCHMARKS.md, "Decoding a list page"). A garbage collection
+// empties bodyPool, so bodyFree keeps a few buffers across collections: at
+// most cap(bodyFree) × maxFreeBody for good.
+var (
+	bodyPool = sync.Pool{New: func() any { return new([]byte) }}
+	bodyFree = make(chan *[]byte, 2)
+)
 
-// maxPooledBody is the largest buffer bodyPool keeps.
-const maxPooledBody = 8 << 20
-
-// bodyFree keeps a few buffers of up to maxFreeBody across garbage
-// collections, which empty a sync.Pool: a program that allocates elsewhere
-// collects often (decoding a page into map[string]any between two Lists, the
-// SDK's List allocated 1.7 MB instead of 0.96 MB, its buffer lost every
-// time). What it keeps for good is at most cap(bodyFree) × maxFreeBody.
-var bodyFree = make(chan *[]byte, 2)
-
-const maxFreeBody = 1 << 20
+const (
+	maxPooledBody = 8 << 20 // the largest buffer bodyPool keeps
+	maxFreeBody   = 1 << 20 // the largest buffer bodyFree keeps
+)
 
 func getBodyBuffer() *[]byte {
 	select {
@@ -169,10 +173,8 @@ func (r *response) release() {
 	}
 }
 
-// readAtMostInto is readAtMost into buf's capacity first: a body that fits
-// costs no allocation. One that does not continues as readAtMost does, in
-// chunks that grow with the bytes that arrive, and ends up in one slice with
-// an eighth of its size to spare, so that a buffer given back to the pool
+// readAtMostInto is readAtMost into buf's capacity first. A body that does
+// not fit ends up in one slice with an eighth to spare, so that the buffer
 // fits the next, slightly larger, page too.
 func readAtMostInto(buf []byte, r io.Reader, limit int64) ([]byte, error) {
 	r = io.LimitReader(r, limit)
@@ -193,41 +195,30 @@ func readAtMostInto(buf []byte, r io.Reader, limit int64) ([]byte, error) {
 	return append(append(out, buf[:n]...), rest...), err
 }
 
-// Chunk sizes of readAtMost: chunks double from the first size up to the
-// largest, so a small body costs one small allocation and a large one wastes
-// at most one largest chunk.
+// Chunk sizes of readAtMost: they double from the first to the largest.
 const (
 	firstChunk   = 4 << 10
 	largestChunk = 1 << 20
 )
 
-// readAtMost reads r to its end or to limit bytes, whichever comes first, and
-// returns what it read, with the error that ended the read (nil at EOF).
-// Memory grows with the bytes that arrive, never with what a Content-Length
-// announces: the bytes go into chunks, then into one slice of the exact size,
-// so a body of N bytes peaks at about 2N (chunks and result), where
-// bytes.Buffer's doubling could reach 3N.
+// readAtMost reads r to its end or to limit bytes, and returns what it read
+// with the error that ended the read (nil at EOF). Memory grows with the
+// bytes that arrive, never with what a Content-Length announces, and peaks at
+// about 2N for N bytes (chunks, then one exact slice; bytes.Buffer: 3N).
 func readAtMost(r io.Reader, limit int64) ([]byte, error) {
 	r = io.LimitReader(r, limit)
 	var chunks [][]byte
-	size, total := firstChunk, 0
-	for {
-		chunk := make([]byte, 0, size)
-		n, err := readFull(r, chunk[:size])
+	for size := firstChunk; ; size = min(size*2, largestChunk) {
+		chunk := make([]byte, size)
+		n, err := readFull(r, chunk)
 		chunk = chunk[:n]
-		total += n
-		if len(chunks) == 0 && err != nil {
+		if err != nil && chunks == nil {
 			return chunk, ignoreEOF(err)
 		}
 		chunks = append(chunks, chunk)
 		if err != nil {
-			out := make([]byte, 0, total)
-			for _, c := range chunks {
-				out = append(out, c...)
-			}
-			return out, ignoreEOF(err)
+			return slices.Concat(chunks...), ignoreEOF(err)
 		}
-		size = min(size*2, largestChunk)
 	}
 }
 
@@ -264,51 +255,35 @@ func encodeOptions(opts queryOptions) (url.Values, error) {
 	return q, nil
 }
 
-// encodeQuery encodes q as url.Values.Encode does (keys sorted), except that
-// the commas between includes are sent as commas, as the spec's "comma
-// separated list" reads, rather than as %2C. An include cannot hold a comma
-// of its own (checkIncludes), so every comma there is a separator.
+// encodeQuery is url.Values.Encode, except that the commas between includes
+// are sent as commas, as the spec's "comma separated list" reads, not as %2C.
+// An include cannot hold a comma of its own (checkIncludes).
 func encodeQuery(q url.Values) string {
-	var b strings.Builder
+	var pairs []string
 	for _, k := range slices.Sorted(maps.Keys(q)) {
-		key := url.QueryEscape(k)
 		for _, v := range q[k] {
-			if b.Len() > 0 {
-				b.WriteByte('&')
-			}
 			v = url.QueryEscape(v)
 			if k == "includes" {
 				v = strings.ReplaceAll(v, "%2C", ",")
 			}
-			b.WriteString(key)
-			b.WriteByte('=')
-			b.WriteString(v)
+			pairs = append(pairs, url.QueryEscape(k)+"="+v)
 		}
 	}
-	return b.String()
+	return strings.Join(pairs, "&")
 }
 
-// sameOrigin reports whether a and b share an origin in the sense of RFC 6454:
-// the same scheme, host and port. Scheme and host compare without regard to
-// case, and a missing port is the scheme's default, so https://h and
-// https://h:443 are one origin, while a subdomain or another port is not.
-// The API key goes only to the client's own origin (DESIGN.md, rule 8).
+// sameOrigin reports whether a and b share an origin (RFC 6454): scheme,
+// host (both without regard to case) and port, a missing one being the
+// scheme's default. The API key goes only to the client's own origin.
 func sameOrigin(a, b *url.URL) bool {
 	return strings.EqualFold(a.Scheme, b.Scheme) &&
 		strings.EqualFold(a.Hostname(), b.Hostname()) &&
 		effectivePort(a) == effectivePort(b)
 }
 
-// effectivePort is u's port, or its scheme's default port when u names none.
 func effectivePort(u *url.URL) string {
 	if p := u.Port(); p != "" {
 		return p
 	}
-	switch strings.ToLower(u.Scheme) {
-	case "https":
-		return "443"
-	case "http":
-		return "80"
-	}
-	return ""
+	return map[string]string{"http": "80", "https": "443"}[strings.ToLower(u.Scheme)]
 }
