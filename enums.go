@@ -2,10 +2,9 @@ package ordermsg
 
 import "strings"
 
-// The spec lists only the values it observed for each status-like field and
-// says the complete sets are not shown: each such field is a named string
-// type with constants for the observed values, and any other value passes
-// through unchanged.
+// The spec shows only some values of each status-like field: each is a named
+// string type with constants for the values observed, and any other value
+// passes through unchanged.
 
 // OrderStatus is an order's status.
 type OrderStatus string

@@ -20,23 +20,19 @@ func (s *MessagesService) List(ctx context.Context, websiteID int64, opts *ListM
 	return s.r.list(ctx, websiteID, orNew(opts))
 }
 
-// All walks every page of the website's messages that opts describe, from
-// opts.Page (default 1), and yields each message once, in the list's order,
-// as Orders.All does for orders (see there for records that shift between
-// pages during the walk). An error is yielded once, and ends the walk.
-// Breaking out of the loop stops the walk at once: nothing it started is left
-// running. opts is not changed.
+// All walks every page of the website's messages that opts describe and
+// yields each message once, as Orders.All does for orders (see there for
+// errors, breaking out of the loop, and records that shift between pages).
 func (s *MessagesService) All(ctx context.Context, websiteID int64, opts *ListMessagesOptions, walk ...WalkOption) iter.Seq2[*Message, error] {
 	return s.r.walkList(ctx, websiteID, orNew(opts), walk, nil)
 }
 
 // Sync yields, in ascending creation order, every message of the website
 // that the checkpoint cp does not cover, and advances *cp as each message is
-// yielded, exactly as Orders.Sync does for orders (see there for the
-// day-granular date bounds, records that join or leave the list during a
-// run, and the errors). A checkpoint belongs to the messages of one website.
-// opts may be nil; Sync sets Page, DateStart, DateEnd, Direction and Sort
-// itself. A MessageType filter is accepted as Orders.Sync accepts Status.
+// yielded, exactly as Orders.Sync does for orders (see there for the options
+// it sets and refuses, and the errors it yields); a MessageType filter is
+// accepted as Status is there. A checkpoint belongs to the messages of one
+// website.
 func (s *MessagesService) Sync(ctx context.Context, websiteID int64, cp *Checkpoint, opts *ListMessagesOptions) iter.Seq2[*Message, error] {
 	return s.r.sync(ctx, websiteID, cp, orNew(opts))
 }

@@ -38,46 +38,38 @@ func (s *OrdersService) All(ctx context.Context, websiteID int64, opts *ListOrde
 // given time on, for NewCheckpointAt), and advances *cp as each is yielded:
 // when the loop body runs for an order, *cp already covers it. Save *cp at
 // any point (after an order, a break, an error) and pass it to a later Sync,
-// which yields every order not yielded yet exactly once. Given a checkpoint
-// of another website or of messages, Sync yields a *CheckpointMismatchError
-// before any request.
+// which yields every order not yielded yet exactly once. Pages are fetched
+// one at a time. opts may be nil; Sync sets Page, DateStart, DateEnd,
+// Direction and Sort itself and refuses options that set them.
 //
 // The spec's date filters are whole days, and it says neither whether a
 // bound is inclusive nor where a day starts, so Sync lists from five days
 // before the checkpoint's mark, by date_created ascending, and drops the
-// orders the checkpoint remembers yielding (orders of one second are told
-// apart by id). An order the server shows late is yielded when created inside
-// the checkpoint's window (from midnight UTC two days before the mark's UTC
-// date, less 14 hours: 62 to 86 hours before the mark), never when created
-// before it. If the listing lacks the newest order the checkpoint remembers
-// while that order still exists and matches, the server's date filter
-// started too late: Sync yields an *OverlapError rather than skip the gap.
+// orders the checkpoint remembers yielding. An order the server shows late
+// is yielded when created inside the checkpoint's window (which starts 62 to
+// 86 hours before the mark), never when created before it. An order leaving
+// the list while another joins between two pages, or a server without a
+// tiebreak within one second, can leave an order to a later run
+// (RELIABILITY.md gives the bounds). A Status filter applies to each run's
+// listing: an order that takes the status later, created before the window,
+// is never yielded, so to see every order once, sync without Status and
+// filter in the loop.
 //
-// Pages are fetched one at a time (Sync takes no walk options). When a
-// page's total shows that orders left the list (or joined it, and a page then
-// looks out of order or repeated), Sync lists again from *cp; after four
-// listings it yields a *ListShiftedError, with nothing lost. A leave and a
-// join between the same two pages, or a server without a tiebreak within one
-// second, can leave an order to a later run (RELIABILITY.md gives the bounds).
-//
-// opts may be nil; Sync sets Page, DateStart, DateEnd, Direction and Sort
-// itself and refuses options that set them. A Status filter applies to each
-// run's listing: an order that takes the status later, created before the
-// window, is never yielded, so to see every order once, sync without Status
-// and filter in the loop. A server that does not list in ascending creation
-// order ends the Sync with an *OrderingError before anything out of order is
-// yielded.
+// Sync yields a *CheckpointMismatchError, before any request, for a
+// checkpoint of another website or of messages; an *OverlapError
+// (ErrOverlapMissing) when the server's date filter starts after the mark; a
+// *ListShiftedError (ErrListShifted) when the list keeps shifting (four
+// listings in a run; nothing is lost); and an *OrderingError
+// (ErrNotAscending) when the server does not list in ascending creation
+// order (nothing out of order is yielded).
 func (s *OrdersService) Sync(ctx context.Context, websiteID int64, cp *Checkpoint, opts *ListOrdersOptions) iter.Seq2[*Order, error] {
 	return s.r.sync(ctx, websiteID, cp, orNew(opts))
 }
 
 // GetOrderOptions are the query parameters of Orders.Get.
 type GetOrderOptions struct {
-	// Includes asks for additional fields; sent as one comma-separated value.
-	Includes []OrderInclude `url:"includes,comma,omitempty"`
-	// KeepRawJSON keeps each record's bytes exactly as the server sent them,
-	// for RawJSON. It costs nothing when false.
-	KeepRawJSON bool `url:"-"`
+	Includes    []OrderInclude `url:"includes,comma,omitempty"` // additional fields, sent as one comma-separated value
+	KeepRawJSON bool           `url:"-"`                        // keep each record's bytes as sent, for RawJSON; free when false
 }
 
 // ListOrdersOptions are the query parameters of Orders.List and Orders.All.

@@ -70,9 +70,8 @@ var (
 	// metadata says more pages follow and fewer records than its total have
 	// arrived. (After total records, an empty page ends the walk quietly.)
 	ErrEmptyPage = errors.New("ordermsg: an empty page says more pages follow")
-	// ErrNoPagination is returned when a page's
-	// meta.pagination.current_page is missing (or 0, which no page is): the
-	// walk cannot tell which page it got nor how many follow.
+	// ErrNoPagination is returned when a page has no pagination metadata:
+	// meta.pagination.current_page is missing (or 0, which no page is).
 	ErrNoPagination = errors.New("ordermsg: the page has no pagination metadata")
 )
 
@@ -128,10 +127,10 @@ func (r resource[T, P]) walkList(ctx context.Context, websiteID int64, opts list
 // request it started has ended.
 //
 // A request holds one of concurrency slots until its response's headers are
-// in (fetch calls gotHeaders, maybe more than once) or fetch returns; its
-// goroutine then gives way (runtime.Gosched), so that the walk sends the
-// next request while the body is read and decoded there (BENCHMARKS.md).
-// At most concurrency+1 pages are fetched but not yet yielded.
+// in (fetch calls gotHeaders; a retry after that takes no slot) or fetch
+// returns; its goroutine then gives way (runtime.Gosched), so that the walk
+// sends the next request while the body is read and decoded there
+// (BENCHMARKS.md). At most concurrency+1 pages are fetched, not yet yielded.
 //
 // check, when not nil, sees each page's pagination once the page is known to
 // be the one asked for, before its records; its error ends the walk.
@@ -149,7 +148,7 @@ func walk[T any, P record[T]](ctx context.Context, fetch func(ctx context.Contex
 		err  error
 	}
 	var window []chan result                  // pages requested and not yet walked, in page order
-	slots := make(chan struct{}, concurrency) // one per request whose response is not read yet
+	slots := make(chan struct{}, concurrency) // one per request whose response has not begun
 	next := start                             // the next page to request
 	known := 0                                // total_pages of the last page walked; 0 before the first
 	// launch requests page next; a slot has been taken for it.

@@ -52,7 +52,8 @@ type Order struct {
 	raw []byte // the record as sent, with KeepRawJSON
 }
 
-// The methods of the record constraint (resource.go).
+// The methods of the record constraint (resource.go), and the ids that a
+// Ref finds at run time (idOf, ref.go).
 func (o *Order) kind() string           { return o.Object }
 func (o *Order) refID() int64           { return o.ID }
 func (o *Order) createdAt() time.Time   { return o.DateCreated.Time }
@@ -61,6 +62,11 @@ func (m *Message) kind() string         { return m.Object }
 func (m *Message) refID() int64         { return m.ID }
 func (m *Message) createdAt() time.Time { return m.DateCreated.Time }
 func (m *Message) setRaw(raw []byte)    { m.raw = raw }
+func (f *File) refID() int64            { return f.ID }
+func (p *OrderPromoCode) refID() int64  { return p.ID }
+func (p *Portal) refID() int64          { return p.ID }
+func (u *WebsiteUser) refID() int64     { return u.ID }
+func (f *Form) refID() int64            { return f.ID }
 
 // RawJSON returns the order's own bytes exactly as the server sent them when
 // it was read with KeepRawJSON; else nil. Do not modify them.
@@ -109,7 +115,7 @@ type OrderItem struct {
 	TaxPercentage      float64                  `json:"tax_percentage"` // a fraction: 0.08 for 8%
 	Title              string                   `json:"title"`
 	Weight             float64                  `json:"weight"`
-	PrintReadyFiles    []PrintReadyFile         `json:"print_ready_files,omitzero"`   // versadoc items, include items.print_ready_files
+	PrintReadyFiles    []PrintReadyFile         `json:"print_ready_files,omitzero"`   // versadoc items with include items.print_ready_files
 	VersadocOrderForm  *FormSubmission          `json:"versadoc_order_form,omitzero"` // versadoc items
 	Unknown            jsontext.Value           `json:",embed"`                       // members the SDK does not model, as sent
 }
@@ -149,8 +155,6 @@ type File struct {
 	Expires  Timestamp      `json:"expires"`
 	Unknown  jsontext.Value `json:",embed"` // members the SDK does not model, as sent
 }
-
-func (f *File) refID() int64 { return f.ID }
 
 // OrderShipment is a shipment of some of an order's items.
 type OrderShipment struct {
@@ -214,8 +218,6 @@ type OrderPromoCode struct {
 	Unknown          jsontext.Value `json:",embed"` // members the SDK does not model, as sent
 }
 
-func (p *OrderPromoCode) refID() int64 { return p.ID }
-
 // PromoCode is a promo code; PromoCode.PromoCode is the code's text.
 type PromoCode struct {
 	Object    string         `json:"object"`
@@ -232,8 +234,6 @@ type Portal struct {
 	Unknown jsontext.Value `json:",embed"` // members the SDK does not model, as sent
 }
 
-func (p *Portal) refID() int64 { return p.ID }
-
 // WebsiteUser is a user of the website who placed an order or sent a message.
 type WebsiteUser struct {
 	Object               string         `json:"object"`
@@ -242,8 +242,6 @@ type WebsiteUser struct {
 	Username             string         `json:"username"`
 	Unknown              jsontext.Value `json:",embed"` // members the SDK does not model, as sent
 }
-
-func (u *WebsiteUser) refID() int64 { return u.ID }
 
 // PaymentTransaction is a payment made for an order or a message.
 type PaymentTransaction struct {
@@ -296,5 +294,3 @@ type Form struct {
 	Title   string         `json:"title"`
 	Unknown jsontext.Value `json:",embed"` // members the SDK does not model, as sent
 }
-
-func (f *Form) refID() int64 { return f.ID }
