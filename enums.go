@@ -2,20 +2,17 @@ package ordermsg
 
 import "strings"
 
-// The spec lists only the values it observed for each status-like field and
-// says the complete sets are not shown. Each such field is a named string type
-// with constants for the observed values; any other value the server sends
+// The spec shows only some values of each status-like field: each is a named
+// string type with constants for the values observed, and any other value
 // passes through unchanged.
 
-// OrderStatus is an order's status. Observed: "new".
+// OrderStatus is an order's status.
 type OrderStatus string
 
-// Observed order statuses.
-const (
-	OrderStatusNew OrderStatus = "new"
-)
+// OrderStatusNew is the one order status observed.
+const OrderStatusNew OrderStatus = "new"
 
-// OrderType is an order's type. Observed: "ecommerce", "catalog".
+// OrderType is an order's type.
 type OrderType string
 
 // Observed order types.
@@ -24,24 +21,19 @@ const (
 	OrderTypeCatalog   OrderType = "catalog"
 )
 
-// ItemStatus is an order item's status. Observed: "ordered".
+// ItemStatus is an order item's status.
 type ItemStatus string
 
-// Observed order item statuses.
-const (
-	ItemStatusOrdered ItemStatus = "ordered"
-)
+// ItemStatusOrdered is the one order item status observed.
+const ItemStatusOrdered ItemStatus = "ordered"
 
-// ShipmentStatus is an order shipment's status. Observed: "shipped".
+// ShipmentStatus is an order shipment's status.
 type ShipmentStatus string
 
-// Observed shipment statuses.
-const (
-	ShipmentStatusShipped ShipmentStatus = "shipped"
-)
+// ShipmentStatusShipped is the one shipment status observed.
+const ShipmentStatusShipped ShipmentStatus = "shipped"
 
-// PrintReadyFileStatus is a print-ready file's status. Observed: "success",
-// "failure".
+// PrintReadyFileStatus is a print-ready file's status.
 type PrintReadyFileStatus string
 
 // Observed print-ready file statuses.
@@ -50,41 +42,31 @@ const (
 	PrintReadyFileStatusFailure PrintReadyFileStatus = "failure"
 )
 
-// CarrierType is a shipping carrier's type. Observed: "custom".
+// CarrierType is a shipping carrier's type.
 type CarrierType string
 
-// Observed carrier types.
-const (
-	CarrierTypeCustom CarrierType = "custom"
-)
+// CarrierTypeCustom is the one carrier type observed.
+const CarrierTypeCustom CarrierType = "custom"
 
-// PaymentType is a payment transaction's payment type. Observed:
-// "credit_card".
+// PaymentType is a payment transaction's payment type.
 type PaymentType string
 
-// Observed payment types.
-const (
-	PaymentTypeCreditCard PaymentType = "credit_card"
-)
+// PaymentTypeCreditCard is the one payment type observed.
+const PaymentTypeCreditCard PaymentType = "credit_card"
 
-// TransactionStatus is a payment transaction's status. Observed: "captured".
+// TransactionStatus is a payment transaction's status.
 type TransactionStatus string
 
-// Observed transaction statuses.
-const (
-	TransactionStatusCaptured TransactionStatus = "captured"
-)
+// TransactionStatusCaptured is the one transaction status observed.
+const TransactionStatusCaptured TransactionStatus = "captured"
 
-// TransactionType is a payment transaction's type. Observed: "payment".
+// TransactionType is a payment transaction's type.
 type TransactionType string
 
-// Observed transaction types.
-const (
-	TransactionTypePayment TransactionType = "payment"
-)
+// TransactionTypePayment is the one transaction type observed.
+const TransactionTypePayment TransactionType = "payment"
 
-// MessageType is a message's type. Observed: "online_order",
-// "event_management", "general_contact".
+// MessageType is a message's type.
 type MessageType string
 
 // Observed message types.
@@ -94,8 +76,7 @@ const (
 	MessageTypeGeneralContact  MessageType = "general_contact"
 )
 
-// FieldType is a form field's type. Observed: "name", "text", "textarea",
-// "email", "phone", "address", "radio_buttons".
+// FieldType is a form field's type.
 type FieldType string
 
 // Observed form field types.
@@ -110,22 +91,16 @@ const (
 )
 
 // PriceModifierType says how an item attribute's price modifier applies.
-// Observed: "percent".
 type PriceModifierType string
 
-// Observed price modifier types.
-const (
-	PriceModifierTypePercent PriceModifierType = "percent"
-)
+// PriceModifierTypePercent is the one price modifier type observed.
+const PriceModifierTypePercent PriceModifierType = "percent"
 
 // PriceScope says which units an item attribute's price modifier applies to.
-// Observed: "all_units".
 type PriceScope string
 
-// Observed price scopes.
-const (
-	PriceScopeAllUnits PriceScope = "all_units"
-)
+// PriceScopeAllUnits is the one price scope observed.
+const PriceScopeAllUnits PriceScope = "all_units"
 
 // Direction orders a list. The spec says the parameter chooses ascending or
 // descending order but does not show its two values; "asc" and "desc" are
@@ -165,12 +140,10 @@ const (
 // slice each call.
 func AllOrderIncludes() []OrderInclude {
 	return []OrderInclude{
-		OrderIncludeAdditionalInformation, OrderIncludeBillingAddress,
-		OrderIncludeItemsAttributes, OrderIncludeItemsPortal, OrderIncludeItemsPrintReadyFiles,
-		OrderIncludeMessage, OrderIncludeNotes, OrderIncludePaymentTransactions,
-		OrderIncludePortal, OrderIncludePromoCode,
-		OrderIncludeShipmentsShippingAddress, OrderIncludeShipmentsShippingCarrier, OrderIncludeShipmentsShippingMethod,
-		OrderIncludeUser,
+		OrderIncludeAdditionalInformation, OrderIncludeBillingAddress, OrderIncludeItemsAttributes,
+		OrderIncludeItemsPortal, OrderIncludeItemsPrintReadyFiles, OrderIncludeMessage, OrderIncludeNotes,
+		OrderIncludePaymentTransactions, OrderIncludePortal, OrderIncludePromoCode,
+		OrderIncludeShipmentsShippingAddress, OrderIncludeShipmentsShippingCarrier, OrderIncludeShipmentsShippingMethod, OrderIncludeUser,
 	}
 }
 
@@ -195,9 +168,8 @@ const (
 // slice each call.
 func AllMessageIncludes() []MessageInclude {
 	return []MessageInclude{
-		MessageIncludeFile, MessageIncludeForm, MessageIncludeFormSubmission,
-		MessageIncludeOrder, MessageIncludeOrderItems, MessageIncludePaymentTransactions,
-		MessageIncludePortal, MessageIncludeUser,
+		MessageIncludeFile, MessageIncludeForm, MessageIncludeFormSubmission, MessageIncludeOrder,
+		MessageIncludeOrderItems, MessageIncludePaymentTransactions, MessageIncludePortal, MessageIncludeUser,
 	}
 }
 

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"iter"
 	"maps"
-	"net/url"
 	"runtime"
 	"strconv"
 	"sync"
@@ -16,40 +15,28 @@ import (
 
 // Page is one page of a list: the records and the pagination metadata.
 type Page[T any] struct {
-	Object string   `json:"object"`
-	Data   []*T     `json:"data"`
-	Meta   ListMeta `json:"meta"`
-
-	// Unknown holds the members the SDK does not model, as sent.
-	Unknown jsontext.Value `json:",embed"`
+	Object  string         `json:"object"`
+	Data    []*T           `json:"data"`
+	Meta    ListMeta       `json:"meta"`
+	Unknown jsontext.Value `json:",embed"` // members the SDK does not model, as sent
 
 	raw []byte // the page as sent, with KeepRawJSON
 }
 
 // ListMeta is the metadata of a list response.
 type ListMeta struct {
-	Pagination Pagination `json:"pagination"`
-
-	// Unknown holds the members the SDK does not model, as sent.
-	Unknown jsontext.Value `json:",embed"`
+	Pagination Pagination     `json:"pagination"`
+	Unknown    jsontext.Value `json:",embed"` // members the SDK does not model, as sent
 }
 
 // Pagination tells where a page stands in the whole list.
 type Pagination struct {
-	// Total is the number of records that match, on all pages.
-	Total int `json:"total"`
-	// Count is the number of records on this page.
-	Count int `json:"count"`
-	// PerPage is the page size in force (the count asked for, or the
-	// server's default).
-	PerPage int `json:"per_page"`
-	// CurrentPage is this page's number, from 1.
-	CurrentPage int `json:"current_page"`
-	// TotalPages is the number of pages at this page size.
-	TotalPages int `json:"total_pages"`
-
-	// Unknown holds the members the SDK does not model, as sent.
-	Unknown jsontext.Value `json:",embed"`
+	Total       int            `json:"total"`        // the number of records that match, on all pages
+	Count       int            `json:"count"`        // the number of records on this page
+	PerPage     int            `json:"per_page"`     // the page size in force: the count asked for, or the server's default
+	CurrentPage int            `json:"current_page"` // this page's number, from 1
+	TotalPages  int            `json:"total_pages"`  // the number of pages at this page size
+	Unknown     jsontext.Value `json:",embed"`       // members the SDK does not model, as sent
 }
 
 // HasNextPage reports whether pages follow this one.
@@ -66,7 +53,7 @@ func (p *Page[T]) NextPage() int {
 }
 
 // RawJSON returns the page exactly as the server sent it when it was read
-// with KeepRawJSON (List); else nil. Do not modify it.
+// with KeepRawJSON; else nil. Do not modify it.
 func (p *Page[T]) RawJSON() []byte { return p.raw }
 
 // Errors of a walk (All) whose server paginates in a way that cannot be
@@ -80,24 +67,18 @@ var (
 	// page asked for, nor one already walked.
 	ErrPageMismatch = errors.New("ordermsg: the server returned another page than the one asked for")
 	// ErrEmptyPage is returned when a page holds no record while its own
-	// metadata says more pages follow (current_page < total_pages) and
-	// fewer records than its total have arrived: ending the walk there
-	// would silently lose the records still missing. An empty page after
-	// total records (a server whose total_pages overstates) ends the walk
-	// quietly instead: nothing is missing.
+	// metadata says more pages follow and fewer records than its total have
+	// arrived. (After total records, an empty page ends the walk quietly.)
 	ErrEmptyPage = errors.New("ordermsg: an empty page says more pages follow")
 	// ErrNoPagination is returned when a page has no pagination metadata:
-	// meta.pagination.current_page is missing (or 0, which no page is), so
-	// the walk cannot tell which page it got nor how many follow.
+	// meta.pagination.current_page is missing (or 0, which no page is).
 	ErrNoPagination = errors.New("ordermsg: the page has no pagination metadata")
 )
 
 // WalkOption configures a walk (Orders.All, Messages.All).
 type WalkOption func(*walkConfig)
 
-type walkConfig struct {
-	concurrency int
-}
+type walkConfig struct{ concurrency int }
 
 // WithConcurrency lets a walk fetch up to n pages at once once the first page
 // has told how many there are. Records are still yielded in exactly the order
@@ -110,35 +91,20 @@ func WithConcurrency(n int) WalkOption {
 	return func(c *walkConfig) { c.concurrency = min(max(n, 1), maxConcurrency) }
 }
 
-// maxConcurrency is the most pages a walk fetches at once. The client's own
-// transport keeps as many idle connections per host, so that a walk reuses
-// its connections instead of closing and opening them again.
+// maxConcurrency is the most pages a walk fetches at once; the client's
+// transport keeps as many idle connections per host, for the walk to reuse.
 const maxConcurrency = 64
 
-// pageFetcher fetches one page of a list. It calls gotHeaders once a 2xx
-// response's headers are in, before its body is read (not at all on an
-// error before that): the request no longer counts against the walk's
-// concurrency then. gotHeaders may be called more than once.
-type pageFetcher[T any] func(ctx context.Context, page int, gotHeaders func()) (*Page[T], error)
-
-// all walks every page of the list that opts describe, from opts.Page.
-func (r resource[T, P]) all(ctx context.Context, websiteID int64, opts listOptions, walkOpts []WalkOption) iter.Seq2[*T, error] {
-	return r.walkList(ctx, websiteID, opts, walkOpts, nil)
-}
-
-// walkList is all, calling check (when not nil) with each page.
-func (r resource[T, P]) walkList(ctx context.Context, websiteID int64, opts listOptions, walkOpts []WalkOption, check pageCheck) iter.Seq2[*T, error] {
+// walkList walks the pages of the list that opts describe from opts.Page,
+// passing check on to walk.
+func (r resource[T, P]) walkList(ctx context.Context, websiteID int64, opts listOptions, walkOpts []WalkOption, check func(Pagination) error) iter.Seq2[*T, error] {
 	cfg := walkConfig{concurrency: 1}
 	for _, o := range walkOpts {
 		o(&cfg)
 	}
 	q, err := r.checkList(websiteID, opts)
-	start, _ := opts.paging()
 	fetch := func(ctx context.Context, page int, gotHeaders func()) (*Page[T], error) {
 		pq := maps.Clone(q)
-		if pq == nil {
-			pq = url.Values{}
-		}
 		pq.Set("page", strconv.Itoa(page))
 		return r.fetchPage(ctx, websiteID, pq, opts.keepsRawJSON(), gotHeaders)
 	}
@@ -150,36 +116,26 @@ func (r resource[T, P]) walkList(ctx context.Context, websiteID int64, opts list
 			yield(nil, err)
 			return
 		}
-		walk[T, P](ctx, fetch, max(start, 1), cfg.concurrency, check, yield)
+		walk[T, P](ctx, fetch, max(opts.startPage(), 1), cfg.concurrency, check, yield)
 	}
 }
 
-// pageCheck is called by walk with each page, in order, before any of its
-// records is yielded; an error it returns is yielded and ends the walk.
-type pageCheck func(Pagination) error
-
-// walk yields the records of pages start, start+1, … in order. It keeps up to
-// concurrency page requests in flight ahead of the page being yielded, and
-// stops after the last page (current_page ≥ total_pages). An empty page
-// before the last is ErrEmptyPage. Nothing is yielded once ctx is done but
-// ctx's error. When it returns, for whatever reason, every request it started
-// has ended.
+// walk yields the records of pages start, start+1, … in order, up to the
+// last (current_page ≥ total_pages). Pages are requested only up to the
+// total_pages of the last page walked in order, never guessed. Nothing but
+// ctx's error is yielded once ctx is done, and when walk returns every
+// request it started has ended.
 //
-// A request holds one of concurrency slots until its response begins (the
-// fetch's gotHeaders call, or its return); a retry after that does not take
-// a slot again. Its goroutine then gives way (runtime.Gosched), so that the
-// walk sends the next request before the body is read and decoded there:
-// reading and decoding overlap the server's time for the next page instead
-// of adding to it (on a 2-core machine, the next request otherwise waited
-// for the CPU the decode took). Which pages exist is known only from a page
-// walked in order (total_pages of the last page yielded from), never
-// guessed: nothing is requested before page start has been walked, nor past
-// its total_pages. At most concurrency+1 pages are fetched but not yet
-// yielded.
+// A request holds one of concurrency slots until its response's headers are
+// in (fetch calls gotHeaders; a retry after that takes no slot) or fetch
+// returns; its goroutine then gives way (runtime.Gosched), so that the walk
+// sends the next request while the body is read and decoded there
+// (BENCHMARKS.md). At most concurrency+1 pages are fetched, not yet yielded.
 //
 // check, when not nil, sees each page's pagination once the page is known to
-// be the one asked for, before anything else is done with it.
-func walk[T any, P record[T]](ctx context.Context, fetch pageFetcher[T], start, concurrency int, check pageCheck, yield func(*T, error) bool) {
+// be the one asked for, before its records; its error ends the walk.
+func walk[T any, P record[T]](ctx context.Context, fetch func(ctx context.Context, page int, gotHeaders func()) (*Page[T], error),
+	start, concurrency int, check func(Pagination) error, yield func(*T, error) bool) {
 	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	defer func() {
@@ -192,7 +148,7 @@ func walk[T any, P record[T]](ctx context.Context, fetch pageFetcher[T], start, 
 		err  error
 	}
 	var window []chan result                  // pages requested and not yet walked, in page order
-	slots := make(chan struct{}, concurrency) // one per request whose response is not read yet
+	slots := make(chan struct{}, concurrency) // one per request whose response has not begun
 	next := start                             // the next page to request
 	known := 0                                // total_pages of the last page walked; 0 before the first
 	// launch requests page next; a slot has been taken for it.
@@ -230,7 +186,7 @@ func walk[T any, P record[T]](ctx context.Context, fetch pageFetcher[T], start, 
 		}
 	}
 
-	var seen pageMemory[T, P]
+	seen := pageMemory[T, P]{prev: map[int64]struct{}{}, cur: map[int64]struct{}{}}
 	arrived := 0 // records on the pages walked, repeats included
 	slots <- struct{}{}
 	launch()
@@ -254,15 +210,13 @@ func walk[T any, P record[T]](ctx context.Context, fetch pageFetcher[T], start, 
 			return
 		}
 		pg := res.page.Meta.Pagination
-		if err := checkCurrentPage(pg, start, want); err != nil {
+		err := checkCurrentPage(pg, start, want)
+		if err == nil && check != nil {
+			err = check(pg)
+		}
+		if err != nil {
 			yield(nil, err)
 			return
-		}
-		if check != nil {
-			if err := check(pg); err != nil {
-				yield(nil, err)
-				return
-			}
 		}
 		last := pg.CurrentPage >= pg.TotalPages
 		// Records before page start count as arrived: the caller chose to
@@ -318,24 +272,17 @@ func checkCurrentPage(pg Pagination, start, want int) error {
 }
 
 // pageMemory remembers the ids of the previous page, so that records that
-// shifted onto the next page (new records arriving at the head of a list
-// during a walk) are not yielded twice. Its size is one page, whatever the
-// length of the walk.
-//
-// An id seen twice on one page is yielded once, at its first place. A record
-// without a positive id cannot be matched with any other: it is always
-// yielded, and plays no part in telling that the server repeats itself.
+// shifted onto the next page (new records at the head of the list) are not
+// yielded twice. A record without a positive id matches no other: it is
+// always yielded, and plays no part in telling that the server repeats
+// itself.
 type pageMemory[T any, P record[T]] struct {
 	prev, cur map[int64]struct{}
 }
 
 // next returns the records of a page that were not on the page before nor
-// earlier on the same page. A page whose records all have ids, all of them on
-// the page before, means the server is repeating itself.
+// earlier on it; ErrPaginationStuck when every one was on the page before.
 func (m *pageMemory[T, P]) next(records []*T) ([]*T, error) {
-	if m.cur == nil {
-		m.prev, m.cur = map[int64]struct{}{}, map[int64]struct{}{}
-	}
 	clear(m.cur)
 	fresh := records[:0:0]
 	repeated := 0
@@ -358,9 +305,6 @@ func (m *pageMemory[T, P]) next(records []*T) ([]*T, error) {
 	m.prev, m.cur = m.cur, m.prev
 	if len(records) > 0 && repeated == len(records) {
 		return nil, ErrPaginationStuck
-	}
-	if len(fresh) == len(records) {
-		return records, nil
 	}
 	return fresh, nil
 }

@@ -8,9 +8,8 @@ import (
 	"time"
 )
 
-// record is the constraint on the records a resource reads, Order and
-// Message: P is *T, with the methods that the resource, the walk and Sync
-// call. The compiler checks it where the services are made (NewClient).
+// record is the constraint on the records a resource reads (Order, Message):
+// P is *T, with the methods that the resource, the walk and Sync call.
 type record[T any] interface {
 	*T
 	kind() string         // the record's "object"
@@ -19,8 +18,9 @@ type record[T any] interface {
 	setRaw(raw []byte)    // keeps its bytes as sent (KeepRawJSON)
 }
 
-// queryOptions is an options struct of a request: it checks itself before
-// it is encoded, and says whether the records' bytes are to be kept.
+// queryOptions is an options struct of a request, never nil (orNew): it
+// checks itself before it is encoded, and says whether to keep the records'
+// bytes.
 type queryOptions interface {
 	validate() error
 	keepsRawJSON() bool
@@ -29,21 +29,17 @@ type queryOptions interface {
 // listOptions are the options of a list, which a walk pages through.
 type listOptions interface {
 	queryOptions
-	paging() (page, count int)
+	startPage() int
 }
 
-// syncOptions are list options that a Sync can take: it chooses the page,
-// the date window and the order itself.
+// syncOptions are list options that a Sync can take. forSync returns a copy
+// that lists the records created from start on in ascending creation order,
+// or an error when the caller set what Sync chooses. certainlyLists reports
+// whether rec, read by id, surely belongs in the list: its status or type
+// matches, and no Search is set (the spec does not say what a search reads).
 type syncOptions[T any] interface {
 	listOptions
-	// forSync returns a copy of the options that lists, in ascending
-	// creation order, the records created from start on (all of them when
-	// start is zero). It fails when the caller set what Sync chooses.
 	forSync(start Date) (listOptions, error)
-	// certainlyLists reports whether rec, as read by id, belongs in the
-	// list the options describe, as far as the client can tell: its status
-	// or type matches, and no Search is set (the spec does not say which
-	// fields a search reads).
 	certainlyLists(rec *T) bool
 }
 
@@ -52,6 +48,14 @@ type noOptions struct{}
 
 func (noOptions) validate() error    { return nil }
 func (noOptions) keepsRawJSON() bool { return false }
+
+// orNew returns o, or new zero options for nil.
+func orNew[O any](o *O) *O {
+	if o == nil {
+		return new(O)
+	}
+	return o
+}
 
 // resource is the code that orders and messages share: both are read one at
 // a time or a page at a time, under /websites/:website_id/<collection>.
@@ -98,9 +102,8 @@ func (r resource[T, P]) checkList(websiteID int64, opts listOptions) (url.Values
 	return encodeOptions(opts)
 }
 
-// fetchPage fetches one page with an encoded, checked query, calling
-// gotHeaders (when not nil) once a 2xx response's headers are in, before its
-// body is read.
+// fetchPage fetches one page with a checked query, calling gotHeaders (when
+// not nil) once a 2xx response's headers are in, before its body is read.
 func (r resource[T, P]) fetchPage(ctx context.Context, websiteID int64, q url.Values, keepRaw bool, gotHeaders func()) (*Page[T], error) {
 	var out *Page[T]
 	err := r.c.do(ctx, fmt.Sprintf("/websites/%d/%s", websiteID, r.collection), q, !keepRaw, gotHeaders,
@@ -111,7 +114,6 @@ func (r resource[T, P]) fetchPage(ctx context.Context, websiteID int64, q url.Va
 	return out, err
 }
 
-// checkID refuses an id that cannot name a record.
 func checkID(what string, id int64) error {
 	if id <= 0 {
 		return invalidArgument("%s id must be positive, got %d", what, id)
@@ -119,30 +121,26 @@ func checkID(what string, id int64) error {
 	return nil
 }
 
-func checkPaging(page, count int) error {
+// checkListOptions checks the fields that both services' list options share
+// and reports every problem at once.
+func checkListOptions[I ~string](page, count int, start, end Date, includes []I) error {
+	var paging, dates error
 	if page < 0 || count < 0 {
-		return invalidArgument("Page (%d) and Count (%d) must not be negative", page, count)
+		paging = invalidArgument("Page (%d) and Count (%d) must not be negative", page, count)
 	}
-	return nil
-}
-
-func checkDates(start, end Date) error {
 	if err := errors.Join(start.Validate(), end.Validate()); err != nil {
-		return &argumentError{msg: err.Error()}
+		dates = &argumentError{msg: err.Error()}
 	}
-	return nil
+	return errors.Join(paging, dates, checkIncludes(includes))
 }
 
 // setSyncFields checks that the caller left zero the fields that Sync
-// chooses, and sets them: from start on, ascending by creation.
+// chooses, and sets them: from start on, ascending by date_created (the spec
+// does not list the sort names; it is the field records are created by).
 func setSyncFields(page *int, dateStart, dateEnd *Date, dir *Direction, sort *string, start Date) error {
 	if *page != 0 || !dateStart.IsZero() || !dateEnd.IsZero() || *dir != "" || *sort != "" {
 		return invalidArgument("Sync chooses Page, DateStart, DateEnd, Direction and Sort itself; leave them zero")
 	}
-	*dateStart, *dir, *sort = start, DirectionAsc, syncSort
+	*dateStart, *dir, *sort = start, DirectionAsc, "date_created"
 	return nil
 }
-
-// syncSort is the sort a Sync asks for. The spec does not list the sort
-// names; date_created is the field the records are created by.
-const syncSort = "date_created"

@@ -21,48 +21,39 @@ const (
 
 // Order is a purchase made on a website. Fields marked "include" are nil (or
 // a zero Ref) unless the matching include was requested; an included empty
-// list is an empty, non-nil slice.
-//
-// Money fields are the integers the API sends: the spec does not say whether
-// they are whole or minor units, so no conversion is made.
+// list is an empty, non-nil slice. Money fields are the integers the API
+// sends: the spec does not say whether they are whole or minor units.
 type Order struct {
-	Object                string          `json:"object"`
-	ID                    int64           `json:"id"`
-	AdditionalInformation *FormSubmission `json:"additional_information,omitzero"` // include additional_information
-	AmountPaid            int64           `json:"amount_paid"`
-	BillingAddress        *FormSubmission `json:"billing_address,omitzero"` // include billing_address
-	ContentCatalog        int64           `json:"content_catalog"`
-	Currency              string          `json:"currency"` // lowercase currency code
-	DateCreated           Timestamp       `json:"date_created"`
-	IsPayLater            bool            `json:"is_pay_later"`
-	// Items is present with any items.* include (in a message's expanded
-	// order, with order.items).
-	Items []OrderItem `json:"items,omitzero"`
-	// Message is the linked message's id, or the message with include message.
-	Message             Ref[Message]         `json:"message,omitzero"`
-	Notes               []OrderNote          `json:"notes,omitzero"` // include notes
-	OrderType           OrderType            `json:"order_type"`
-	PaymentTransactions []PaymentTransaction `json:"payment_transactions,omitzero"` // include payment_transactions
-	// Portal is 0 when none; expanded with include portal.
-	Portal  Ref[Portal]  `json:"portal,omitzero"`
-	Pricing OrderPricing `json:"pricing,omitzero"`
-	// PromoCode is null when no code applies; expanded with include promo_code.
-	PromoCode Ref[OrderPromoCode] `json:"promo_code,omitzero"`
-	// Shipments is present with any shipments.* include.
-	Shipments             []OrderShipment `json:"shipments,omitzero"`
-	ShippingTaxPercentage float64         `json:"shipping_tax_percentage"`
-	Status                OrderStatus     `json:"status"`
+	Object                string               `json:"object"`
+	ID                    int64                `json:"id"`
+	AdditionalInformation *FormSubmission      `json:"additional_information,omitzero"` // include additional_information
+	AmountPaid            int64                `json:"amount_paid"`
+	BillingAddress        *FormSubmission      `json:"billing_address,omitzero"` // include billing_address
+	ContentCatalog        int64                `json:"content_catalog"`
+	Currency              string               `json:"currency"` // lowercase currency code
+	DateCreated           Timestamp            `json:"date_created"`
+	IsPayLater            bool                 `json:"is_pay_later"`
+	Items                 []OrderItem          `json:"items,omitzero"`   // include items.* (order.items in a message's expanded order)
+	Message               Ref[Message]         `json:"message,omitzero"` // an id; the message with include message
+	Notes                 []OrderNote          `json:"notes,omitzero"`   // include notes
+	OrderType             OrderType            `json:"order_type"`
+	PaymentTransactions   []PaymentTransaction `json:"payment_transactions,omitzero"` // include payment_transactions
+	Portal                Ref[Portal]          `json:"portal,omitzero"`               // 0 when none; expanded with include portal
+	Pricing               OrderPricing         `json:"pricing,omitzero"`
+	PromoCode             Ref[OrderPromoCode]  `json:"promo_code,omitzero"` // null when none; expanded with include promo_code
+	Shipments             []OrderShipment      `json:"shipments,omitzero"`  // include shipments.*
+	ShippingTaxPercentage float64              `json:"shipping_tax_percentage"`
+	Status                OrderStatus          `json:"status"`
 	// User is null when the order has no user, an id, or the website user
 	// with include user. Inside a message's expanded order it is the id.
-	User Ref[WebsiteUser] `json:"user,omitzero"`
-
-	// Unknown holds the members the SDK does not model, as sent.
-	Unknown jsontext.Value `json:",embed"`
+	User    Ref[WebsiteUser] `json:"user,omitzero"`
+	Unknown jsontext.Value   `json:",embed"` // members the SDK does not model, as sent
 
 	raw []byte // the record as sent, with KeepRawJSON
 }
 
-// The methods of the record constraint (resource.go).
+// The methods of the record constraint (resource.go), and the ids that a
+// Ref finds at run time (idOf, ref.go).
 func (o *Order) kind() string           { return o.Object }
 func (o *Order) refID() int64           { return o.ID }
 func (o *Order) createdAt() time.Time   { return o.DateCreated.Time }
@@ -71,36 +62,36 @@ func (m *Message) kind() string         { return m.Object }
 func (m *Message) refID() int64         { return m.ID }
 func (m *Message) createdAt() time.Time { return m.DateCreated.Time }
 func (m *Message) setRaw(raw []byte)    { m.raw = raw }
+func (f *File) refID() int64            { return f.ID }
+func (p *OrderPromoCode) refID() int64  { return p.ID }
+func (p *Portal) refID() int64          { return p.ID }
+func (u *WebsiteUser) refID() int64     { return u.ID }
+func (f *Form) refID() int64            { return f.ID }
 
-// RawJSON returns the order exactly as the server sent it, member for member,
-// when it was read with KeepRawJSON (Get, List or All); else nil. Each order
-// of a page has its own bytes. Do not modify them.
+// RawJSON returns the order's own bytes exactly as the server sent them when
+// it was read with KeepRawJSON; else nil. Do not modify them.
 func (o *Order) RawJSON() []byte { return o.raw }
 
-// RawJSON returns the message exactly as the server sent it, member for
-// member, when it was read with KeepRawJSON (Get, List or All); else nil. Each
-// message of a page has its own bytes. Do not modify them.
+// RawJSON returns the message's own bytes exactly as the server sent them
+// when it was read with KeepRawJSON; else nil. Do not modify them.
 func (m *Message) RawJSON() []byte { return m.raw }
 
 // OrderPricing is an order's price breakdown. In every sample of the spec,
 // Total = Subtotal - SubtotalDiscount + Shipping + Tax.
 type OrderPricing struct {
-	Object           string `json:"object"`
-	Shipping         int64  `json:"shipping"`
-	ShippingDiscount int64  `json:"shipping_discount"`
-	Subtotal         int64  `json:"subtotal"`
-	SubtotalDiscount int64  `json:"subtotal_discount"`
-	Tax              int64  `json:"tax"`
-	Total            int64  `json:"total"`
-
-	// Unknown holds the members the SDK does not model, as sent.
-	Unknown jsontext.Value `json:",embed"`
+	Object           string         `json:"object"`
+	Shipping         int64          `json:"shipping"`
+	ShippingDiscount int64          `json:"shipping_discount"`
+	Subtotal         int64          `json:"subtotal"`
+	SubtotalDiscount int64          `json:"subtotal_discount"`
+	Tax              int64          `json:"tax"`
+	Total            int64          `json:"total"`
+	Unknown          jsontext.Value `json:",embed"` // members the SDK does not model, as sent
 }
 
-// OrderItem is one line of an order. One struct serves both kinds the API
-// sends: "order_item" and "versadoc_order_item" (Object tells them apart, see
-// IsVersadoc). PrintReadyFiles and VersadocOrderForm are filled for the
-// second kind only.
+// OrderItem is one line of an order, of either kind the API sends:
+// "order_item" or "versadoc_order_item" (see IsVersadoc). PrintReadyFiles and
+// VersadocOrderForm are filled for the second kind only.
 type OrderItem struct {
 	Object string `json:"object"`
 	ID     int64  `json:"id"`
@@ -113,30 +104,20 @@ type OrderItem struct {
 	Description        string                   `json:"description"`
 	ExemptFromShipping bool                     `json:"exempt_from_shipping"`
 	IsTaxable          bool                     `json:"is_taxable"`
-	// Portal is expanded with include items.portal.
-	Portal  Ref[Portal]      `json:"portal,omitzero"`
-	Pricing OrderItemPricing `json:"pricing,omitzero"`
-	// Quantity is the number of units.
-	Quantity int64 `json:"quantity"`
-	// Shipment is the id of the shipment that carries the item; 0 when none.
-	Shipment         int64      `json:"shipment"`
-	ShortDescription string     `json:"short_description"`
-	SKU              string     `json:"sku"`
-	Status           ItemStatus `json:"status"`
-	// TaxClass is 0 when none.
-	TaxClass int64 `json:"tax_class"`
-	// TaxPercentage is a fraction: 0.08 for 8%.
-	TaxPercentage float64 `json:"tax_percentage"`
-	Title         string  `json:"title"`
-	Weight        float64 `json:"weight"`
-	// PrintReadyFiles is present on versadoc items with include
-	// items.print_ready_files.
-	PrintReadyFiles []PrintReadyFile `json:"print_ready_files,omitzero"`
-	// VersadocOrderForm is present on versadoc items.
-	VersadocOrderForm *FormSubmission `json:"versadoc_order_form,omitzero"`
-
-	// Unknown holds the members the SDK does not model, as sent.
-	Unknown jsontext.Value `json:",embed"`
+	Portal             Ref[Portal]              `json:"portal,omitzero"` // expanded with include items.portal
+	Pricing            OrderItemPricing         `json:"pricing,omitzero"`
+	Quantity           int64                    `json:"quantity"`
+	Shipment           int64                    `json:"shipment"` // the id of the shipment that carries the item; 0 when none
+	ShortDescription   string                   `json:"short_description"`
+	SKU                string                   `json:"sku"`
+	Status             ItemStatus               `json:"status"`
+	TaxClass           int64                    `json:"tax_class"`      // 0 when none
+	TaxPercentage      float64                  `json:"tax_percentage"` // a fraction: 0.08 for 8%
+	Title              string                   `json:"title"`
+	Weight             float64                  `json:"weight"`
+	PrintReadyFiles    []PrintReadyFile         `json:"print_ready_files,omitzero"`   // versadoc items with include items.print_ready_files
+	VersadocOrderForm  *FormSubmission          `json:"versadoc_order_form,omitzero"` // versadoc items
+	Unknown            jsontext.Value           `json:",embed"`                       // members the SDK does not model, as sent
 }
 
 // IsVersadoc reports whether the item is a versadoc_order_item.
@@ -145,13 +126,11 @@ func (it *OrderItem) IsVersadoc() bool { return it.Object == ObjectVersadocOrder
 // OrderItemPricing is an item's price. In the spec's samples,
 // Subtotal = Unit × quantity.
 type OrderItemPricing struct {
-	Object   string `json:"object"`
-	Unit     int64  `json:"unit"`
-	Volume   int64  `json:"volume"`
-	Subtotal int64  `json:"subtotal"`
-
-	// Unknown holds the members the SDK does not model, as sent.
-	Unknown jsontext.Value `json:",embed"`
+	Object   string         `json:"object"`
+	Unit     int64          `json:"unit"`
+	Volume   int64          `json:"volume"`
+	Subtotal int64          `json:"subtotal"`
+	Unknown  jsontext.Value `json:",embed"` // members the SDK does not model, as sent
 }
 
 // PrintReadyFile is a file produced for printing a versadoc item.
@@ -161,143 +140,108 @@ type PrintReadyFile struct {
 	DateCreated Timestamp            `json:"date_created"`
 	Tag         string               `json:"tag"`
 	Status      PrintReadyFileStatus `json:"status"`
-	// File is nil (JSON null) when there is no file, as when Status is
-	// "failure" in the spec's sample.
-	File *File `json:"file"`
-
-	// Unknown holds the members the SDK does not model, as sent.
-	Unknown jsontext.Value `json:",embed"`
+	// File is nil (JSON null) when there is none, as with "failure" in the
+	// spec's sample.
+	File    *File          `json:"file"`
+	Unknown jsontext.Value `json:",embed"` // members the SDK does not model, as sent
 }
 
 // File is a downloadable file.
 type File struct {
-	Object   string    `json:"object"`
-	ID       int64     `json:"id"`
-	Filename string    `json:"filename"`
-	URL      string    `json:"url"` // download address
-	Expires  Timestamp `json:"expires"`
-
-	// Unknown holds the members the SDK does not model, as sent.
-	Unknown jsontext.Value `json:",embed"`
+	Object   string         `json:"object"`
+	ID       int64          `json:"id"`
+	Filename string         `json:"filename"`
+	URL      string         `json:"url"` // download address
+	Expires  Timestamp      `json:"expires"`
+	Unknown  jsontext.Value `json:",embed"` // members the SDK does not model, as sent
 }
-
-func (f *File) refID() int64 { return f.ID }
 
 // OrderShipment is a shipment of some of an order's items.
 type OrderShipment struct {
-	Object      string    `json:"object"`
-	ID          int64     `json:"id"`
-	DateCreated Timestamp `json:"date_created"`
-	DateShipped Timestamp `json:"date_shipped"`
-	// ShippingAddress is present with include shipments.shipping_address.
-	ShippingAddress *FormSubmission `json:"shipping_address,omitzero"`
-	// ShippingCarrier is present with include shipments.shipping_carrier.
-	ShippingCarrier *ShippingCarrier `json:"shipping_carrier,omitzero"`
-	// ShippingMethod is present with include shipments.shipping_method.
-	ShippingMethod           *ShippingMethod `json:"shipping_method,omitzero"`
-	ShippingNotificationSent bool            `json:"shipping_notification_sent"`
-	Status                   ShipmentStatus  `json:"status"`
-	TrackingNumber           string          `json:"tracking_number"`
-	Price                    int64           `json:"price"`
-
-	// Unknown holds the members the SDK does not model, as sent.
-	Unknown jsontext.Value `json:",embed"`
+	Object                   string           `json:"object"`
+	ID                       int64            `json:"id"`
+	DateCreated              Timestamp        `json:"date_created"`
+	DateShipped              Timestamp        `json:"date_shipped"`
+	ShippingAddress          *FormSubmission  `json:"shipping_address,omitzero"` // include shipments.shipping_address
+	ShippingCarrier          *ShippingCarrier `json:"shipping_carrier,omitzero"` // include shipments.shipping_carrier
+	ShippingMethod           *ShippingMethod  `json:"shipping_method,omitzero"`  // include shipments.shipping_method
+	ShippingNotificationSent bool             `json:"shipping_notification_sent"`
+	Status                   ShipmentStatus   `json:"status"`
+	TrackingNumber           string           `json:"tracking_number"`
+	Price                    int64            `json:"price"`
+	Unknown                  jsontext.Value   `json:",embed"` // members the SDK does not model, as sent
 }
 
 // ShippingCarrier is the carrier of a shipment.
 type ShippingCarrier struct {
-	Object      string      `json:"object"`
-	ID          int64       `json:"id"`
-	CarrierType CarrierType `json:"carrier_type"`
-	Title       string      `json:"title"`
-
-	// Unknown holds the members the SDK does not model, as sent.
-	Unknown jsontext.Value `json:",embed"`
+	Object      string         `json:"object"`
+	ID          int64          `json:"id"`
+	CarrierType CarrierType    `json:"carrier_type"`
+	Title       string         `json:"title"`
+	Unknown     jsontext.Value `json:",embed"` // members the SDK does not model, as sent
 }
 
 // ShippingMethod is the shipping method of a shipment.
 type ShippingMethod struct {
-	Object string `json:"object"`
-	ID     int64  `json:"id"`
-	Title  string `json:"title"`
-
-	// Unknown holds the members the SDK does not model, as sent.
-	Unknown jsontext.Value `json:",embed"`
+	Object  string         `json:"object"`
+	ID      int64          `json:"id"`
+	Title   string         `json:"title"`
+	Unknown jsontext.Value `json:",embed"` // members the SDK does not model, as sent
 }
 
 // OrderNote is a note on an order, written by an account user.
 type OrderNote struct {
-	Object      string      `json:"object"`
-	ID          int64       `json:"id"`
-	DateCreated Timestamp   `json:"date_created"`
-	Note        string      `json:"note"`
-	User        AccountUser `json:"user"`
-
-	// Unknown holds the members the SDK does not model, as sent.
-	Unknown jsontext.Value `json:",embed"`
+	Object      string         `json:"object"`
+	ID          int64          `json:"id"`
+	DateCreated Timestamp      `json:"date_created"`
+	Note        string         `json:"note"`
+	User        AccountUser    `json:"user"`
+	Unknown     jsontext.Value `json:",embed"` // members the SDK does not model, as sent
 }
 
-// AccountUser is a user of the account that owns the website (the author of
-// an order note), as opposed to a WebsiteUser.
+// AccountUser is a user of the account that owns the website (an order
+// note's author), as opposed to a WebsiteUser.
 type AccountUser struct {
-	Object   string `json:"object"`
-	ID       int64  `json:"id"`
-	Username string `json:"username"`
-
-	// Unknown holds the members the SDK does not model, as sent.
-	Unknown jsontext.Value `json:",embed"`
+	Object   string         `json:"object"`
+	ID       int64          `json:"id"`
+	Username string         `json:"username"`
+	Unknown  jsontext.Value `json:",embed"` // members the SDK does not model, as sent
 }
 
-// OrderPromoCode is the promo code applied to an order, with the discounts it
-// gave.
+// OrderPromoCode is the promo code applied to an order, with its discounts.
 type OrderPromoCode struct {
-	Object           string    `json:"object"`
-	ID               int64     `json:"id"`
-	PromoCode        PromoCode `json:"promo_code"`
-	ShippingDiscount int64     `json:"shipping_discount"`
-	SubtotalDiscount int64     `json:"subtotal_discount"`
-
-	// Unknown holds the members the SDK does not model, as sent.
-	Unknown jsontext.Value `json:",embed"`
+	Object           string         `json:"object"`
+	ID               int64          `json:"id"`
+	PromoCode        PromoCode      `json:"promo_code"`
+	ShippingDiscount int64          `json:"shipping_discount"`
+	SubtotalDiscount int64          `json:"subtotal_discount"`
+	Unknown          jsontext.Value `json:",embed"` // members the SDK does not model, as sent
 }
-
-func (p *OrderPromoCode) refID() int64 { return p.ID }
 
 // PromoCode is a promo code; PromoCode.PromoCode is the code's text.
 type PromoCode struct {
-	Object    string `json:"object"`
-	ID        int64  `json:"id"`
-	PromoCode string `json:"promo_code"`
-
-	// Unknown holds the members the SDK does not model, as sent.
-	Unknown jsontext.Value `json:",embed"`
+	Object    string         `json:"object"`
+	ID        int64          `json:"id"`
+	PromoCode string         `json:"promo_code"`
+	Unknown   jsontext.Value `json:",embed"` // members the SDK does not model, as sent
 }
 
 // Portal is a portal of the website.
 type Portal struct {
-	Object string `json:"object"`
-	ID     int64  `json:"id"`
-	Title  string `json:"title"`
-
-	// Unknown holds the members the SDK does not model, as sent.
-	Unknown jsontext.Value `json:",embed"`
+	Object  string         `json:"object"`
+	ID      int64          `json:"id"`
+	Title   string         `json:"title"`
+	Unknown jsontext.Value `json:",embed"` // members the SDK does not model, as sent
 }
-
-func (p *Portal) refID() int64 { return p.ID }
 
 // WebsiteUser is a user of the website who placed an order or sent a message.
 type WebsiteUser struct {
-	Object string `json:"object"`
-	ID     int64  `json:"id"`
-	// ThirdPartyIdentifier may be empty.
-	ThirdPartyIdentifier string `json:"third_party_identifier"`
-	Username             string `json:"username"`
-
-	// Unknown holds the members the SDK does not model, as sent.
-	Unknown jsontext.Value `json:",embed"`
+	Object               string         `json:"object"`
+	ID                   int64          `json:"id"`
+	ThirdPartyIdentifier string         `json:"third_party_identifier"` // may be empty
+	Username             string         `json:"username"`
+	Unknown              jsontext.Value `json:",embed"` // members the SDK does not model, as sent
 }
-
-func (u *WebsiteUser) refID() int64 { return u.ID }
 
 // PaymentTransaction is a payment made for an order or a message.
 type PaymentTransaction struct {
@@ -312,55 +256,41 @@ type PaymentTransaction struct {
 	TransactionID     string            `json:"transaction_id"`
 	TransactionStatus TransactionStatus `json:"transaction_status"`
 	TransactionType   TransactionType   `json:"transaction_type"`
-
-	// Unknown holds the members the SDK does not model, as sent.
-	Unknown jsontext.Value `json:",embed"`
+	Unknown           jsontext.Value    `json:",embed"` // members the SDK does not model, as sent
 }
 
 // Message is the record of a form submission made on a website. Fields marked
 // "include" are nil (or a zero Ref) unless the matching include was requested.
 type Message struct {
-	Object      string    `json:"object"`
-	ID          int64     `json:"id"`
-	DateCreated Timestamp `json:"date_created"`
-	// EventSubmission is 0 when none.
-	EventSubmission int64 `json:"event_submission"`
+	Object          string    `json:"object"`
+	ID              int64     `json:"id"`
+	DateCreated     Timestamp `json:"date_created"`
+	EventSubmission int64     `json:"event_submission"` // 0 when none
 	// File is 0 by default; expanded with include file, and then null when
 	// the message has no file.
-	File Ref[File] `json:"file,omitzero"`
-	// Form is the form's id, or the form with include form.
-	Form Ref[Form] `json:"form,omitzero"`
-	// FormSubmission is present with include form_submission.
-	FormSubmission        *FormSubmission `json:"form_submission,omitzero"`
+	File                  Ref[File]       `json:"file,omitzero"`
+	Form                  Ref[Form]       `json:"form,omitzero"`            // an id; the form with include form
+	FormSubmission        *FormSubmission `json:"form_submission,omitzero"` // include form_submission
 	MessageTrackingNumber string          `json:"message_tracking_number"`
 	MessageType           MessageType     `json:"message_type"`
-	// OnlineProof is 0 when none.
-	OnlineProof int64 `json:"online_proof"`
+	OnlineProof           int64           `json:"online_proof"` // 0 when none
 	// Order is 0 when none; expanded with include order. The expanded order
 	// carries its items with include order.items, and its user as an id.
-	Order Ref[Order] `json:"order,omitzero"`
-	// PaymentTransactions is present with include payment_transactions.
-	PaymentTransactions []PaymentTransaction `json:"payment_transactions,omitzero"`
-	// Portal is 0 when none; expanded with include portal.
-	Portal Ref[Portal] `json:"portal,omitzero"`
+	Order               Ref[Order]           `json:"order,omitzero"`
+	PaymentTransactions []PaymentTransaction `json:"payment_transactions,omitzero"` // include payment_transactions
+	Portal              Ref[Portal]          `json:"portal,omitzero"`               // 0 when none; expanded with include portal
 	// User is 0 when none in a retrieved message and null when none in a
 	// list; expanded with include user.
-	User Ref[WebsiteUser] `json:"user,omitzero"`
-
-	// Unknown holds the members the SDK does not model, as sent.
-	Unknown jsontext.Value `json:",embed"`
+	User    Ref[WebsiteUser] `json:"user,omitzero"`
+	Unknown jsontext.Value   `json:",embed"` // members the SDK does not model, as sent
 
 	raw []byte // the record as sent, with KeepRawJSON
 }
 
 // Form is the form a message was submitted through.
 type Form struct {
-	Object string `json:"object"`
-	ID     int64  `json:"id"`
-	Title  string `json:"title"`
-
-	// Unknown holds the members the SDK does not model, as sent.
-	Unknown jsontext.Value `json:",embed"`
+	Object  string         `json:"object"`
+	ID      int64          `json:"id"`
+	Title   string         `json:"title"`
+	Unknown jsontext.Value `json:",embed"` // members the SDK does not model, as sent
 }
-
-func (f *Form) refID() int64 { return f.ID }
