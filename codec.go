@@ -5,11 +5,12 @@ package ordermsg
 import (
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
+	"github.com/ordermsg/ordermsg-go/internal/jsontok"
 )
 
 // The JSON methods of the wire types: each struct type with an Unknown field
 // tagged ",embed" has a decoder that reads its members token by token
-// (decodeFrom, with decodeObject and the read helpers of decode.go), and a
+// (decodeFrom, with the readers of internal/jsontok), and a
 // twin type without methods that encoding/json/v2 encodes from the struct
 // tags, unknown members included. UnmarshalJSONFrom and MarshalJSONTo are
 // encoding/json/v2's streaming methods: a nested value is coded in the same
@@ -24,10 +25,10 @@ func (f *FormSubmission) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 }
 
 func (f *FormSubmission) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
-	return decodeObject(dec, &f.Unknown, func(name []byte) (int, error) {
+	return jsontok.Object(dec, &f.Unknown, func(name []byte) (int, error) {
 		switch string(name) {
 		case "object":
-			return 1, readString(dec, st, &f.Object)
+			return 1, jsontok.ReadString(dec, &st.strs, &f.Object)
 		case "fields":
 			return 2, f.Fields.decodeFrom(dec, st)
 		}
@@ -54,26 +55,26 @@ func (f *FormField) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 }
 
 func (f *FormField) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
-	return decodeObject(dec, &f.Unknown, func(name []byte) (int, error) {
+	return jsontok.Object(dec, &f.Unknown, func(name []byte) (int, error) {
 		switch string(name) {
 		case "object":
-			return 1, readString(dec, st, &f.Object)
+			return 1, jsontok.ReadString(dec, &st.strs, &f.Object)
 		case "id":
-			return 2, readString(dec, st, &f.ID)
+			return 2, jsontok.ReadString(dec, &st.strs, &f.ID)
 		case "field_type":
-			return 3, readString(dec, st, &f.FieldType)
+			return 3, jsontok.ReadString(dec, &st.strs, &f.FieldType)
 		case "label":
-			return 4, readString(dec, st, &f.Label)
+			return 4, jsontok.ReadString(dec, &st.strs, &f.Label)
 		case "values":
 			return 5, f.Values.decodeFrom(dec, st)
 		case "formatted_value":
-			return 6, readString(dec, st, &f.FormattedValue)
+			return 6, jsontok.ReadString(dec, &st.strs, &f.FormattedValue)
 		case "price_modifier":
 			return 7, json.UnmarshalDecode(dec, &f.PriceModifier)
 		case "price_modifier_type":
-			return 8, readString(dec, st, &f.PriceModifierType)
+			return 8, jsontok.ReadString(dec, &st.strs, &f.PriceModifierType)
 		case "price_scope":
-			return 9, readString(dec, st, &f.PriceScope)
+			return 9, jsontok.ReadString(dec, &st.strs, &f.PriceScope)
 		}
 		return 0, nil
 	})
@@ -92,42 +93,42 @@ func (f *FormField) UnmarshalJSON(data []byte) error { return unmarshalJSON(data
 
 // decodeValues fills the string fields of v whose values are strings.
 func (v *FieldValues) decodeValues(dec *jsontext.Decoder, st *decodeState) error {
-	return decodeObject(dec, nil, func(name []byte) (int, error) {
+	return jsontok.Object(dec, nil, func(name []byte) (int, error) {
 		switch string(name) {
 		case "prefix":
-			return 1, readLenient(dec, st, &v.Prefix)
+			return 1, jsontok.ReadLenient(dec, &st.strs, &v.Prefix)
 		case "first":
-			return 2, readLenient(dec, st, &v.First)
+			return 2, jsontok.ReadLenient(dec, &st.strs, &v.First)
 		case "middle":
-			return 3, readLenient(dec, st, &v.Middle)
+			return 3, jsontok.ReadLenient(dec, &st.strs, &v.Middle)
 		case "last":
-			return 4, readLenient(dec, st, &v.Last)
+			return 4, jsontok.ReadLenient(dec, &st.strs, &v.Last)
 		case "suffix":
-			return 5, readLenient(dec, st, &v.Suffix)
+			return 5, jsontok.ReadLenient(dec, &st.strs, &v.Suffix)
 		case "submitted_value":
-			return 6, readLenient(dec, st, &v.SubmittedValue)
+			return 6, jsontok.ReadLenient(dec, &st.strs, &v.SubmittedValue)
 		case "display_value":
-			return 7, readLenient(dec, st, &v.DisplayValue)
+			return 7, jsontok.ReadLenient(dec, &st.strs, &v.DisplayValue)
 		case "country_code":
-			return 8, readLenient(dec, st, &v.CountryCode)
+			return 8, jsontok.ReadLenient(dec, &st.strs, &v.CountryCode)
 		case "number":
-			return 9, readLenient(dec, st, &v.Number)
+			return 9, jsontok.ReadLenient(dec, &st.strs, &v.Number)
 		case "extension":
-			return 10, readLenient(dec, st, &v.Extension)
+			return 10, jsontok.ReadLenient(dec, &st.strs, &v.Extension)
 		case "line":
-			return 11, readLenient(dec, st, &v.Line)
+			return 11, jsontok.ReadLenient(dec, &st.strs, &v.Line)
 		case "line2":
-			return 12, readLenient(dec, st, &v.Line2)
+			return 12, jsontok.ReadLenient(dec, &st.strs, &v.Line2)
 		case "line3":
-			return 13, readLenient(dec, st, &v.Line3)
+			return 13, jsontok.ReadLenient(dec, &st.strs, &v.Line3)
 		case "city":
-			return 14, readLenient(dec, st, &v.City)
+			return 14, jsontok.ReadLenient(dec, &st.strs, &v.City)
 		case "state":
-			return 15, readLenient(dec, st, &v.State)
+			return 15, jsontok.ReadLenient(dec, &st.strs, &v.State)
 		case "postal_code":
-			return 16, readLenient(dec, st, &v.PostalCode)
+			return 16, jsontok.ReadLenient(dec, &st.strs, &v.PostalCode)
 		case "country":
-			return 17, readLenient(dec, st, &v.Country)
+			return 17, jsontok.ReadLenient(dec, &st.strs, &v.Country)
 		}
 		return 0, nil
 	})
@@ -141,10 +142,10 @@ func (p *Page[T]) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 }
 
 func (p *Page[T]) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
-	return decodeObject(dec, &p.Unknown, func(name []byte) (int, error) {
+	return jsontok.Object(dec, &p.Unknown, func(name []byte) (int, error) {
 		switch string(name) {
 		case "object":
-			return 1, readString(dec, st, &p.Object)
+			return 1, jsontok.ReadString(dec, &st.strs, &p.Object)
 		case "data":
 			return 2, decodeRecords(dec, st, &p.Data)
 		case "meta":
@@ -173,7 +174,7 @@ func (l *ListMeta) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 }
 
 func (l *ListMeta) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
-	return decodeObject(dec, &l.Unknown, func(name []byte) (int, error) {
+	return jsontok.Object(dec, &l.Unknown, func(name []byte) (int, error) {
 		switch string(name) {
 		case "pagination":
 			return 1, l.Pagination.decodeFrom(dec, st)
@@ -201,7 +202,7 @@ func (p *Pagination) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 }
 
 func (p *Pagination) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
-	return decodeObject(dec, &p.Unknown, func(name []byte) (int, error) {
+	return jsontok.Object(dec, &p.Unknown, func(name []byte) (int, error) {
 		switch string(name) {
 		case "total":
 			return 1, json.UnmarshalDecode(dec, &p.Total)
@@ -237,26 +238,26 @@ func (o *Order) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 }
 
 func (o *Order) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
-	return decodeObject(dec, &o.Unknown, func(name []byte) (int, error) {
+	return jsontok.Object(dec, &o.Unknown, func(name []byte) (int, error) {
 		switch string(name) {
 		case "object":
-			return 1, readString(dec, st, &o.Object)
+			return 1, jsontok.ReadString(dec, &st.strs, &o.Object)
 		case "id":
-			return 2, readInt(dec, &o.ID)
+			return 2, jsontok.ReadInt(dec, &o.ID)
 		case "additional_information":
 			return 3, decodePtr(dec, st, &o.AdditionalInformation)
 		case "amount_paid":
-			return 4, readInt(dec, &o.AmountPaid)
+			return 4, jsontok.ReadInt(dec, &o.AmountPaid)
 		case "billing_address":
 			return 5, decodePtr(dec, st, &o.BillingAddress)
 		case "content_catalog":
-			return 6, readInt(dec, &o.ContentCatalog)
+			return 6, jsontok.ReadInt(dec, &o.ContentCatalog)
 		case "currency":
-			return 7, readString(dec, st, &o.Currency)
+			return 7, jsontok.ReadString(dec, &st.strs, &o.Currency)
 		case "date_created":
 			return 8, o.DateCreated.UnmarshalJSONFrom(dec)
 		case "is_pay_later":
-			return 9, readBool(dec, &o.IsPayLater)
+			return 9, jsontok.ReadBool(dec, &o.IsPayLater)
 		case "items":
 			return 10, decodeSlice(dec, st, &o.Items)
 		case "message":
@@ -264,7 +265,7 @@ func (o *Order) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
 		case "notes":
 			return 12, decodeSlice(dec, st, &o.Notes)
 		case "order_type":
-			return 13, readString(dec, st, &o.OrderType)
+			return 13, jsontok.ReadString(dec, &st.strs, &o.OrderType)
 		case "payment_transactions":
 			return 14, decodeSlice(dec, st, &o.PaymentTransactions)
 		case "portal":
@@ -276,9 +277,9 @@ func (o *Order) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
 		case "shipments":
 			return 18, decodeSlice(dec, st, &o.Shipments)
 		case "shipping_tax_percentage":
-			return 19, readFloat(dec, &o.ShippingTaxPercentage)
+			return 19, jsontok.ReadFloat(dec, &o.ShippingTaxPercentage)
 		case "status":
-			return 20, readString(dec, st, &o.Status)
+			return 20, jsontok.ReadString(dec, &st.strs, &o.Status)
 		case "user":
 			return 21, o.User.decodeFrom(dec, st)
 		}
@@ -305,22 +306,22 @@ func (o *OrderPricing) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 }
 
 func (o *OrderPricing) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
-	return decodeObject(dec, &o.Unknown, func(name []byte) (int, error) {
+	return jsontok.Object(dec, &o.Unknown, func(name []byte) (int, error) {
 		switch string(name) {
 		case "object":
-			return 1, readString(dec, st, &o.Object)
+			return 1, jsontok.ReadString(dec, &st.strs, &o.Object)
 		case "shipping":
-			return 2, readInt(dec, &o.Shipping)
+			return 2, jsontok.ReadInt(dec, &o.Shipping)
 		case "shipping_discount":
-			return 3, readInt(dec, &o.ShippingDiscount)
+			return 3, jsontok.ReadInt(dec, &o.ShippingDiscount)
 		case "subtotal":
-			return 4, readInt(dec, &o.Subtotal)
+			return 4, jsontok.ReadInt(dec, &o.Subtotal)
 		case "subtotal_discount":
-			return 5, readInt(dec, &o.SubtotalDiscount)
+			return 5, jsontok.ReadInt(dec, &o.SubtotalDiscount)
 		case "tax":
-			return 6, readInt(dec, &o.Tax)
+			return 6, jsontok.ReadInt(dec, &o.Tax)
 		case "total":
-			return 7, readInt(dec, &o.Total)
+			return 7, jsontok.ReadInt(dec, &o.Total)
 		}
 		return 0, nil
 	})
@@ -345,48 +346,48 @@ func (it *OrderItem) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 }
 
 func (it *OrderItem) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
-	return decodeObject(dec, &it.Unknown, func(name []byte) (int, error) {
+	return jsontok.Object(dec, &it.Unknown, func(name []byte) (int, error) {
 		switch string(name) {
 		case "object":
-			return 1, readString(dec, st, &it.Object)
+			return 1, jsontok.ReadString(dec, &st.strs, &it.Object)
 		case "id":
-			return 2, readInt(dec, &it.ID)
+			return 2, jsontok.ReadInt(dec, &it.ID)
 		case "attributes":
 			return 3, it.Attributes.decodeFrom(dec, st)
 		case "catalog_item":
-			return 4, readInt(dec, &it.CatalogItem)
+			return 4, jsontok.ReadInt(dec, &it.CatalogItem)
 		case "content_catalog":
-			return 5, readInt(dec, &it.ContentCatalog)
+			return 5, jsontok.ReadInt(dec, &it.ContentCatalog)
 		case "date_created":
 			return 6, it.DateCreated.UnmarshalJSONFrom(dec)
 		case "description":
-			return 7, readString(dec, st, &it.Description)
+			return 7, jsontok.ReadString(dec, &st.strs, &it.Description)
 		case "exempt_from_shipping":
-			return 8, readBool(dec, &it.ExemptFromShipping)
+			return 8, jsontok.ReadBool(dec, &it.ExemptFromShipping)
 		case "is_taxable":
-			return 9, readBool(dec, &it.IsTaxable)
+			return 9, jsontok.ReadBool(dec, &it.IsTaxable)
 		case "portal":
 			return 10, it.Portal.decodeFrom(dec, st)
 		case "pricing":
 			return 11, it.Pricing.decodeFrom(dec, st)
 		case "quantity":
-			return 12, readInt(dec, &it.Quantity)
+			return 12, jsontok.ReadInt(dec, &it.Quantity)
 		case "shipment":
-			return 13, readInt(dec, &it.Shipment)
+			return 13, jsontok.ReadInt(dec, &it.Shipment)
 		case "short_description":
-			return 14, readString(dec, st, &it.ShortDescription)
+			return 14, jsontok.ReadString(dec, &st.strs, &it.ShortDescription)
 		case "sku":
-			return 15, readString(dec, st, &it.SKU)
+			return 15, jsontok.ReadString(dec, &st.strs, &it.SKU)
 		case "status":
-			return 16, readString(dec, st, &it.Status)
+			return 16, jsontok.ReadString(dec, &st.strs, &it.Status)
 		case "tax_class":
-			return 17, readInt(dec, &it.TaxClass)
+			return 17, jsontok.ReadInt(dec, &it.TaxClass)
 		case "tax_percentage":
-			return 18, readFloat(dec, &it.TaxPercentage)
+			return 18, jsontok.ReadFloat(dec, &it.TaxPercentage)
 		case "title":
-			return 19, readString(dec, st, &it.Title)
+			return 19, jsontok.ReadString(dec, &st.strs, &it.Title)
 		case "weight":
-			return 20, readFloat(dec, &it.Weight)
+			return 20, jsontok.ReadFloat(dec, &it.Weight)
 		case "print_ready_files":
 			return 21, decodeSlice(dec, st, &it.PrintReadyFiles)
 		case "versadoc_order_form":
@@ -415,16 +416,16 @@ func (o *OrderItemPricing) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 }
 
 func (o *OrderItemPricing) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
-	return decodeObject(dec, &o.Unknown, func(name []byte) (int, error) {
+	return jsontok.Object(dec, &o.Unknown, func(name []byte) (int, error) {
 		switch string(name) {
 		case "object":
-			return 1, readString(dec, st, &o.Object)
+			return 1, jsontok.ReadString(dec, &st.strs, &o.Object)
 		case "unit":
-			return 2, readInt(dec, &o.Unit)
+			return 2, jsontok.ReadInt(dec, &o.Unit)
 		case "volume":
-			return 3, readInt(dec, &o.Volume)
+			return 3, jsontok.ReadInt(dec, &o.Volume)
 		case "subtotal":
-			return 4, readInt(dec, &o.Subtotal)
+			return 4, jsontok.ReadInt(dec, &o.Subtotal)
 		}
 		return 0, nil
 	})
@@ -449,18 +450,18 @@ func (p *PrintReadyFile) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 }
 
 func (p *PrintReadyFile) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
-	return decodeObject(dec, &p.Unknown, func(name []byte) (int, error) {
+	return jsontok.Object(dec, &p.Unknown, func(name []byte) (int, error) {
 		switch string(name) {
 		case "object":
-			return 1, readString(dec, st, &p.Object)
+			return 1, jsontok.ReadString(dec, &st.strs, &p.Object)
 		case "id":
-			return 2, readInt(dec, &p.ID)
+			return 2, jsontok.ReadInt(dec, &p.ID)
 		case "date_created":
 			return 3, p.DateCreated.UnmarshalJSONFrom(dec)
 		case "tag":
-			return 4, readString(dec, st, &p.Tag)
+			return 4, jsontok.ReadString(dec, &st.strs, &p.Tag)
 		case "status":
-			return 5, readString(dec, st, &p.Status)
+			return 5, jsontok.ReadString(dec, &st.strs, &p.Status)
 		case "file":
 			return 6, decodePtr(dec, st, &p.File)
 		}
@@ -487,16 +488,16 @@ func (f *File) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 }
 
 func (f *File) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
-	return decodeObject(dec, &f.Unknown, func(name []byte) (int, error) {
+	return jsontok.Object(dec, &f.Unknown, func(name []byte) (int, error) {
 		switch string(name) {
 		case "object":
-			return 1, readString(dec, st, &f.Object)
+			return 1, jsontok.ReadString(dec, &st.strs, &f.Object)
 		case "id":
-			return 2, readInt(dec, &f.ID)
+			return 2, jsontok.ReadInt(dec, &f.ID)
 		case "filename":
-			return 3, readString(dec, st, &f.Filename)
+			return 3, jsontok.ReadString(dec, &st.strs, &f.Filename)
 		case "url":
-			return 4, readString(dec, st, &f.URL)
+			return 4, jsontok.ReadString(dec, &st.strs, &f.URL)
 		case "expires":
 			return 5, f.Expires.UnmarshalJSONFrom(dec)
 		}
@@ -523,12 +524,12 @@ func (o *OrderShipment) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 }
 
 func (o *OrderShipment) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
-	return decodeObject(dec, &o.Unknown, func(name []byte) (int, error) {
+	return jsontok.Object(dec, &o.Unknown, func(name []byte) (int, error) {
 		switch string(name) {
 		case "object":
-			return 1, readString(dec, st, &o.Object)
+			return 1, jsontok.ReadString(dec, &st.strs, &o.Object)
 		case "id":
-			return 2, readInt(dec, &o.ID)
+			return 2, jsontok.ReadInt(dec, &o.ID)
 		case "date_created":
 			return 3, o.DateCreated.UnmarshalJSONFrom(dec)
 		case "date_shipped":
@@ -540,13 +541,13 @@ func (o *OrderShipment) decodeFrom(dec *jsontext.Decoder, st *decodeState) error
 		case "shipping_method":
 			return 7, decodePtr(dec, st, &o.ShippingMethod)
 		case "shipping_notification_sent":
-			return 8, readBool(dec, &o.ShippingNotificationSent)
+			return 8, jsontok.ReadBool(dec, &o.ShippingNotificationSent)
 		case "status":
-			return 9, readString(dec, st, &o.Status)
+			return 9, jsontok.ReadString(dec, &st.strs, &o.Status)
 		case "tracking_number":
-			return 10, readString(dec, st, &o.TrackingNumber)
+			return 10, jsontok.ReadString(dec, &st.strs, &o.TrackingNumber)
 		case "price":
-			return 11, readInt(dec, &o.Price)
+			return 11, jsontok.ReadInt(dec, &o.Price)
 		}
 		return 0, nil
 	})
@@ -571,16 +572,16 @@ func (s *ShippingCarrier) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 }
 
 func (s *ShippingCarrier) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
-	return decodeObject(dec, &s.Unknown, func(name []byte) (int, error) {
+	return jsontok.Object(dec, &s.Unknown, func(name []byte) (int, error) {
 		switch string(name) {
 		case "object":
-			return 1, readString(dec, st, &s.Object)
+			return 1, jsontok.ReadString(dec, &st.strs, &s.Object)
 		case "id":
-			return 2, readInt(dec, &s.ID)
+			return 2, jsontok.ReadInt(dec, &s.ID)
 		case "carrier_type":
-			return 3, readString(dec, st, &s.CarrierType)
+			return 3, jsontok.ReadString(dec, &st.strs, &s.CarrierType)
 		case "title":
-			return 4, readString(dec, st, &s.Title)
+			return 4, jsontok.ReadString(dec, &st.strs, &s.Title)
 		}
 		return 0, nil
 	})
@@ -605,14 +606,14 @@ func (s *ShippingMethod) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 }
 
 func (s *ShippingMethod) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
-	return decodeObject(dec, &s.Unknown, func(name []byte) (int, error) {
+	return jsontok.Object(dec, &s.Unknown, func(name []byte) (int, error) {
 		switch string(name) {
 		case "object":
-			return 1, readString(dec, st, &s.Object)
+			return 1, jsontok.ReadString(dec, &st.strs, &s.Object)
 		case "id":
-			return 2, readInt(dec, &s.ID)
+			return 2, jsontok.ReadInt(dec, &s.ID)
 		case "title":
-			return 3, readString(dec, st, &s.Title)
+			return 3, jsontok.ReadString(dec, &st.strs, &s.Title)
 		}
 		return 0, nil
 	})
@@ -637,16 +638,16 @@ func (o *OrderNote) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 }
 
 func (o *OrderNote) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
-	return decodeObject(dec, &o.Unknown, func(name []byte) (int, error) {
+	return jsontok.Object(dec, &o.Unknown, func(name []byte) (int, error) {
 		switch string(name) {
 		case "object":
-			return 1, readString(dec, st, &o.Object)
+			return 1, jsontok.ReadString(dec, &st.strs, &o.Object)
 		case "id":
-			return 2, readInt(dec, &o.ID)
+			return 2, jsontok.ReadInt(dec, &o.ID)
 		case "date_created":
 			return 3, o.DateCreated.UnmarshalJSONFrom(dec)
 		case "note":
-			return 4, readString(dec, st, &o.Note)
+			return 4, jsontok.ReadString(dec, &st.strs, &o.Note)
 		case "user":
 			return 5, o.User.decodeFrom(dec, st)
 		}
@@ -673,14 +674,14 @@ func (a *AccountUser) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 }
 
 func (a *AccountUser) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
-	return decodeObject(dec, &a.Unknown, func(name []byte) (int, error) {
+	return jsontok.Object(dec, &a.Unknown, func(name []byte) (int, error) {
 		switch string(name) {
 		case "object":
-			return 1, readString(dec, st, &a.Object)
+			return 1, jsontok.ReadString(dec, &st.strs, &a.Object)
 		case "id":
-			return 2, readInt(dec, &a.ID)
+			return 2, jsontok.ReadInt(dec, &a.ID)
 		case "username":
-			return 3, readString(dec, st, &a.Username)
+			return 3, jsontok.ReadString(dec, &st.strs, &a.Username)
 		}
 		return 0, nil
 	})
@@ -705,18 +706,18 @@ func (p *OrderPromoCode) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 }
 
 func (p *OrderPromoCode) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
-	return decodeObject(dec, &p.Unknown, func(name []byte) (int, error) {
+	return jsontok.Object(dec, &p.Unknown, func(name []byte) (int, error) {
 		switch string(name) {
 		case "object":
-			return 1, readString(dec, st, &p.Object)
+			return 1, jsontok.ReadString(dec, &st.strs, &p.Object)
 		case "id":
-			return 2, readInt(dec, &p.ID)
+			return 2, jsontok.ReadInt(dec, &p.ID)
 		case "promo_code":
 			return 3, p.PromoCode.decodeFrom(dec, st)
 		case "shipping_discount":
-			return 4, readInt(dec, &p.ShippingDiscount)
+			return 4, jsontok.ReadInt(dec, &p.ShippingDiscount)
 		case "subtotal_discount":
-			return 5, readInt(dec, &p.SubtotalDiscount)
+			return 5, jsontok.ReadInt(dec, &p.SubtotalDiscount)
 		}
 		return 0, nil
 	})
@@ -741,14 +742,14 @@ func (p *PromoCode) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 }
 
 func (p *PromoCode) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
-	return decodeObject(dec, &p.Unknown, func(name []byte) (int, error) {
+	return jsontok.Object(dec, &p.Unknown, func(name []byte) (int, error) {
 		switch string(name) {
 		case "object":
-			return 1, readString(dec, st, &p.Object)
+			return 1, jsontok.ReadString(dec, &st.strs, &p.Object)
 		case "id":
-			return 2, readInt(dec, &p.ID)
+			return 2, jsontok.ReadInt(dec, &p.ID)
 		case "promo_code":
-			return 3, readString(dec, st, &p.PromoCode)
+			return 3, jsontok.ReadString(dec, &st.strs, &p.PromoCode)
 		}
 		return 0, nil
 	})
@@ -773,14 +774,14 @@ func (p *Portal) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 }
 
 func (p *Portal) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
-	return decodeObject(dec, &p.Unknown, func(name []byte) (int, error) {
+	return jsontok.Object(dec, &p.Unknown, func(name []byte) (int, error) {
 		switch string(name) {
 		case "object":
-			return 1, readString(dec, st, &p.Object)
+			return 1, jsontok.ReadString(dec, &st.strs, &p.Object)
 		case "id":
-			return 2, readInt(dec, &p.ID)
+			return 2, jsontok.ReadInt(dec, &p.ID)
 		case "title":
-			return 3, readString(dec, st, &p.Title)
+			return 3, jsontok.ReadString(dec, &st.strs, &p.Title)
 		}
 		return 0, nil
 	})
@@ -805,16 +806,16 @@ func (u *WebsiteUser) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 }
 
 func (u *WebsiteUser) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
-	return decodeObject(dec, &u.Unknown, func(name []byte) (int, error) {
+	return jsontok.Object(dec, &u.Unknown, func(name []byte) (int, error) {
 		switch string(name) {
 		case "object":
-			return 1, readString(dec, st, &u.Object)
+			return 1, jsontok.ReadString(dec, &st.strs, &u.Object)
 		case "id":
-			return 2, readInt(dec, &u.ID)
+			return 2, jsontok.ReadInt(dec, &u.ID)
 		case "third_party_identifier":
-			return 3, readString(dec, st, &u.ThirdPartyIdentifier)
+			return 3, jsontok.ReadString(dec, &st.strs, &u.ThirdPartyIdentifier)
 		case "username":
-			return 4, readString(dec, st, &u.Username)
+			return 4, jsontok.ReadString(dec, &st.strs, &u.Username)
 		}
 		return 0, nil
 	})
@@ -839,30 +840,30 @@ func (p *PaymentTransaction) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 }
 
 func (p *PaymentTransaction) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
-	return decodeObject(dec, &p.Unknown, func(name []byte) (int, error) {
+	return jsontok.Object(dec, &p.Unknown, func(name []byte) (int, error) {
 		switch string(name) {
 		case "object":
-			return 1, readString(dec, st, &p.Object)
+			return 1, jsontok.ReadString(dec, &st.strs, &p.Object)
 		case "id":
-			return 2, readInt(dec, &p.ID)
+			return 2, jsontok.ReadInt(dec, &p.ID)
 		case "amount":
-			return 3, readInt(dec, &p.Amount)
+			return 3, jsontok.ReadInt(dec, &p.Amount)
 		case "currency":
-			return 4, readString(dec, st, &p.Currency)
+			return 4, jsontok.ReadString(dec, &st.strs, &p.Currency)
 		case "date_created":
 			return 5, p.DateCreated.UnmarshalJSONFrom(dec)
 		case "is_recurring":
-			return 6, readBool(dec, &p.IsRecurring)
+			return 6, jsontok.ReadBool(dec, &p.IsRecurring)
 		case "payment_type":
-			return 7, readString(dec, st, &p.PaymentType)
+			return 7, jsontok.ReadString(dec, &st.strs, &p.PaymentType)
 		case "test_mode":
-			return 8, readBool(dec, &p.TestMode)
+			return 8, jsontok.ReadBool(dec, &p.TestMode)
 		case "transaction_id":
-			return 9, readString(dec, st, &p.TransactionID)
+			return 9, jsontok.ReadString(dec, &st.strs, &p.TransactionID)
 		case "transaction_status":
-			return 10, readString(dec, st, &p.TransactionStatus)
+			return 10, jsontok.ReadString(dec, &st.strs, &p.TransactionStatus)
 		case "transaction_type":
-			return 11, readString(dec, st, &p.TransactionType)
+			return 11, jsontok.ReadString(dec, &st.strs, &p.TransactionType)
 		}
 		return 0, nil
 	})
@@ -887,16 +888,16 @@ func (m *Message) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 }
 
 func (m *Message) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
-	return decodeObject(dec, &m.Unknown, func(name []byte) (int, error) {
+	return jsontok.Object(dec, &m.Unknown, func(name []byte) (int, error) {
 		switch string(name) {
 		case "object":
-			return 1, readString(dec, st, &m.Object)
+			return 1, jsontok.ReadString(dec, &st.strs, &m.Object)
 		case "id":
-			return 2, readInt(dec, &m.ID)
+			return 2, jsontok.ReadInt(dec, &m.ID)
 		case "date_created":
 			return 3, m.DateCreated.UnmarshalJSONFrom(dec)
 		case "event_submission":
-			return 4, readInt(dec, &m.EventSubmission)
+			return 4, jsontok.ReadInt(dec, &m.EventSubmission)
 		case "file":
 			return 5, m.File.decodeFrom(dec, st)
 		case "form":
@@ -904,11 +905,11 @@ func (m *Message) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
 		case "form_submission":
 			return 7, decodePtr(dec, st, &m.FormSubmission)
 		case "message_tracking_number":
-			return 8, readString(dec, st, &m.MessageTrackingNumber)
+			return 8, jsontok.ReadString(dec, &st.strs, &m.MessageTrackingNumber)
 		case "message_type":
-			return 9, readString(dec, st, &m.MessageType)
+			return 9, jsontok.ReadString(dec, &st.strs, &m.MessageType)
 		case "online_proof":
-			return 10, readInt(dec, &m.OnlineProof)
+			return 10, jsontok.ReadInt(dec, &m.OnlineProof)
 		case "order":
 			return 11, m.Order.decodeFrom(dec, st)
 		case "payment_transactions":
@@ -941,14 +942,14 @@ func (f *Form) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 }
 
 func (f *Form) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
-	return decodeObject(dec, &f.Unknown, func(name []byte) (int, error) {
+	return jsontok.Object(dec, &f.Unknown, func(name []byte) (int, error) {
 		switch string(name) {
 		case "object":
-			return 1, readString(dec, st, &f.Object)
+			return 1, jsontok.ReadString(dec, &st.strs, &f.Object)
 		case "id":
-			return 2, readInt(dec, &f.ID)
+			return 2, jsontok.ReadInt(dec, &f.ID)
 		case "title":
-			return 3, readString(dec, st, &f.Title)
+			return 3, jsontok.ReadString(dec, &st.strs, &f.Title)
 		}
 		return 0, nil
 	})

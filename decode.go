@@ -2,12 +2,9 @@ package ordermsg
 
 import (
 	"bytes"
-	"encoding/binary"
 	"errors"
 	"fmt"
-	"io"
 	"reflect"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -15,6 +12,7 @@ import (
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 	jsonv1 "github.com/go-json-experiment/json/v1"
+	"github.com/ordermsg/ordermsg-go/internal/jsontok"
 )
 
 // Every resource is coded through encoding/json/v2 (go-json-experiment/json;
@@ -39,10 +37,8 @@ var codecOptions = json.JoinOptions(
 
 // decodeOptions are the options of every decode of the SDK's types: those of
 // encoding, the SDK's mark (ownMark), and duplicate names left to the SDK's
-// decoders, which tell a member seen twice by a bit per known member
-// (decodeObject) instead of the decoder's set of names, and check every
-// value they read whole or skip (uniqueNames). Only values that have decoders
-// of the SDK's may be decoded with them.
+// decoders, which tell them apart themselves (see internal/jsontok). Only
+// values that have decoders of the SDK's may be decoded with them.
 var decodeOptions = json.JoinOptions(codecOptions, json.WithMarshalers(ownMark), jsontext.AllowDuplicateNames(true))
 
 // ownMark marks the SDK's own decoders. Marshalers act only on encoding, so
@@ -267,38 +263,9 @@ func semanticDetail(e *json.SemanticError) error {
 		return e.Err
 	}
 	if e.GoType != nil && e.JSONKind != 0 {
-		return fmt.Errorf("expected %s, got %s", goKindName(e.GoType), kindName(e.JSONKind))
+		return fmt.Errorf("expected %s, got %s", goKindName(e.GoType), jsontok.KindName(e.JSONKind))
 	}
 	return nil
-}
-
-// readNull reads a JSON null when it is the next value, and reports whether
-// it was: the custom decoders start with it.
-func readNull(dec *jsontext.Decoder) (bool, error) {
-	if dec.PeekKind() != 'n' {
-		return false, nil
-	}
-	_, err := dec.ReadToken()
-	return true, err
-}
-
-// kindName names a JSON kind for error messages.
-func kindName(k jsontext.Kind) string {
-	switch k {
-	case '"':
-		return "string"
-	case '[':
-		return "array"
-	case '{':
-		return "object"
-	case 't', 'f':
-		return "bool"
-	case 'n':
-		return "null"
-	case '0':
-		return "number"
-	}
-	return "nothing"
 }
 
 // goKindName names the JSON kind a Go type decodes from.
@@ -323,41 +290,16 @@ func goKindName(t reflect.Type) string {
 	return t.String()
 }
 
-// The generated decoders (codec.go) read an object with decodeObject, each
-// known member straight into its field (readString, readInt, readFloat,
-// readBool), and the others into Unknown as v2 would. A value of the wrong
-// kind is a *json.SemanticError at that value, as v2 gives it.
-
 // decodeState is what a decode carries through the values it decodes:
 // interned strings, as v2 keeps them (a page repeats its object kinds,
 // statuses, labels and ids), and whether FieldValues may keep Raw in the
 // decoder's input (FormFields copies them all at once).
 type decodeState struct {
-	strs    [1024]string
+	strs    jsontok.Strings
 	inPlace bool
 }
 
 var decodeStates = sync.Pool{New: func() any { return new(decodeState) }}
-
-// str returns b as a string, the same one as an earlier equal b when it can.
-func (st *decodeState) str(b []byte) string {
-	if st == nil || len(b) < 2 || len(b) > 64 {
-		return string(b)
-	}
-	h := uint64(len(b)) * 0x9e3779b97f4a7c15
-	if len(b) >= 8 {
-		h ^= binary.LittleEndian.Uint64(b) ^ binary.LittleEndian.Uint64(b[len(b)-8:])*0xc2b2ae3d27d4eb4f
-	} else {
-		for _, c := range b {
-			h = (h ^ uint64(c)) * 0x100000001b3
-		}
-	}
-	s := &st.strs[(h^h>>29)*0xbf58476d1ce4e5b9>>54]
-	if *s != string(b) {
-		*s = string(b)
-	}
-	return *s
-}
 
 // fieldsDecoder is a value with a generated token-level decoder.
 type fieldsDecoder interface {
@@ -371,7 +313,7 @@ func decodeTop(dec *jsontext.Decoder, v fieldsDecoder) error {
 	}
 	st := decodeStates.Get().(*decodeState)
 	defer decodeStates.Put(st)
-	clear(st.strs[:]) // interned for this decode only, as v2 does
+	st.strs.Reset() // interned for this decode only, as v2 does
 	return v.decodeFrom(dec, st)
 }
 
@@ -383,7 +325,7 @@ func decodeValue(dec *jsontext.Decoder, st *decodeState, v any) error {
 	}
 	raw, err := dec.ReadValue()
 	if err == nil {
-		err = uniqueNames(dec, raw)
+		err = jsontok.UniqueNames(dec, raw)
 	}
 	if err != nil {
 		return err
@@ -405,7 +347,7 @@ func decodeRecords[T any](dec *jsontext.Decoder, st *decodeState, s *[]*T) error
 	}
 	for dec.PeekKind() != ']' {
 		var v *T
-		if null, err := readNull(dec); err != nil {
+		if null, err := jsontok.ReadNull(dec); err != nil {
 			return err
 		} else if !null {
 			v = new(T)
@@ -416,196 +358,6 @@ func decodeRecords[T any](dec *jsontext.Decoder, st *decodeState, s *[]*T) error
 		*s = append(*s, v)
 	}
 	_, err := dec.ReadToken()
-	return err
-}
-
-// decodeObject reads an object, or null (which leaves the value as it is),
-// calling member with each name; member reads the value and returns the
-// member's number (1 to 63), or returns 0 for a member to keep in unknown as
-// sent (nil: skip it). A name seen twice is an error, as the decoder would
-// give it.
-func decodeObject(dec *jsontext.Decoder, unknown *jsontext.Value, member func(name []byte) (int, error)) error {
-	switch dec.PeekKind() {
-	case 'n':
-		_, err := dec.ReadToken()
-		return err
-	case '{':
-	default:
-		return wrongKind(dec, "object")
-	}
-	if _, err := dec.ReadToken(); err != nil {
-		return err
-	}
-	var seen uint64     // the numbers of the known members read
-	var others [][]byte // the names of the other members read
-	for dec.PeekKind() != '}' {
-		quoted, err := dec.ReadValue()
-		if err != nil {
-			return err
-		}
-		at := dec.InputOffset() - int64(len(quoted))
-		name := quoted[1 : len(quoted)-1]
-		n, err := member(name)
-		if n == 0 && err == nil && bytes.IndexByte(name, '\\') >= 0 {
-			name, _ = jsontext.AppendUnquote(nil, quoted) // no case of the switch has a backslash
-			n, err = member(name)
-		}
-		if err != nil {
-			return atValue(dec, err)
-		}
-		if n > 0 && seen&(1<<n) != 0 || n == 0 && slices.ContainsFunc(others, func(o []byte) bool { return bytes.Equal(o, name) }) {
-			return &jsontext.SyntacticError{ByteOffset: at, JSONPointer: dec.StackPointer(), Err: jsontext.ErrDuplicateName}
-		}
-		if n > 0 {
-			seen |= 1 << n
-			continue
-		}
-		others = append(others, name)
-		val, err := dec.ReadValue()
-		if err == nil {
-			err = uniqueNames(dec, val)
-		}
-		if err != nil {
-			return err
-		}
-		if unknown != nil {
-			u := bytes.TrimSuffix(*unknown, []byte("}"))
-			if len(u) == 0 {
-				u = append(u, '{')
-			} else if u[len(u)-1] != '{' {
-				u = append(u, ',')
-			}
-			u = append(append(u, quoted...), ':')
-			*unknown = append(append(u, val...), '}')
-		}
-	}
-	_, err := dec.ReadToken()
-	return err
-}
-
-// uniqueNames checks that no object in val, the value dec has just read,
-// has a name twice: decodeOptions leave that to the SDK's decoders.
-func uniqueNames(dec *jsontext.Decoder, val jsontext.Value) error {
-	if k := val.Kind(); k != '{' && k != '[' {
-		return nil
-	}
-	_, err := jsontext.NewDecoder(bytes.NewBuffer(val)).ReadValue()
-	var syntactic *jsontext.SyntacticError
-	if errors.As(err, &syntactic) {
-		syntactic.ByteOffset += dec.InputOffset() - int64(len(val))
-		syntactic.JSONPointer = dec.StackPointer() + syntactic.JSONPointer
-	}
-	return err
-}
-
-// atValue gives err, from a method that decoded the value of the member just
-// read, the position of that value, unless it has one.
-func atValue(dec *jsontext.Decoder, err error) error {
-	var semantic *json.SemanticError
-	var syntactic *jsontext.SyntacticError
-	if errors.As(err, &semantic) || errors.As(err, &syntactic) || errors.Is(err, io.ErrUnexpectedEOF) {
-		return err
-	}
-	b := dec.UnreadBuffer()
-	skip := len(b) - len(bytes.TrimLeft(b, jsonSpace+":"))
-	return &json.SemanticError{ByteOffset: dec.InputOffset() + int64(skip), JSONPointer: dec.StackPointer(), Err: err}
-}
-
-// wrongKind reads the next value, of another kind than want (only the '{'
-// or '[' that begins an object or array, as v2 does), and returns the error
-// that says so.
-func wrongKind(dec *jsontext.Decoder, want string) error {
-	var val jsontext.Value
-	var err error
-	if k := dec.PeekKind(); k == '{' || k == '[' {
-		_, err = dec.ReadToken()
-		val = jsontext.Value{byte(k)}
-	} else {
-		val, err = dec.ReadValue()
-	}
-	if err != nil {
-		return err
-	}
-	return badValue(dec, val, fmt.Errorf("expected %s, got %s", want, kindName(val.Kind())))
-}
-
-// badValue is the error err about val, the value just read.
-func badValue(dec *jsontext.Decoder, val jsontext.Value, err error) error {
-	return &json.SemanticError{ByteOffset: dec.InputOffset() - int64(len(val)), JSONPointer: dec.StackPointer(), JSONKind: val.Kind(), Err: err}
-}
-
-// readScalar reads the next value for a field of kind want ('"', '0' or 't'
-// for a bool): nil, with no error, for null.
-func readScalar(dec *jsontext.Decoder, want jsontext.Kind, name string) (jsontext.Value, error) {
-	if want == 't' {
-		if k := dec.PeekKind(); k != 't' && k != 'f' && k != 'n' {
-			return nil, wrongKind(dec, name) // v2 reads a bool's token, a string's or number's value
-		}
-	}
-	val, err := dec.ReadValue()
-	switch k := val.Kind(); {
-	case err != nil || k == 'n':
-		return nil, err
-	case k != want && !(want == 't' && k == 'f'):
-		return nil, badValue(dec, val, fmt.Errorf("expected %s, got %s", name, kindName(k)))
-	}
-	return val, nil
-}
-
-func readString[S ~string](dec *jsontext.Decoder, st *decodeState, s *S) error {
-	val, err := readScalar(dec, '"', "string")
-	if val == nil {
-		return err
-	}
-	b := val[1 : len(val)-1]
-	if bytes.IndexByte(b, '\\') >= 0 {
-		b, _ = jsontext.AppendUnquote(nil, val)
-	}
-	*s = S(st.str(b))
-	return nil
-}
-
-// readLenient reads a string, or skips a value of any other kind.
-func readLenient(dec *jsontext.Decoder, st *decodeState, s *string) error {
-	if dec.PeekKind() != '"' {
-		val, err := dec.ReadValue()
-		if err != nil {
-			return err
-		}
-		return uniqueNames(dec, val)
-	}
-	return readString(dec, st, s)
-}
-
-func readInt(dec *jsontext.Decoder, n *int64) error {
-	val, err := readScalar(dec, '0', "integer")
-	if val == nil {
-		return err
-	}
-	if *n, err = strconv.ParseInt(string(val), 10, 64); err != nil {
-		*n = 0
-		return badValue(dec, val, err.(*strconv.NumError).Err)
-	}
-	return nil
-}
-
-func readFloat(dec *jsontext.Decoder, f *float64) error {
-	val, err := readScalar(dec, '0', "number")
-	if val == nil {
-		return err
-	}
-	if *f, err = strconv.ParseFloat(string(val), 64); err != nil {
-		*f = 0
-		return badValue(dec, val, err.(*strconv.NumError).Err)
-	}
-	return nil
-}
-
-func readBool(dec *jsontext.Decoder, b *bool) error {
-	val, err := readScalar(dec, 't', "bool")
-	if val != nil {
-		*b = val.Kind() == 't'
-	}
 	return err
 }
 
@@ -637,7 +389,7 @@ func decodeSlice[T any, P interface {
 		return err
 	case '[':
 	default:
-		return wrongKind(dec, "array")
+		return jsontok.WrongKind(dec, "array")
 	}
 	if _, err := dec.ReadToken(); err != nil {
 		return err

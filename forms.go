@@ -9,6 +9,7 @@ import (
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
+	"github.com/ordermsg/ordermsg-go/internal/jsontok"
 )
 
 // FormSubmission is the data of a submitted form: a billing or shipping
@@ -47,12 +48,12 @@ func (ff *FormFields) UnmarshalJSON(data []byte) error { return unmarshalJSON(da
 func (ff *FormFields) UnmarshalJSONFrom(dec *jsontext.Decoder) error { return decodeTop(dec, ff) }
 
 func (ff *FormFields) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
-	if null, err := readNull(dec); null {
+	if null, err := jsontok.ReadNull(dec); null {
 		*ff = nil
 		return err
 	}
 	if k := dec.PeekKind(); k != '{' {
-		return fmt.Errorf("expected object, got %s", kindName(k))
+		return fmt.Errorf("expected object, got %s", jsontok.KindName(k))
 	}
 	if _, err := dec.ReadToken(); err != nil {
 		return err
@@ -87,7 +88,7 @@ func (ff *FormFields) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
 		err = f.decodeFrom(dec, st)
 		st.inPlace = false
 		if err != nil {
-			return atValue(dec, err)
+			return jsontok.AtValue(dec, err)
 		}
 		if string(key) != f.ID {
 			f.mapKey, f.keyed = string(key), true
@@ -243,7 +244,7 @@ func (v *FieldValues) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
 	if dec.PeekKind() != '{' {
 		raw, err := dec.ReadValue()
 		if err == nil {
-			err = uniqueNames(dec, raw)
+			err = jsontok.UniqueNames(dec, raw)
 		}
 		v.Raw = bytes.Clone(raw)
 		return err

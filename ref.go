@@ -7,6 +7,7 @@ import (
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
+	"github.com/ordermsg/ordermsg-go/internal/jsontok"
 )
 
 // refForm records which of its wire forms a Ref or Nullable was decoded from,
@@ -73,7 +74,7 @@ func (r *Ref[T]) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, r
 func (r *Ref[T]) UnmarshalJSONFrom(dec *jsontext.Decoder) error { return decodeTop(dec, r) }
 
 func (r *Ref[T]) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
-	if null, err := readNull(dec); null {
+	if null, err := jsontok.ReadNull(dec); null {
 		*r = Ref[T]{form: formNull}
 		return err
 	}
@@ -93,11 +94,11 @@ func (r *Ref[T]) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
 		id, err := tok.Int()
 		*r = Ref[T]{ID: id, form: formNumber}
 		if err != nil {
-			return badValue(dec, jsontext.Value(tok.String()), err)
+			return jsontok.BadValue(dec, jsontext.Value(tok.String()), err)
 		}
 		return nil
 	default:
-		return fmt.Errorf("expected an id or an object, got %s", kindName(k))
+		return fmt.Errorf("expected an id or an object, got %s", jsontok.KindName(k))
 	}
 }
 
@@ -166,7 +167,7 @@ func (n *Nullable[T]) UnmarshalJSON(data []byte) error { return unmarshalJSON(da
 func (n *Nullable[T]) UnmarshalJSONFrom(dec *jsontext.Decoder) error { return decodeTop(dec, n) }
 
 func (n *Nullable[T]) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
-	if null, err := readNull(dec); null {
+	if null, err := jsontok.ReadNull(dec); null {
 		*n = Nullable[T]{null: true}
 		return err
 	}
@@ -176,7 +177,7 @@ func (n *Nullable[T]) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
 		*n = Nullable[T]{Value: v}
 		return decodeValue(dec, st, v)
 	default:
-		return fmt.Errorf("expected an object or null, got %s", kindName(k))
+		return fmt.Errorf("expected an object or null, got %s", jsontok.KindName(k))
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
+	"github.com/ordermsg/ordermsg-go/internal/jsontok"
 )
 
 // timestampLayout is the API's timestamp shape, <YYYY-MM-DD>T<HH:MM:SS>+00:00.
@@ -36,12 +37,12 @@ func (t *Timestamp) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 	if !ownDecode(dec) {
 		return decodeWhole(dec, t)
 	}
-	if null, err := readNull(dec); null {
+	if null, err := jsontok.ReadNull(dec); null {
 		*t = Timestamp{}
 		return err
 	}
 	if k := dec.PeekKind(); k != '"' {
-		return fmt.Errorf("expected a timestamp string, got %s", kindName(k))
+		return fmt.Errorf("expected a timestamp string, got %s", jsontok.KindName(k))
 	}
 	return json.UnmarshalDecode(dec, &t.Time) // RFC 3339, as encoding/json/v2 reads a time.Time
 }

@@ -72,7 +72,7 @@ type wireType struct {
 // call that reads its value.
 type member struct {
 	Name, Read string
-	Number     int // from 1: the bit decodeObject marks the member seen with
+	Number     int // from 1: the bit jsontok.Object marks the member seen with
 }
 
 // wireTypes lists the wire types declared in the non-test Go files of dir,
@@ -127,7 +127,7 @@ func wireTypes(dir, skip, lenient string) ([]wireType, error) {
 				}
 				t.Members = members(st, t.Recv, kinds, t.Lenient, ts.TypeParams)
 				if len(t.Members) > 63 {
-					return nil, fmt.Errorf("%s has %d members; decodeObject tells at most 63 apart", t.Name, len(t.Members))
+					return nil, fmt.Errorf("%s has %d members; jsontok.Object tells at most 63 apart", t.Name, len(t.Members))
 				}
 				for i := range t.Members {
 					t.Members[i].Number = i + 1
@@ -217,15 +217,15 @@ func members(st *ast.StructType, recv string, kinds map[string]string, lenient b
 			case *ast.Ident:
 				switch kind := kinds[typ.Name]; {
 				case kind == "string" && lenient:
-					read = "readLenient(dec, st, " + ptr + ")"
+					read = "jsontok.ReadLenient(dec, &st.strs, " + ptr + ")"
 				case kind == "string":
-					read = "readString(dec, st, " + ptr + ")"
+					read = "jsontok.ReadString(dec, &st.strs, " + ptr + ")"
 				case typ.Name == "int64":
-					read = "readInt(dec, " + ptr + ")"
+					read = "jsontok.ReadInt(dec, " + ptr + ")"
 				case typ.Name == "float64":
-					read = "readFloat(dec, " + ptr + ")"
+					read = "jsontok.ReadFloat(dec, " + ptr + ")"
 				case typ.Name == "bool":
-					read = "readBool(dec, " + ptr + ")"
+					read = "jsontok.ReadBool(dec, " + ptr + ")"
 				case kind == "decoder":
 					read = recv + "." + n.Name + ".decodeFrom(dec, st)"
 				case kind == "method":
@@ -315,11 +315,12 @@ package ordermsg
 import (
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
+	"github.com/ordermsg/ordermsg-go/internal/jsontok"
 )
 
 // The JSON methods of the wire types: each struct type with an Unknown field
 // tagged ",embed" has a decoder that reads its members token by token
-// (decodeFrom, with decodeObject and the read helpers of decode.go), and a
+// (decodeFrom, with the readers of internal/jsontok), and a
 // twin type without methods that encoding/json/v2 encodes from the struct
 // tags, unknown members included. UnmarshalJSONFrom and MarshalJSONTo are
 // encoding/json/v2's streaming methods: a nested value is coded in the same
@@ -328,7 +329,7 @@ import (
 {{range .}}{{if .Lenient}}
 // decodeValues fills the string fields of {{.Recv}} whose values are strings.
 func ({{.Recv}} *{{.Name}}) decodeValues(dec *jsontext.Decoder, st *decodeState) error {
-	return decodeObject(dec, nil, func(name []byte) (int, error) {
+	return jsontok.Object(dec, nil, func(name []byte) (int, error) {
 		switch string(name) { {{- range .Members}}
 		case {{printf "%q" .Name}}:
 			return {{.Number}}, {{.Read}}{{end}}
@@ -345,7 +346,7 @@ func ({{.Recv}} *{{.Name}}{{.TypeArgs}}) UnmarshalJSONFrom(dec *jsontext.Decoder
 }
 
 func ({{.Recv}} *{{.Name}}{{.TypeArgs}}) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
-	return decodeObject(dec, &{{.Recv}}.Unknown, func(name []byte) (int, error) {
+	return jsontok.Object(dec, &{{.Recv}}.Unknown, func(name []byte) (int, error) {
 		switch string(name) { {{- range .Members}}
 		case {{printf "%q" .Name}}:
 			return {{.Number}}, {{.Read}}{{end}}
