@@ -330,7 +330,7 @@ func (c *Client) Get(ctx context.Context, path string, query url.Values, v any) 
 	if !strings.HasPrefix(path, "/") || strings.ContainsAny(path, "?#\\") || slices.Contains(segments, ".") || slices.Contains(segments, "..") {
 		return invalidArgument("Get: path %q must start with / and have no query, fragment or dot segments", path)
 	}
-	return c.do(ctx, path, query, false, nil, func(u string, body []byte) error {
+	return c.do(ctx, path, query, false, func(u string, body []byte) error {
 		return decodeJSON(u, body, v)
 	})
 }

@@ -84,9 +84,9 @@ type walkConfig struct{ concurrency int }
 // has told how many there are. Records are still yielded in exactly the order
 // of a sequential walk, and at most n+2 pages are held in memory (n+1
 // requested and not yet walked, one being yielded). The default, 1, sends the
-// request for the next page as soon as the current page's response begins,
-// so that reading, decoding and yielding a page overlap the server's time for
-// the next one; n above 64 counts as 64.
+// request for the next page as soon as the current page has been read, so
+// that decoding and yielding a page overlap the server's time for the next
+// one; n above 64 counts as 64.
 func WithConcurrency(n int) WalkOption {
 	return func(c *walkConfig) { c.concurrency = min(max(n, 1), maxConcurrency) }
 }
@@ -103,10 +103,11 @@ func (r resource[T, P]) walkList(ctx context.Context, websiteID int64, opts list
 		o(&cfg)
 	}
 	q, err := r.checkList(websiteID, opts)
-	fetch := func(ctx context.Context, page int, gotHeaders func()) (*Page[T], error) {
+	start, keepRaw := max(opts.startPage(), 1), opts.keepsRawJSON() // as the call found them, like q
+	fetch := func(ctx context.Context, page int, received func()) (*Page[T], error) {
 		pq := maps.Clone(q)
 		pq.Set("page", strconv.Itoa(page))
-		return r.fetchPage(ctx, websiteID, pq, opts.keepsRawJSON(), gotHeaders)
+		return r.fetchPage(ctx, websiteID, pq, keepRaw, received)
 	}
 	if ctx == nil {
 		err = invalidArgument("nil context")
@@ -116,7 +117,7 @@ func (r resource[T, P]) walkList(ctx context.Context, websiteID int64, opts list
 			yield(nil, err)
 			return
 		}
-		walk[T, P](ctx, fetch, max(opts.startPage(), 1), cfg.concurrency, check, yield)
+		walk[T, P](ctx, fetch, start, cfg.concurrency, check, yield)
 	}
 }
 
@@ -126,15 +127,16 @@ func (r resource[T, P]) walkList(ctx context.Context, websiteID int64, opts list
 // ctx's error is yielded once ctx is done, and when walk returns every
 // request it started has ended.
 //
-// A request holds one of concurrency slots until its response's headers are
-// in (fetch calls gotHeaders; a retry after that takes no slot) or fetch
-// returns; its goroutine then gives way (runtime.Gosched), so that the walk
-// sends the next request while the body is read and decoded there
-// (BENCHMARKS.md). At most concurrency+1 pages are fetched, not yet yielded.
+// A request holds one of concurrency slots until its response has been read
+// (fetch calls received) or fetch returns, so that at most concurrency
+// requests are open at once; its goroutine then gives way
+// (runtime.Gosched), so that the walk sends the next request before the page
+// is decoded there (BENCHMARKS.md). At most concurrency+1 pages are fetched,
+// not yet yielded.
 //
 // check, when not nil, sees each page's pagination once the page is known to
 // be the one asked for, before its records; its error ends the walk.
-func walk[T any, P record[T]](ctx context.Context, fetch func(ctx context.Context, page int, gotHeaders func()) (*Page[T], error),
+func walk[T any, P record[T]](ctx context.Context, fetch func(ctx context.Context, page int, received func()) (*Page[T], error),
 	start, concurrency int, check func(Pagination) error, yield func(*T, error) bool) {
 	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
@@ -148,7 +150,7 @@ func walk[T any, P record[T]](ctx context.Context, fetch func(ctx context.Contex
 		err  error
 	}
 	var window []chan result                  // pages requested and not yet walked, in page order
-	slots := make(chan struct{}, concurrency) // one per request whose response has not begun
+	slots := make(chan struct{}, concurrency) // one per request whose response is not read yet
 	next := start                             // the next page to request
 	known := 0                                // total_pages of the last page walked; 0 before the first
 	// launch requests page next; a slot has been taken for it.

@@ -78,7 +78,7 @@ func (r resource[T, P]) get(ctx context.Context, websiteID, id int64, opts query
 	}
 	var out *T
 	keepRaw := opts.keepsRawJSON()
-	err = r.c.do(ctx, fmt.Sprintf("/websites/%d/%s/%d", websiteID, r.collection, id), q, !keepRaw, nil,
+	err = r.c.do(ctx, fmt.Sprintf("/websites/%d/%s/%d", websiteID, r.collection, id), q, !keepRaw,
 		func(u string, body []byte) (err error) {
 			out, err = decodeRecord[T, P](u, body, r.kind, keepRaw)
 			return err
@@ -102,12 +102,15 @@ func (r resource[T, P]) checkList(websiteID int64, opts listOptions) (url.Values
 	return encodeOptions(opts)
 }
 
-// fetchPage fetches one page with a checked query, calling gotHeaders (when
-// not nil) once a 2xx response's headers are in, before its body is read.
-func (r resource[T, P]) fetchPage(ctx context.Context, websiteID int64, q url.Values, keepRaw bool, gotHeaders func()) (*Page[T], error) {
+// fetchPage fetches one page with a checked query, calling received (when
+// not nil) once the response has been read, before it is decoded.
+func (r resource[T, P]) fetchPage(ctx context.Context, websiteID int64, q url.Values, keepRaw bool, received func()) (*Page[T], error) {
 	var out *Page[T]
-	err := r.c.do(ctx, fmt.Sprintf("/websites/%d/%s", websiteID, r.collection), q, !keepRaw, gotHeaders,
+	err := r.c.do(ctx, fmt.Sprintf("/websites/%d/%s", websiteID, r.collection), q, !keepRaw,
 		func(u string, body []byte) (err error) {
+			if received != nil {
+				received()
+			}
 			out, err = decodePage[T, P](u, body, r.kind, keepRaw)
 			return err
 		})

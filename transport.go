@@ -26,14 +26,13 @@ type response struct {
 
 // call is the state of one request across its attempts.
 type call struct {
-	c          *Client
-	url        string        // the request's URL as errors and logs show it
-	retries    int           // retries made so far
-	wait       time.Duration // the wait before the next retry, fixed by decideRetry
-	answered   bool          // the handler took the last response as the answer
-	resp       *response     // the last response read by readBody
-	lend       bool          // a 2xx body is read into a pooled buffer
-	gotHeaders func()        // when set, called once a 2xx response's headers are in
+	c        *Client
+	url      string        // the request's URL as errors and logs show it
+	retries  int           // retries made so far
+	wait     time.Duration // the wait before the next retry, fixed by decideRetry
+	answered bool          // the handler took the last response as the answer
+	resp     *response     // the last response read by readBody
+	lend     bool          // a 2xx body is read into a pooled buffer
 }
 
 // do sends a GET for path with query and hands a 2xx body to decode. The body
@@ -41,7 +40,7 @@ type call struct {
 // retried like a dropped connection. With lend, decode promises to keep
 // nothing of the body once it returns nil, and the body is read into a pooled
 // buffer that goes back to the pool then.
-func (c *Client) do(ctx context.Context, path string, query url.Values, lend bool, gotHeaders func(), decode func(url string, body []byte) error) error {
+func (c *Client) do(ctx context.Context, path string, query url.Values, lend bool, decode func(url string, body []byte) error) error {
 	if ctx == nil {
 		return invalidArgument("nil context")
 	}
@@ -57,7 +56,7 @@ func (c *Client) do(ctx context.Context, path string, query url.Values, lend boo
 	req.Header.Set("Accept", "application/json")
 	req.Header.Set("User-Agent", c.userAgent)
 	req.Header.Set(c.versionHeader, c.versionValue)
-	k := &call{c: c, url: u, lend: lend, gotHeaders: gotHeaders}
+	k := &call{c: c, url: u, lend: lend}
 	if err := k.do(c.httpClient, req, k.readBody, nil); err != nil {
 		return &requestError{url: u, err: err}
 	}
@@ -103,9 +102,6 @@ func (k *call) readBody(resp *http.Response) error {
 		limit = k.c.maxBodySize
 		if resp.ContentLength > limit {
 			return bodyTooLarge("Content-Length %d exceeds the limit of %d bytes", resp.ContentLength, limit)
-		}
-		if k.gotHeaders != nil {
-			k.gotHeaders()
 		}
 	}
 	var buf *[]byte

@@ -515,48 +515,113 @@ func TestWalkSlowConsumerGetsEveryPage(t *testing.T) {
 	}
 }
 
-// TestWalkSendsTheNextRequestWhileAPageIsRead checks that the default walk
-// asks for page 3 once page 2's response has begun, before page 2's body has
-// been read: the server holds the rest of page 2's body back until page 3 is
-// asked for. A walk that reads (or decodes) a page before it sends the next
-// request never gets the rest, and the server gives up after 10 seconds.
-func TestWalkSendsTheNextRequestWhileAPageIsRead(t *testing.T) {
+// TestWalkSendsTheNextRequestBeforeDecoding checks that the default walk asks
+// for page 3 once page 2 has been read, before page 2 is decoded: the fetch
+// of page 2 (which stands for reading and decoding it) does not end until
+// page 3 is asked for. A walk that asked for the next page only once the
+// page before was decoded would never ask, and the fetch gives up after 10
+// seconds.
+func TestWalkSendsTheNextRequestBeforeDecoding(t *testing.T) {
 	defer goleak.VerifyNone(t)
-	s := newPageServer(30, 10)
 	page3 := make(chan struct{})
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		page, _ := strconv.Atoi(r.URL.Query().Get("page"))
+	fetch := func(ctx context.Context, page int, received func()) (*Page[Order], error) {
 		if page == 3 {
 			close(page3)
 		}
-		resp, err := s.respond(r)
-		if err != nil {
-			t.Error(err)
-			return
+		received()
+		if page == 2 {
+			select {
+			case <-page3:
+			case <-time.After(10 * time.Second):
+				t.Error("page 3 was not asked for before page 2 was decoded")
+			}
 		}
-		body, _ := io.ReadAll(resp.Body)
-		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
-		if page != 2 {
-			_, _ = w.Write(body)
-			return
-		}
-		_, _ = w.Write(body[:1])
-		w.(http.Flusher).Flush()
-		select {
-		case <-page3:
-			_, _ = w.Write(body[1:])
-		case <-time.After(10 * time.Second):
-			t.Error("page 3 was not asked for while page 2's body was held back")
-		}
-	}))
-	defer srv.Close()
-	c, err := NewClient(srv.URL, "k", WithAllowHTTP())
-	if err != nil {
-		t.Fatal(err)
+		p := &Page[Order]{Object: "list", Data: []*Order{{Object: "order", ID: int64(page)}}}
+		p.Meta.Pagination = Pagination{Total: 3, Count: 1, PerPage: 1, CurrentPage: page, TotalPages: 3}
+		return p, nil
 	}
-	defer c.CloseIdleConnections()
-	ids, errs := collect(c, &ListOrdersOptions{Count: 10})
-	if len(errs) != 0 || !equalIDs(ids, seq(1, 30)) {
-		t.Fatalf("ids %v, errors %v", ids, errs)
+	var ids []int64
+	walk[Order](context.Background(), fetch, 1, 1, nil, func(o *Order, err error) bool {
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, o.ID)
+		return true
+	})
+	if !equalIDs(ids, seq(1, 3)) {
+		t.Fatalf("ids %v", ids)
+	}
+}
+
+// TestWalkKeepsAtMostNRequestsOpen: WithConcurrency(n) means at most n
+// requests open at the server at once, counted from a request's arrival to
+// the end of its body, which the server sends slowly so that a request made
+// early would overlap it. Sync's exactness rests on n = 1: each page asked
+// for only once the one before has been answered.
+func TestWalkKeepsAtMostNRequestsOpen(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	for _, n := range []int{1, 2, 4} {
+		s := newPageServer(40, 5)
+		var mu sync.Mutex
+		open, peak := 0, 0
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			mu.Lock()
+			open++
+			peak = max(peak, open)
+			mu.Unlock()
+			defer func() {
+				mu.Lock()
+				open--
+				mu.Unlock()
+			}()
+			resp, err := s.respond(r)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			body, _ := io.ReadAll(resp.Body)
+			w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+			_, _ = w.Write(body[:1])
+			w.(http.Flusher).Flush()
+			time.Sleep(20 * time.Millisecond) // the body streams slowly
+			_, _ = w.Write(body[1:])
+		}))
+		c, err := NewClient(srv.URL, "k")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids, errs := collect(c, &ListOrdersOptions{Count: 5}, WithConcurrency(n))
+		c.CloseIdleConnections()
+		srv.Close()
+		if len(errs) != 0 || !equalIDs(ids, seq(1, 40)) {
+			t.Fatalf("concurrency %d: ids %v, errors %v", n, ids, errs)
+		}
+		if peak > n {
+			t.Errorf("concurrency %d: %d requests open at once", n, peak)
+		}
+	}
+}
+
+// TestWalkTakesItsOptionsWhenCalled: All reads its options when it is
+// called, all of them (the query, the first page, KeepRawJSON), not when the
+// loop over it starts.
+func TestWalkTakesItsOptionsWhenCalled(t *testing.T) {
+	s := newPageServer(30, 10)
+	c := walkClient(t, s)
+	opts := &ListOrdersOptions{Count: 10}
+	seq2 := c.Orders.All(context.Background(), 1, opts)
+	opts.Page, opts.Count, opts.KeepRawJSON = 3, 5, true
+	var ids []int64
+	for o, err := range seq2 {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o.RawJSON() != nil {
+			t.Fatal("KeepRawJSON, set after the call, was taken")
+		}
+		ids = append(ids, o.ID)
+	}
+	if !equalIDs(ids, seq(1, 30)) {
+		t.Fatalf("ids %v, want 1 to 30 from page 1, 10 a page", ids)
 	}
 }
