@@ -4,6 +4,7 @@ import (
 	"bytes"
 	stdjson "encoding/json"
 	"errors"
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -213,5 +214,75 @@ func TestPageRecordOfAnotherKindIsPointedAt(t *testing.T) {
 		if want := int64(strings.Index(body, tc.bad)); de.Offset != want {
 			t.Errorf("%s: offset %d, want %d", tc.bad, de.Offset, want)
 		}
+		var semantic *json.SemanticError // every decode error wraps encoding/json/v2's
+		if !errors.As(err, &semantic) || semantic.ByteOffset != de.Offset || semantic.JSONPointer != "/data/1" {
+			t.Errorf("%s: no *json.SemanticError at /data/1 in %#v", tc.bad, err)
+		}
+	}
+}
+
+// TestManyMembersStillTellDuplicates: past a few names, an object's unknown
+// member names and a form's field keys are kept in a map (so that many cost
+// linear time, BenchmarkDecodeManyMembers); a name twice is still an error
+// there, whether the second comes early or late.
+func TestManyMembersStillTellDuplicates(t *testing.T) {
+	for _, n := range []int{3, 17, 40, 1000} {
+		for _, second := range []int{1, n - 1} {
+			var unknown, fields strings.Builder
+			for i := range n {
+				fmt.Fprintf(&unknown, `,"x%d":%d`, i, i)
+				fmt.Fprintf(&fields, `"f%d":{"id":"f%d"},`, i, i)
+			}
+			fmt.Fprintf(&unknown, `,"x%d":0`, second)
+			fmt.Fprintf(&fields, `"f%d":{"id":"f%d"}`, second, second)
+			for what, body := range map[string]string{
+				"unknown member": `{"object":"order"` + unknown.String() + `}`,
+				"form field":     `{"object":"order","billing_address":{"fields":{` + fields.String() + `}}}`,
+			} {
+				_, err := decodeRecord[Order]("u", []byte(body), ObjectOrder, false)
+				if !errors.Is(err, jsontext.ErrDuplicateName) {
+					t.Errorf("%d names, %s x%d twice: %v", n, what, second, err)
+				}
+				if ok := strings.Replace(body, fmt.Sprintf(`"x%d":0`, second), `"y":0`, 1); what == "unknown member" {
+					if _, err := decodeRecord[Order]("u", []byte(ok), ObjectOrder, false); err != nil {
+						t.Errorf("%d names, no duplicate: %v", n, err)
+					}
+				}
+			}
+		}
+	}
+}
+
+// BenchmarkDecodeManyMembers decodes an order with n unknown members and a
+// form of n fields, for n = 1,000 and 64,000, and reports the time per
+// member, which must not grow with n (names are checked for duplicates in a
+// map past a few), so that a hostile body cannot make a decode quadratic:
+// with a list instead, 64 times the members took 46 times as long per
+// member.
+func BenchmarkDecodeManyMembers(b *testing.B) {
+	for _, n := range []int{1_000, 64_000} {
+		var body bytes.Buffer
+		body.WriteString(`{"object":"order"`)
+		for i := range n {
+			fmt.Fprintf(&body, `,"x%d":%d`, i, i)
+		}
+		body.WriteString(`,"billing_address":{"fields":{`)
+		for i := range n {
+			if i > 0 {
+				body.WriteByte(',')
+			}
+			fmt.Fprintf(&body, `"f%d":{"id":"f%d"}`, i, i)
+		}
+		body.WriteString(`}}}`)
+		b.Run(fmt.Sprintf("members=%d", n), func(b *testing.B) {
+			b.SetBytes(int64(body.Len()))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := decodeRecord[Order]("u", body.Bytes(), ObjectOrder, false); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(2*n), "ns/member")
+		})
 	}
 }

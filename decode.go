@@ -159,7 +159,8 @@ func decodePage[T any, P record[T]](url string, body []byte, kind string, keepRa
 		default:
 			continue
 		}
-		return nil, &DecodeError{URL: url, Offset: recordOffset(body, i), Err: atPath(jsontext.Pointer("/data/"+strconv.Itoa(i)), err, err)}
+		at, ptr := recordOffset(body, i), jsontext.Pointer("/data/"+strconv.Itoa(i))
+		return nil, &DecodeError{URL: url, Offset: at, Err: atPath(ptr, err, &json.SemanticError{ByteOffset: at, JSONPointer: ptr, Err: err})}
 	}
 	if keepRaw {
 		var raw struct {

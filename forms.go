@@ -68,6 +68,7 @@ func (ff *FormFields) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
 		}
 	}()
 	var name [64]byte // most field ids are short: the key is kept only when it is not the id
+	var keys jsontok.NameSet
 	for dec.PeekKind() != '}' {
 		quoted, err := dec.ReadValue()
 		if err != nil {
@@ -77,10 +78,12 @@ func (ff *FormFields) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
 		if err != nil {
 			return err
 		}
-		for i := range fields { // decodeOptions leave duplicate names to the SDK
-			if fields[i].key() == string(key) {
-				return &jsontext.SyntacticError{ByteOffset: dec.InputOffset() - int64(len(quoted)), JSONPointer: dec.StackPointer(), Err: jsontext.ErrDuplicateName}
-			}
+		stable := quoted[1 : len(quoted)-1] // in the input, which stays; key is in name
+		if bytes.IndexByte(stable, '\\') >= 0 {
+			stable = bytes.Clone(key)
+		}
+		if keys.Add(stable) { // decodeOptions leave duplicate names to the SDK
+			return jsontok.Duplicate(dec, dec.InputOffset()-int64(len(quoted)))
 		}
 		fields = append(fields, FormField{})
 		f := &fields[len(fields)-1]

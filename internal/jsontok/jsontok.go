@@ -104,8 +104,8 @@ func Object(dec *jsontext.Decoder, unknown *jsontext.Value, member func(name []b
 	if _, err := dec.ReadToken(); err != nil {
 		return err
 	}
-	var seen uint64     // the numbers of the known members read
-	var others [][]byte // the names of the other members read
+	var seen uint64    // the numbers of the known members read
+	var others NameSet // the names of the other members read
 	for dec.PeekKind() != '}' {
 		quoted, err := dec.ReadValue()
 		if err != nil {
@@ -121,14 +121,13 @@ func Object(dec *jsontext.Decoder, unknown *jsontext.Value, member func(name []b
 		if err != nil {
 			return AtValue(dec, err)
 		}
-		if n > 0 && seen&(1<<n) != 0 || n == 0 && slices.ContainsFunc(others, func(o []byte) bool { return bytes.Equal(o, name) }) {
-			return &jsontext.SyntacticError{ByteOffset: at, JSONPointer: dec.StackPointer(), Err: jsontext.ErrDuplicateName}
+		if n > 0 && seen&(1<<n) != 0 || n == 0 && others.Add(name) {
+			return Duplicate(dec, at)
 		}
 		if n > 0 {
 			seen |= 1 << n
 			continue
 		}
-		others = append(others, name)
 		val, err := dec.ReadValue()
 		if err == nil {
 			err = UniqueNames(dec, val)
@@ -149,6 +148,43 @@ func Object(dec *jsontext.Decoder, unknown *jsontext.Value, member func(name []b
 	}
 	_, err := dec.ReadToken()
 	return err
+}
+
+// Duplicate is the error of a member name read twice, the second time at
+// offset at, as the decoder gives it.
+func Duplicate(dec *jsontext.Decoder, at int64) error {
+	return &jsontext.SyntacticError{ByteOffset: at, JSONPointer: dec.StackPointer(), Err: jsontext.ErrDuplicateName}
+}
+
+// NameSet holds the names of an object's members: in a list while they are
+// few, then in a map, so that an object of many members costs linear time.
+// The zero NameSet is empty.
+type NameSet struct {
+	list [][]byte
+	set  map[string]struct{}
+}
+
+// Add adds name, which must not change afterwards, and reports whether it
+// was in s already.
+func (s *NameSet) Add(name []byte) bool {
+	if s.set == nil {
+		if slices.ContainsFunc(s.list, func(o []byte) bool { return bytes.Equal(o, name) }) {
+			return true
+		}
+		if s.list = append(s.list, name); len(s.list) <= 16 {
+			return false
+		}
+		s.set = make(map[string]struct{}, 2*len(s.list))
+		for _, o := range s.list {
+			s.set[string(o)] = struct{}{}
+		}
+		return false
+	}
+	if _, ok := s.set[string(name)]; ok {
+		return true
+	}
+	s.set[string(name)] = struct{}{}
+	return false
 }
 
 // UniqueNames checks that no object in val, the value dec has just read,
