@@ -255,10 +255,10 @@ func TestManyMembersStillTellDuplicates(t *testing.T) {
 
 // BenchmarkDecodeManyMembers decodes an order with n unknown members and a
 // form of n fields, for n = 1,000 and 64,000, and reports the time per
-// member, which must not grow with n (names are checked for duplicates in a
-// map past a few), so that a hostile body cannot make a decode quadratic:
-// with a list instead, 64 times the members took 46 times as long per
-// member.
+// member, so that a hostile body cannot make a decode quadratic: names are
+// checked for duplicates in a map past a few. Measured: 0.8 and 1.6 – 2.3
+// µs per member (the larger heap costs the collector more); with a list
+// instead, 64 times the members took 46 times as long per member.
 func BenchmarkDecodeManyMembers(b *testing.B) {
 	for _, n := range []int{1_000, 64_000} {
 		var body bytes.Buffer

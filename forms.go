@@ -67,8 +67,8 @@ func (ff *FormFields) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
 			scratchFields.Put(scratch)
 		}
 	}()
-	var name [64]byte // most field ids are short: the key is kept only when it is not the id
-	var keys jsontok.NameSet
+	var name [64]byte            // most field ids are short: the key is kept only when it is not the id
+	var keys map[string]struct{} // the keys read, once there are too many to compare one by one
 	for dec.PeekKind() != '}' {
 		quoted, err := dec.ReadValue()
 		if err != nil {
@@ -78,11 +78,7 @@ func (ff *FormFields) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
 		if err != nil {
 			return err
 		}
-		stable := quoted[1 : len(quoted)-1] // in the input, which stays; key is in name
-		if bytes.IndexByte(stable, '\\') >= 0 {
-			stable = bytes.Clone(key)
-		}
-		if keys.Add(stable) { // decodeOptions leave duplicate names to the SDK
+		if fieldKeyRead(fields, &keys, key) { // decodeOptions leave duplicate names to the SDK
 			return jsontok.Duplicate(dec, dec.InputOffset()-int64(len(quoted)))
 		}
 		fields = append(fields, FormField{})
@@ -103,6 +99,29 @@ func (ff *FormFields) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
 	*ff = append(make(FormFields, 0, len(fields)), fields...)
 	ff.copyRaw()
 	return nil
+}
+
+// fieldKeyRead reports whether key is the key of one of fields, the fields
+// read so far: compared one by one while they are few (which costs no
+// allocation), then looked up in *keys, so that many cost linear time.
+func fieldKeyRead(fields FormFields, keys *map[string]struct{}, key []byte) bool {
+	if len(fields) <= 16 {
+		for i := range fields {
+			if fields[i].key() == string(key) {
+				return true
+			}
+		}
+		return false
+	}
+	if *keys == nil {
+		*keys = make(map[string]struct{}, 2*len(fields))
+		for i := range fields[:len(fields)-1] {
+			(*keys)[fields[i].key()] = struct{}{}
+		}
+	}
+	(*keys)[fields[len(fields)-1].key()] = struct{}{}
+	_, ok := (*keys)[string(key)]
+	return ok
 }
 
 // copyRaw copies the fields' Raw values into one new array, each capped so
