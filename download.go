@@ -17,6 +17,7 @@ import (
 
 	"github.com/hashicorp/go-retryablehttp"
 	"github.com/ordermsg/ordermsg-go/internal/safefile"
+	"github.com/ordermsg/ordermsg-go/internal/stallwatch"
 )
 
 // ErrLinkExpired is returned (wrapped) by Download and DownloadFile when a
@@ -138,7 +139,7 @@ type download struct {
 }
 
 // downloadHTTPClient is the client's HTTP client without its overall timeout
-// (stallWatch catches stalls instead), and whose redirects to another origin
+// (stallwatch.Transport catches stalls instead), and whose redirects to another origin
 // than the API's lose the Authorization header before its own policy runs.
 func (c *Client) downloadHTTPClient() *http.Client {
 	hc := *c.httpClient
@@ -147,7 +148,7 @@ func (c *Client) downloadHTTPClient() *http.Client {
 	if next == nil {
 		next = http.DefaultTransport
 	}
-	hc.Transport = &stallWatch{next: next, timeout: c.attemptTimeout}
+	hc.Transport = &stallwatch.Transport{Next: next, Timeout: c.attemptTimeout}
 	policy := c.httpClient.CheckRedirect
 	hc.CheckRedirect = func(req *http.Request, via []*http.Request) error {
 		if !sameOrigin(req.URL, c.baseURL) {
@@ -276,76 +277,6 @@ func (d *download) receive(resp *http.Response) error {
 		d.k.retries = 0
 	}
 	return err
-}
-
-// errStalled ends an attempt that received nothing for the attempt timeout.
-var errStalled = errors.New("nothing received for the attempt timeout")
-
-// stallWatch is the transport of downloads. Each attempt gets a context of
-// its own, cut with errStalled when nothing arrives for timeout (0: never),
-// so that a stalled transfer is retried and resumed while a large file has
-// no overall time limit. Whatever the transport under it, the body is
-// closed under its reader when that context ends.
-type stallWatch struct {
-	next    http.RoundTripper
-	timeout time.Duration
-}
-
-func (s *stallWatch) RoundTrip(req *http.Request) (*http.Response, error) {
-	ctx, cancel := context.WithCancelCause(req.Context())
-	var timer *time.Timer
-	if s.timeout > 0 {
-		timer = time.AfterFunc(s.timeout, func() { cancel(errStalled) })
-	}
-	resp, err := s.next.RoundTrip(req.WithContext(ctx))
-	if err != nil || resp == nil { // no response: net/http's Client says what went wrong
-		if timer != nil {
-			timer.Stop()
-		}
-		if err != nil && context.Cause(ctx) == errStalled {
-			err = errStalled
-		}
-		cancel(nil)
-		return resp, err
-	}
-	if resp.Body == nil { // as net/http's Client allows of a RoundTripper
-		resp.Body = http.NoBody
-	}
-	b := &watchedBody{rc: resp.Body, ctx: ctx, cancel: cancel, timer: timer, timeout: s.timeout}
-	b.stop = context.AfterFunc(ctx, func() { b.rc.Close() })
-	resp.Body = b
-	return resp, nil
-}
-
-// watchedBody is a body under stallWatch: each read that brings bytes puts
-// the stall off, and a read that fails because the attempt stalled says so.
-type watchedBody struct {
-	rc      io.ReadCloser
-	ctx     context.Context
-	cancel  context.CancelCauseFunc
-	timer   *time.Timer // nil without a timeout
-	timeout time.Duration
-	stop    func() bool // stops closing rc when ctx ends
-}
-
-func (b *watchedBody) Read(p []byte) (int, error) {
-	n, err := b.rc.Read(p)
-	if n > 0 && b.timer != nil {
-		b.timer.Reset(b.timeout)
-	}
-	if err != nil && err != io.EOF && context.Cause(b.ctx) == errStalled {
-		err = errStalled
-	}
-	return n, err
-}
-
-func (b *watchedBody) Close() error {
-	b.stop()
-	if b.timer != nil {
-		b.timer.Stop()
-	}
-	b.cancel(nil)
-	return b.rc.Close()
 }
 
 // accept checks a 2xx response against what is already written, and returns
