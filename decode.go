@@ -2,6 +2,7 @@ package ordermsg
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"reflect"
@@ -15,17 +16,10 @@ import (
 	"github.com/ordermsg/ordermsg-go/internal/jsontok"
 )
 
-// Every resource is coded through encoding/json/v2 (go-json-experiment/json;
-// the standard library's on Go 1.27) by its exported streaming methods:
-// MarshalJSONTo through a twin type, UnmarshalJSONFrom token by token
-// (codec.go, generated from the struct types; Ref, Nullable, FormFields,
-// FieldValues and Timestamp have code of their own). Methods, because
+// Every type is coded by encoding/json/v2's streaming methods (codec.go), as
 // caller-side arshalers cost a map lookup and an allocation per value
-// (BENCHMARKS.md).
-//
-// Decoding is strict, as a careful user wants of data that is stored and
-// compared: invalid UTF-8 and duplicate names are errors, names match
-// exactly, and a null leaves a field as it is (encoding/json's semantics).
+// (BENCHMARKS.md). Decoding is strict: invalid UTF-8 and duplicate names are
+// errors, names match exactly, and a null leaves a field as it is (as in v1).
 
 // codecOptions are the options of every encode of the SDK's types:
 // encoding/json's treatment of null and of nil slices and maps.
@@ -37,32 +31,24 @@ var codecOptions = json.JoinOptions(
 
 // decodeOptions are the options of every decode of the SDK's types: those of
 // encoding, the SDK's mark (ownMark), and duplicate names left to the SDK's
-// decoders, which tell them apart themselves (see internal/jsontok). Only
-// values that have decoders of the SDK's may be decoded with them.
+// decoders, which catch them themselves: use them only on the SDK's types.
 var decodeOptions = json.JoinOptions(codecOptions, json.WithMarshalers(ownMark), jsontext.AllowDuplicateNames(true))
 
-// ownMark marks the SDK's own decoders. Marshalers act only on encoding, so
-// it changes nothing in a decode (and costs it nothing); what marks is its
-// address, which only this package holds: a caller's options cannot pass for
-// the SDK's.
-var ownMark = json.MarshalToFunc(func(*jsontext.Encoder, ownMarkType) error { return nil })
-
-// ownMarkType is a type that nothing encodes.
-type ownMarkType struct{}
+// ownMark marks the SDK's decoders: a marshaler (of a type nothing encodes)
+// changes nothing in a decode, and only this package holds its address, so a
+// caller's options cannot pass for the SDK's.
+var ownMark = json.MarshalToFunc(func(*jsontext.Encoder, *decodeState) error { return nil })
 
 // ownDecode reports whether dec is one of the SDK's decoders (json.Unmarshal
-// with decodeOptions, over bytes in memory). On any other decoder, such as
-// encoding/json v1's (lenient options on Go 1.27), v2 with a caller's
-// options, or one streaming from an io.Reader, UnmarshalJSONFrom reads its
-// value whole and decodes that the SDK's way (decodeWhole), so every caller
-// gets the client's results; only the outermost value pays the second read.
+// with decodeOptions, over bytes in memory). From any other (v1's, a caller's,
+// a stream's), UnmarshalJSONFrom reads its value whole and decodes it the
+// SDK's way (decodeWhole).
 func ownDecode(dec *jsontext.Decoder) bool {
 	mark, _ := json.GetOption(dec.Options(), json.WithMarshalers)
 	return mark == ownMark
 }
 
-// decodeWhole reads the next value whole and decodes it into v again with
-// the SDK's options.
+// decodeWhole reads the next value whole and decodes it into v the SDK's way.
 func decodeWhole(dec *jsontext.Decoder, v any) error {
 	raw, err := dec.ReadValue()
 	if err != nil {
@@ -71,34 +57,22 @@ func decodeWhole(dec *jsontext.Decoder, v any) error {
 	return unmarshalJSON(raw, v)
 }
 
-// unmarshalJSON decodes data into v with the SDK's options: the body of every
-// UnmarshalJSON method.
+// unmarshalJSON and marshalJSON are the bodies of every UnmarshalJSON and
+// MarshalJSON method: encoding/json v1 gets the SDK's results.
 func unmarshalJSON(data []byte, v any) error { return json.Unmarshal(data, v, decodeOptions) }
-
-// marshalJSON encodes v with the SDK's options: the body of every MarshalJSON
-// method.
-func marshalJSON(v any) ([]byte, error) { return json.Marshal(v, codecOptions) }
+func marshalJSON(v any) ([]byte, error)      { return json.Marshal(v, codecOptions) }
 
 var errNotObject = errors.New("the body is not a JSON object")
 
-// jsonSpace is the whitespace JSON allows around a value.
-const jsonSpace = " \t\r\n"
+const jsonSpace = " \t\r\n" // the whitespace JSON allows around a value
 
-// trimJSONSpace returns the JSON value in b without the whitespace around it.
-func trimJSONSpace(b []byte) []byte { return bytes.Trim(b, jsonSpace) }
-
-// decodeJSON decodes body into v, any type, with encoding/json/v2 and the
-// SDK's encoding options; any failure is a *DecodeError. The raw Client.Get
-// uses it.
+// decodeJSON decodes body into v, any type (Client.Get), with the SDK's
+// encoding options; any failure is a *DecodeError.
 func decodeJSON(url string, body []byte, v any) error {
-	if err := json.Unmarshal(body, v, codecOptions); err != nil {
-		return newDecodeError(url, err)
-	}
-	return nil
+	return newDecodeError(url, json.Unmarshal(body, v, codecOptions))
 }
 
-// decodeBody checks that body is one JSON object, then decodes it into v in
-// one pass with opts.
+// decodeBody checks that body is a JSON object, then decodes it into v.
 func decodeBody(url string, body []byte, v any, opts json.Options) error {
 	trimmed := bytes.TrimLeft(body, jsonSpace)
 	offset := int64(len(body) - len(trimmed))
@@ -108,20 +82,14 @@ func decodeBody(url string, body []byte, v any, opts json.Options) error {
 	case trimmed[0] != '{':
 		return &DecodeError{URL: url, Offset: offset, Err: fmt.Errorf("%w: it starts with %q", errNotObject, trimmed[0])}
 	}
-	if err := json.Unmarshal(body, v, opts); err != nil {
-		return newDecodeError(url, err)
-	}
-	return nil
+	return newDecodeError(url, json.Unmarshal(body, v, opts))
 }
 
-// errWrongObject says that a record's "object" is not the kind expected.
-type errWrongObject struct{ got, want string }
-
-func (e *errWrongObject) Error() string { return fmt.Sprintf("object is %q, want %q", e.got, e.want) }
+// wrongObject says that a record's "object" is not the kind expected.
+func wrongObject(got, want string) error { return fmt.Errorf("object is %q, want %q", got, want) }
 
 // decodeRecord decodes one record whose "object" must be kind. With keepRaw,
-// the record keeps the body's bytes (see Order.RawJSON). It returns no value
-// with an error.
+// the record keeps the body's bytes (see Order.RawJSON).
 func decodeRecord[T any, P record[T]](url string, body []byte, kind string, keepRaw bool) (*T, error) {
 	v := new(T)
 	if err := decodeBody(url, body, v, decodeOptions); err != nil {
@@ -129,25 +97,24 @@ func decodeRecord[T any, P record[T]](url string, body []byte, kind string, keep
 	}
 	if got := P(v).kind(); got != kind {
 		start := len(body) - len(bytes.TrimLeft(body, jsonSpace))
-		return nil, &DecodeError{URL: url, Offset: int64(start), Err: &errWrongObject{got: got, want: kind}}
+		return nil, &DecodeError{URL: url, Offset: int64(start), Err: wrongObject(got, kind)}
 	}
 	if keepRaw {
-		P(v).setRaw(trimJSONSpace(body))
+		P(v).setRaw(bytes.Trim(body, jsonSpace))
 	}
 	return v, nil
 }
 
-// decodePage decodes a list page. The list's "object" must be "list", and
-// every record must be an object of the given kind. With keepRaw, each record
-// keeps its own copy of its bytes, from a second pass over the body that only
-// callers who ask for them pay.
+// decodePage decodes a list page: a "list" of objects of the given kind.
+// With keepRaw, each record keeps its own copy of its bytes, from a second
+// pass over the body that only callers who ask for them pay.
 func decodePage[T any, P record[T]](url string, body []byte, kind string, keepRaw bool) (*Page[T], error) {
 	p := new(Page[T])
 	if err := decodeBody(url, body, p, decodeOptions); err != nil {
 		return nil, err
 	}
 	if p.Object != ObjectList {
-		return nil, &DecodeError{URL: url, Offset: -1, Err: &errWrongObject{got: p.Object, want: ObjectList}}
+		return nil, &DecodeError{URL: url, Offset: -1, Err: wrongObject(p.Object, ObjectList)}
 	}
 	for i, rec := range p.Data {
 		var err error
@@ -155,12 +122,12 @@ func decodePage[T any, P record[T]](url string, body []byte, kind string, keepRa
 		case rec == nil:
 			err = errors.New("expected object, got null")
 		case P(rec).kind() != kind:
-			err = &errWrongObject{got: P(rec).kind(), want: kind}
+			err = wrongObject(P(rec).kind(), kind)
 		default:
 			continue
 		}
 		at, ptr := recordOffset(body, i), jsontext.Pointer("/data/"+strconv.Itoa(i))
-		return nil, &DecodeError{URL: url, Offset: at, Err: atPath(ptr, err, &json.SemanticError{ByteOffset: at, JSONPointer: ptr, Err: err})}
+		return nil, &DecodeError{URL: url, Offset: at, Err: &pathError{at: ptr, detail: err, err: &json.SemanticError{ByteOffset: at, JSONPointer: ptr, Err: err}}}
 	}
 	if keepRaw {
 		var raw struct {
@@ -172,7 +139,7 @@ func decodePage[T any, P record[T]](url string, body []byte, kind string, keepRa
 		for i, rec := range p.Data {
 			P(rec).setRaw(raw.Data[i])
 		}
-		p.raw = trimJSONSpace(body)
+		p.raw = bytes.Trim(body, jsonSpace)
 	}
 	return p, nil
 }
@@ -209,43 +176,37 @@ func recordOffset(body []byte, i int) int64 {
 	return -1
 }
 
-// newDecodeError wraps a failure of encoding/json/v2 in a *DecodeError with
-// the byte offset and the path of the failing value.
-func newDecodeError(url string, err error) *DecodeError {
+// newDecodeError wraps a failure of encoding/json/v2, if any, in a
+// *DecodeError with the byte offset and the path of the failing value.
+func newDecodeError(url string, err error) error {
+	if err == nil {
+		return nil // first: the targets of errors.As below escape to the heap
+	}
 	var semantic *json.SemanticError
 	var syntactic *jsontext.SyntacticError
 	switch {
 	case errors.As(err, &syntactic):
-		return &DecodeError{URL: url, Offset: syntactic.ByteOffset, Err: atPath(syntactic.JSONPointer, syntactic.Err, err)}
+		return &DecodeError{URL: url, Offset: syntactic.ByteOffset, Err: &pathError{at: syntactic.JSONPointer, detail: syntactic.Err, err: err}}
 	case errors.As(err, &semantic):
-		return &DecodeError{URL: url, Offset: semantic.ByteOffset, Err: atPath(semantic.JSONPointer, semanticDetail(semantic), err)}
+		detail := semantic.Err // what was wrong with a value of the right syntax
+		if detail == nil && semantic.GoType != nil && semantic.JSONKind != 0 {
+			detail = fmt.Errorf("expected %s, got %s", goKindName(semantic.GoType), jsontok.KindName(semantic.JSONKind))
+		}
+		return &DecodeError{URL: url, Offset: semantic.ByteOffset, Err: &pathError{at: semantic.JSONPointer, detail: detail, err: err}}
 	}
 	return &DecodeError{URL: url, Offset: -1, Err: err}
 }
 
-// pathError is an error at a JSON path, written the way a Go programmer reads
-// one: data[1].items[0].pricing. It wraps encoding/json/v2's error.
+// pathError wraps encoding/json/v2's error, err: it says detail (else err) at
+// the path, written the way a Go programmer reads one: data[1].items[0].pricing.
 type pathError struct {
-	path   string
-	detail error
-	err    error
+	at          jsontext.Pointer
+	detail, err error
 }
 
 func (e *pathError) Error() string {
-	if e.path == "" {
-		return e.detail.Error()
-	}
-	return e.path + ": " + e.detail.Error()
-}
-
-func (e *pathError) Unwrap() error { return e.err }
-
-func atPath(p jsontext.Pointer, detail, err error) error {
-	if detail == nil {
-		detail = err
-	}
 	var b strings.Builder
-	for token := range p.Tokens() {
+	for token := range e.at.Tokens() {
 		if _, err := strconv.ParseUint(token, 10, 64); err == nil && !strings.HasPrefix(token, "0") || token == "0" {
 			b.WriteString("[" + token + "]")
 			continue
@@ -255,19 +216,13 @@ func atPath(p jsontext.Pointer, detail, err error) error {
 		}
 		b.WriteString(token)
 	}
-	return &pathError{path: b.String(), detail: detail, err: err}
+	if b.Len() > 0 {
+		b.WriteString(": ")
+	}
+	return b.String() + cmp.Or(e.detail, e.err).Error()
 }
 
-// semanticDetail says what was wrong with a value of the right syntax.
-func semanticDetail(e *json.SemanticError) error {
-	if e.Err != nil {
-		return e.Err
-	}
-	if e.GoType != nil && e.JSONKind != 0 {
-		return fmt.Errorf("expected %s, got %s", goKindName(e.GoType), jsontok.KindName(e.JSONKind))
-	}
-	return nil
-}
+func (e *pathError) Unwrap() error { return e.err }
 
 // goKindName names the JSON kind a Go type decodes from.
 func goKindName(t reflect.Type) string {
@@ -291,10 +246,8 @@ func goKindName(t reflect.Type) string {
 	return t.String()
 }
 
-// decodeState is what a decode carries through the values it decodes:
-// interned strings, as v2 keeps them (a page repeats its object kinds,
-// statuses, labels and ids), and whether FieldValues may keep Raw in the
-// decoder's input (FormFields copies them all at once).
+// decodeState is what a decode carries: its interned strings, and whether
+// FieldValues may leave Raw in the input (FormFields copies them all at once).
 type decodeState struct {
 	strs    jsontok.Strings
 	inPlace bool
@@ -302,9 +255,15 @@ type decodeState struct {
 
 var decodeStates = sync.Pool{New: func() any { return new(decodeState) }}
 
-// fieldsDecoder is a value with a generated token-level decoder.
+// fieldsDecoder is a value with a token-level decoder of the SDK's.
 type fieldsDecoder interface {
 	decodeFrom(dec *jsontext.Decoder, st *decodeState) error
+}
+
+// decoderOf is the pointer type *T of a type with a token-level decoder.
+type decoderOf[T any] interface {
+	*T
+	fieldsDecoder
 }
 
 // decodeTop is the UnmarshalJSONFrom of a value that decodeFrom decodes.
@@ -318,16 +277,12 @@ func decodeTop(dec *jsontext.Decoder, v fieldsDecoder) error {
 	return v.decodeFrom(dec, st)
 }
 
-// decodeValue decodes the next value into v, with its generated decoder if
-// it has one.
+// decodeValue decodes the next value into v, with its own decoder if any.
 func decodeValue(dec *jsontext.Decoder, st *decodeState, v any) error {
 	if d, ok := v.(fieldsDecoder); ok {
 		return d.decodeFrom(dec, st)
 	}
-	raw, err := dec.ReadValue()
-	if err == nil {
-		err = jsontok.UniqueNames(dec, raw)
-	}
+	raw, err := jsontok.ReadValue(dec)
 	if err != nil {
 		return err
 	}
@@ -348,13 +303,13 @@ func decodeRecords[T any](dec *jsontext.Decoder, st *decodeState, s *[]*T) error
 	}
 	for dec.PeekKind() != ']' {
 		var v *T
-		if null, err := jsontok.ReadNull(dec); err != nil {
-			return err
-		} else if !null {
+		null, err := jsontok.ReadNull(dec)
+		if !null {
 			v = new(T)
-			if err := decodeValue(dec, st, v); err != nil {
-				return err
-			}
+			err = decodeValue(dec, st, v)
+		}
+		if err != nil {
+			return err
 		}
 		*s = append(*s, v)
 	}
@@ -363,13 +318,9 @@ func decodeRecords[T any](dec *jsontext.Decoder, st *decodeState, s *[]*T) error
 }
 
 // decodePtr decodes an object, or null (nil), into *p.
-func decodePtr[T any, P interface {
-	*T
-	fieldsDecoder
-}](dec *jsontext.Decoder, st *decodeState, p **T) error {
-	if dec.PeekKind() == 'n' {
+func decodePtr[T any, P decoderOf[T]](dec *jsontext.Decoder, st *decodeState, p **T) error {
+	if null, err := jsontok.ReadNull(dec); null {
 		*p = nil
-		_, err := dec.ReadToken()
 		return err
 	}
 	if *p == nil {
@@ -379,17 +330,12 @@ func decodePtr[T any, P interface {
 }
 
 // decodeSlice decodes an array of objects, or null (nil), into *s.
-func decodeSlice[T any, P interface {
-	*T
-	fieldsDecoder
-}](dec *jsontext.Decoder, st *decodeState, s *[]T) error {
-	switch dec.PeekKind() {
-	case 'n':
+func decodeSlice[T any, P decoderOf[T]](dec *jsontext.Decoder, st *decodeState, s *[]T) error {
+	if null, err := jsontok.ReadNull(dec); null {
 		*s = nil
-		_, err := dec.ReadToken()
 		return err
-	case '[':
-	default:
+	}
+	if dec.PeekKind() != '[' {
 		return jsontok.WrongKind(dec, "array")
 	}
 	if _, err := dec.ReadToken(); err != nil {

@@ -16,16 +16,14 @@ import (
 // address, additional information, an item's attributes, a versadoc order
 // form, or a message's form submission.
 type FormSubmission struct {
-	Object string     `json:"object"`
-	Fields FormFields `json:"fields"`
-
-	// Unknown holds the members the SDK does not model, as sent.
-	Unknown jsontext.Value `json:",embed"`
+	Object  string         `json:"object"`
+	Fields  FormFields     `json:"fields"`
+	Unknown jsontext.Value `json:",embed"` // members the SDK does not model, as sent
 }
 
-// FormFields are the fields of a form submission, in the order the response
-// lists them. The API sends them as an object keyed by field id (f<digits>);
-// FormFields keeps that order and encodes back to an object in the same order.
+// FormFields are the fields of a form submission. The API sends them as an
+// object keyed by field id (f<digits>); FormFields keeps the response's order
+// and encodes back to an object in that order.
 type FormFields []FormField
 
 // Get returns the field with the given id, or nil.
@@ -60,7 +58,9 @@ func (ff *FormFields) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
 	}
 	scratch := scratchFields.Get().(*FormFields)
 	fields := (*scratch)[:0]
+	st.inPlace = true // the fields' Raw stay in the input until copyRaw
 	defer func() {
+		st.inPlace = false
 		if cap(fields) <= maxScratchFields {
 			clear(fields)
 			*scratch = fields[:0]
@@ -74,19 +74,13 @@ func (ff *FormFields) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
 		if err != nil {
 			return err
 		}
-		key, err := jsontext.AppendUnquote(name[:0], quoted)
-		if err != nil {
-			return err
-		}
-		if fieldKeyRead(fields, &keys, key) { // decodeOptions leave duplicate names to the SDK
-			return jsontok.Duplicate(dec, dec.InputOffset()-int64(len(quoted)))
+		key, _ := jsontext.AppendUnquote(name[:0], quoted) // the decoder read a valid string
+		if fieldKeyRead(fields, &keys, key) {
+			return jsontok.Duplicate(dec, dec.InputOffset()-int64(len(quoted))) // decodeOptions leave them to the SDK
 		}
 		fields = append(fields, FormField{})
 		f := &fields[len(fields)-1]
-		st.inPlace = true
-		err = f.decodeFrom(dec, st)
-		st.inPlace = false
-		if err != nil {
+		if err := f.decodeFrom(dec, st); err != nil {
 			return jsontok.AtValue(dec, err)
 		}
 		if string(key) != f.ID {
@@ -101,9 +95,8 @@ func (ff *FormFields) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
 	return nil
 }
 
-// fieldKeyRead reports whether key is the key of one of fields, the fields
-// read so far: compared one by one while they are few (which costs no
-// allocation), then looked up in *keys, so that many cost linear time.
+// fieldKeyRead reports whether key is the key of one of fields: compared one
+// by one while they are few (no allocation), then in *keys (linear time).
 func fieldKeyRead(fields FormFields, keys *map[string]struct{}, key []byte) bool {
 	if len(fields) <= 16 {
 		for i := range fields {
@@ -133,20 +126,16 @@ func (ff FormFields) copyRaw() {
 	}
 	buf := make([]byte, 0, n)
 	for i := range ff {
-		v := &ff[i].Values
-		if v.Raw == nil {
-			continue
+		if v := &ff[i].Values; v.Raw != nil {
+			buf = append(buf, v.Raw...)
+			v.Raw = buf[len(buf)-len(v.Raw) : len(buf) : len(buf)]
 		}
-		start := len(buf)
-		buf = append(buf, v.Raw...)
-		v.Raw = buf[start:len(buf):len(buf)]
 	}
 }
 
-// scratchFields holds the slices that form fields are decoded into before
-// they are copied to one of their exact size: a FormField is about 460
-// bytes, and growing each form's slice from nothing was half the bytes a
-// page allocated. A slice grown past maxScratchFields is not kept.
+// scratchFields holds the slices that form fields are decoded into before they
+// are copied to one of their exact size: a FormField is about 460 bytes, and
+// growing each form's slice from nothing was half the bytes a page allocated.
 var scratchFields = sync.Pool{New: func() any { return new(FormFields) }}
 
 const maxScratchFields = 256
@@ -176,25 +165,19 @@ func (ff *FormFields) MarshalJSONTo(enc *jsontext.Encoder) error {
 // rendering of them and may be empty. PriceModifier, PriceModifierType and
 // PriceScope are set on the fields of an order item's attributes.
 type FormField struct {
-	Object         string      `json:"object"`
-	ID             string      `json:"id"`
-	FieldType      FieldType   `json:"field_type"`
-	Label          string      `json:"label"`
-	Values         FieldValues `json:"values"`
-	FormattedValue string      `json:"formatted_value"`
-	// PriceModifier is set on item attribute fields.
+	Object            string            `json:"object"`
+	ID                string            `json:"id"`
+	FieldType         FieldType         `json:"field_type"`
+	Label             string            `json:"label"`
+	Values            FieldValues       `json:"values"`
+	FormattedValue    string            `json:"formatted_value"`
 	PriceModifier     *int64            `json:"price_modifier,omitempty"`
 	PriceModifierType PriceModifierType `json:"price_modifier_type,omitempty"`
 	PriceScope        PriceScope        `json:"price_scope,omitempty"`
+	Unknown           jsontext.Value    `json:",embed"` // members the SDK does not model, as sent
 
-	// Unknown holds the members the SDK does not model, as sent.
-	Unknown jsontext.Value `json:",embed"`
-
-	// mapKey is the key the field had in the fields object, when it was
-	// decoded from one and is not the field's id (it is the id in every
-	// sample); keyed says that it is set, for an empty key.
-	mapKey string
-	keyed  bool
+	mapKey string // the key in the fields object, when it is not the id (it is in every sample)
+	keyed  bool   // mapKey is set, even to ""
 }
 
 func (f *FormField) key() string {
@@ -244,30 +227,24 @@ type FieldValues struct {
 // fieldValuesFields is FieldValues without its methods, encoded from its tags.
 type fieldValuesFields FieldValues
 
-// MarshalJSON writes Raw when it is set, else an object of the non-empty
-// string fields.
+// MarshalJSON writes Raw when it is set, else an object of the non-empty string fields.
 func (v FieldValues) MarshalJSON() ([]byte, error) { return marshalJSON(&v) }
 
 // UnmarshalJSON keeps data as Raw and fills the string fields that fit. It
-// fails only on malformed JSON.
+// fails only on malformed JSON or a name given twice.
 func (v *FieldValues) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, v) }
 
 // UnmarshalJSONFrom keeps the next value as Raw and fills the string fields that fit (encoding/json/v2).
 func (v *FieldValues) UnmarshalJSONFrom(dec *jsontext.Decoder) error { return decodeTop(dec, v) }
 
 // decodeFrom keeps the next value as Raw and fills the string fields that
-// fit; when st.inPlace, Raw stays in the decoder's input (see FormFields).
+// fit. The SDK's decoders hold their input whole in memory (decodeTop), so Raw
+// is what the decoder consumed, left there when st.inPlace (see FormFields).
 func (v *FieldValues) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
-	// The SDK's decoders read bytes held whole in memory (decodeTop), so
-	// the value is what the decoder consumed, between its unread buffer
-	// before and after.
 	start, unread := dec.InputOffset(), dec.UnreadBuffer()
 	*v = FieldValues{}
 	if dec.PeekKind() != '{' {
-		raw, err := dec.ReadValue()
-		if err == nil {
-			err = jsontok.UniqueNames(dec, raw)
-		}
+		raw, err := jsontok.ReadValue(dec)
 		v.Raw = bytes.Clone(raw)
 		return err
 	}
@@ -275,8 +252,8 @@ func (v *FieldValues) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
 		return err
 	}
 	end := dec.InputOffset()
-	if end+int64(len(dec.UnreadBuffer())) != start+int64(len(unread)) {
-		return errReadMore // decodeTop's decoders never read more
+	if end+int64(len(dec.UnreadBuffer())) != start+int64(len(unread)) { // a decoder that reads as it goes
+		return errors.New("the decoder read more input in the middle of a form field's values")
 	}
 	raw := unread[:end-start]
 	v.Raw = raw[bytes.IndexByte(raw, '{'):] // after the ':' and spaces before the value
@@ -285,10 +262,6 @@ func (v *FieldValues) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
 	}
 	return nil
 }
-
-// errReadMore says that a decoder read more input while FieldValues decoded
-// from the bytes it held.
-var errReadMore = errors.New("the decoder read more input in the middle of a form field's values")
 
 // MarshalJSONTo writes Raw when it is set, else an object of the non-empty string fields (encoding/json/v2).
 func (v *FieldValues) MarshalJSONTo(enc *jsontext.Encoder) error {

@@ -10,8 +10,7 @@ import (
 	"github.com/ordermsg/ordermsg-go/internal/jsontok"
 )
 
-// refForm records which of its wire forms a Ref or Nullable was decoded from,
-// so that encoding writes the same form back.
+// refForm is the wire form a Ref was decoded from, which encoding writes back.
 type refForm uint8
 
 const (
@@ -24,19 +23,13 @@ const (
 // Ref is a field that refers to another resource. The API sends the
 // resource's integer id by default and the whole object when the matching
 // include is requested; an absent reference is sent as 0 in some places and
-// as null in others.
-//
-// Ref keeps what the wire said: ID holds the id (also filled from an expanded
-// object's id), Expanded holds the object when there was one, and encoding
-// writes back the same form that was decoded: a number, 0, null or the
-// object. The zero Ref stands for a field that was not in the response.
+// as null in others. Ref keeps what the wire said, and encoding writes back
+// the same form: a number, 0, null or the object. The zero Ref stands for a
+// field that was not in the response.
 type Ref[T any] struct {
-	// ID is the referenced resource's id; 0 when there is none.
-	ID int64
-	// Expanded is the referenced resource when the response expanded it.
-	Expanded *T
-
-	form refForm
+	ID       int64 // the referenced resource's id, also when expanded; 0 when there is none
+	Expanded *T    // the referenced resource when the response expanded it
+	form     refForm
 }
 
 // NewRef returns a reference that encodes as the bare id, including 0.
@@ -60,8 +53,7 @@ func (r Ref[T]) IsExpanded() bool { return r.Expanded != nil }
 // IsNull reports whether the reference was JSON null.
 func (r Ref[T]) IsNull() bool { return r.Expanded == nil && r.ID == 0 && r.form == formNull }
 
-// IsZero reports whether the field was absent from the response. It lets
-// encoding/json's omitzero leave absent references out.
+// IsZero reports whether the field was absent, for encoding/json's omitzero.
 func (r Ref[T]) IsZero() bool { return r.Expanded == nil && r.ID == 0 && r.form == formAbsent }
 
 // MarshalJSON writes the reference in the form it was decoded from.
@@ -75,7 +67,7 @@ func (r *Ref[T]) UnmarshalJSONFrom(dec *jsontext.Decoder) error { return decodeT
 
 func (r *Ref[T]) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
 	if null, err := jsontok.ReadNull(dec); null {
-		*r = Ref[T]{form: formNull}
+		*r = NullRef[T]()
 		return err
 	}
 	switch k := dec.PeekKind(); k {
@@ -84,7 +76,7 @@ func (r *Ref[T]) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
 		if err := decodeValue(dec, st, v); err != nil {
 			return err
 		}
-		*r = Ref[T]{ID: idOf(v), Expanded: v, form: formObject}
+		*r = ExpandedRef(v)
 		return nil
 	case '0':
 		tok, err := dec.ReadToken()
@@ -92,7 +84,7 @@ func (r *Ref[T]) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
 			return err
 		}
 		id, err := tok.Int()
-		*r = Ref[T]{ID: id, form: formNumber}
+		*r = NewRef[T](id)
 		if err != nil {
 			return jsontok.BadValue(dec, jsontext.Value(tok.String()), err)
 		}
@@ -114,8 +106,7 @@ func (r *Ref[T]) MarshalJSONTo(enc *jsontext.Encoder) error {
 	}
 }
 
-// String returns the id, or "null" for a null reference and "" for an absent
-// one; an expanded reference shows its id too.
+// String returns the id, "null" for a null reference, or "" for an absent one.
 func (r Ref[T]) String() string {
 	switch {
 	case r.Expanded != nil || r.ID != 0 || r.form == formNumber:
@@ -126,9 +117,8 @@ func (r Ref[T]) String() string {
 	return ""
 }
 
-// Format prints the reference for fmt: %v and %s show String, and %+v and
-// %#v show the expanded object when there is one (else String). Internal
-// fields are never shown.
+// Format prints the reference for fmt: %v and %s show String; %+v and %#v show
+// the expanded object if any (else String). Internal fields are never shown.
 func (r Ref[T]) Format(f fmt.State, verb rune) {
 	if r.Expanded != nil && (f.Flag('+') || f.Flag('#')) {
 		fmt.Fprintf(f, fmt.FormatString(f, verb), r.Expanded)
@@ -140,12 +130,9 @@ func (r Ref[T]) Format(f fmt.State, verb rune) {
 // Nullable is a field that is either an object or JSON null, and that some
 // responses leave out altogether (an item's attributes: an object for an
 // order_item, null for a versadoc_order_item, absent without the include).
-// Value is nil for null and for absent; IsNull tells them apart.
 type Nullable[T any] struct {
-	// Value is the object; nil when the field was null or absent.
-	Value *T
-
-	null bool
+	Value *T // the object; nil when the field was null or absent (IsNull tells them apart)
+	null  bool
 }
 
 // Null returns a Nullable that encodes as JSON null.
@@ -168,17 +155,14 @@ func (n *Nullable[T]) UnmarshalJSONFrom(dec *jsontext.Decoder) error { return de
 
 func (n *Nullable[T]) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
 	if null, err := jsontok.ReadNull(dec); null {
-		*n = Nullable[T]{null: true}
+		*n = Null[T]()
 		return err
 	}
-	switch k := dec.PeekKind(); k {
-	case '{':
-		v := new(T)
-		*n = Nullable[T]{Value: v}
-		return decodeValue(dec, st, v)
-	default:
+	if k := dec.PeekKind(); k != '{' {
 		return fmt.Errorf("expected an object or null, got %s", jsontok.KindName(k))
 	}
+	*n = Nullable[T]{Value: new(T)}
+	return decodeValue(dec, st, n.Value)
 }
 
 // MarshalJSONTo writes the object, or null (encoding/json/v2).
@@ -190,11 +174,9 @@ func (n *Nullable[T]) MarshalJSONTo(enc *jsontext.Encoder) error {
 }
 
 // identified is implemented by every resource that can be the target of a
-// Ref. Ref[T] takes any T: a constraint on T would break callers' generic
-// code over Ref[T] (func f[T any](r Ref[T]), as this repository's CLI, fake
-// and mirror have), so idOf finds the method at run time, and
-// TestEveryRefTargetHasAnID fails for a Ref in the resources whose target
-// lacks it.
+// Ref. A constraint on Ref's T would break callers' generic code over Ref[T]
+// (as in this repository's CLI, fake and mirror), so idOf finds the method at
+// run time, and TestEveryRefTargetHasAnID checks every target has it.
 type identified interface{ refID() int64 }
 
 // idOf is v's id, or 0 for a type that is not identified.

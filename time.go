@@ -10,26 +10,19 @@ import (
 	"github.com/ordermsg/ordermsg-go/internal/jsontok"
 )
 
-// timestampLayout is the API's timestamp shape, <YYYY-MM-DD>T<HH:MM:SS>+00:00.
-// Unlike time.RFC3339 it writes a zero offset as +00:00, never as Z.
-const timestampLayout = "2006-01-02T15:04:05-07:00"
+// timestampLayout is the API's timestamp shape, with a fraction of a second only if any.
+const timestampLayout = "2006-01-02T15:04:05.999999999-07:00"
 
 // Timestamp is a date-time as the API sends it: ISO 8601 with a numeric
-// offset, such as 2024-05-01T09:30:00+00:00. It embeds time.Time, so every
+// offset, such as 2024-05-01T09:30:00+00:00, the shape it encodes to (where
+// time.Time writes a zero offset as "Z"). It embeds time.Time, so every
 // time.Time method works on it; use .Time where a time.Time is wanted.
-//
-// It exists because time.Time encodes a zero offset as "Z": Timestamp encodes
-// it back as "+00:00", so a decoded record re-encodes to the JSON it came from.
-type Timestamp struct {
-	time.Time
-}
+type Timestamp struct{ time.Time }
 
-// MarshalJSON writes the timestamp in the API's shape, with fractional
-// seconds only when there are any.
+// MarshalJSON writes the timestamp in the API's shape, with fractional seconds only if any.
 func (t Timestamp) MarshalJSON() ([]byte, error) { return marshalJSON(&t) }
 
-// UnmarshalJSON accepts an RFC 3339 string (which covers the API's shape) or
-// null, which leaves the zero Timestamp.
+// UnmarshalJSON accepts an RFC 3339 string, as the API's shape is, or null (the zero Timestamp).
 func (t *Timestamp) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, t) }
 
 // UnmarshalJSONFrom accepts an RFC 3339 string or null (encoding/json/v2).
@@ -49,13 +42,8 @@ func (t *Timestamp) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 
 // MarshalJSONTo writes the timestamp in the API's shape (encoding/json/v2).
 func (t *Timestamp) MarshalJSONTo(enc *jsontext.Encoder) error {
-	layout := timestampLayout
-	if t.Nanosecond() != 0 {
-		layout = "2006-01-02T15:04:05.999999999-07:00"
-	}
-	var buf [len(`"2006-01-02T15:04:05.999999999-07:00"`)]byte
-	b := append(buf[:0], '"')
-	b = t.AppendFormat(b, layout)
+	var buf [len(timestampLayout) + 2]byte
+	b := t.AppendFormat(append(buf[:0], '"'), timestampLayout)
 	return enc.WriteValue(append(b, '"'))
 }
 
@@ -91,18 +79,15 @@ func ParseDate(s string) (Date, error) {
 	return DateOf(t), nil
 }
 
-// hasDateShape reports whether s is four digits, a dash, two digits, a dash
-// and two digits.
+// hasDateShape reports whether s is 0000-00-00 with any digits.
 func hasDateShape(s string) bool {
-	if len(s) != len(time.DateOnly) || s[4] != '-' || s[7] != '-' {
-		return false
-	}
 	for i := range len(s) {
-		if i != 4 && i != 7 && (s[i] < '0' || s[i] > '9') {
+		dash := i == 4 || i == 7
+		if dash != (s[i] == '-') || !dash && (s[i] < '0' || s[i] > '9') {
 			return false
 		}
 	}
-	return true
+	return len(s) == len(time.DateOnly)
 }
 
 // IsZero reports whether d is the zero Date.
@@ -114,24 +99,18 @@ func (d Date) String() string { return fmt.Sprintf("%04d-%02d-%02d", d.Year, d.M
 // Validate reports an error when d is not a real calendar date between the
 // years 1 and 9999. The zero Date is valid: it means "no date".
 func (d Date) Validate() error {
-	if d.IsZero() {
+	t := time.Date(d.Year, d.Month, d.Day, 0, 0, 0, 0, time.UTC)
+	if d.IsZero() || d.Year >= 1 && d.Year <= 9999 && DateOf(t) == d {
 		return nil
 	}
-	t := time.Date(d.Year, d.Month, d.Day, 0, 0, 0, 0, time.UTC)
-	if d.Year < 1 || d.Year > 9999 || DateOf(t) != d {
-		return fmt.Errorf("ordermsg: %d-%d-%d is not a calendar date", d.Year, d.Month, d.Day)
-	}
-	return nil
+	return fmt.Errorf("ordermsg: %d-%d-%d is not a calendar date", d.Year, d.Month, d.Day)
 }
 
 // EncodeValues lets go-querystring write d as YYYY-MM-DD.
 func (d Date) EncodeValues(key string, v *url.Values) error {
-	if d.IsZero() {
-		return nil
+	err := d.Validate()
+	if err == nil && !d.IsZero() {
+		v.Set(key, d.String())
 	}
-	if err := d.Validate(); err != nil {
-		return err
-	}
-	v.Set(key, d.String())
-	return nil
+	return err
 }

@@ -128,10 +128,7 @@ func Object(dec *jsontext.Decoder, unknown *jsontext.Value, member func(name []b
 			seen |= 1 << n
 			continue
 		}
-		val, err := dec.ReadValue()
-		if err == nil {
-			err = UniqueNames(dec, val)
-		}
+		val, err := ReadValue(dec)
 		if err != nil {
 			return err
 		}
@@ -185,6 +182,16 @@ func (s *NameSet) Add(name []byte) bool {
 	}
 	s.set[string(name)] = struct{}{}
 	return false
+}
+
+// ReadValue reads the next value whole and checks its names (UniqueNames);
+// it returns the value with an error about its names.
+func ReadValue(dec *jsontext.Decoder) (jsontext.Value, error) {
+	val, err := dec.ReadValue()
+	if err == nil {
+		err = UniqueNames(dec, val)
+	}
+	return val, err
 }
 
 // UniqueNames checks that no object in val, the value dec has just read,
@@ -274,11 +281,8 @@ func ReadString[S ~string](dec *jsontext.Decoder, st *Strings, s *S) error {
 // ReadLenient reads a string, or skips a value of any other kind.
 func ReadLenient(dec *jsontext.Decoder, st *Strings, s *string) error {
 	if dec.PeekKind() != '"' {
-		val, err := dec.ReadValue()
-		if err != nil {
-			return err
-		}
-		return UniqueNames(dec, val)
+		_, err := ReadValue(dec)
+		return err
 	}
 	return ReadString(dec, st, s)
 }
