@@ -169,18 +169,22 @@ func walk[T any, P record[T]](ctx context.Context, fetch func(ctx context.Contex
 		})
 		window = append(window, ch)
 	}
-	// wanted is the slots channel when another page may be requested, else
-	// nil (a select never sends on it).
-	wanted := func() chan struct{} {
-		if next <= known && len(window) <= concurrency {
+	// wanted is the slots channel when another page may be requested with
+	// ahead pages not yet walked, else nil (a select never sends on it).
+	wanted := func(ahead int) chan struct{} {
+		if next <= known && len(window) < ahead {
 			return slots
 		}
 		return nil
 	}
+	// fill requests up to concurrency pages ahead of the one being yielded;
+	// one more is requested only while the walk waits for a page (below), so
+	// that the next request leaves while that page is decoded, and a break
+	// meets no more than concurrency pages asked for ahead.
 	fill := func() {
 		for {
 			select {
-			case wanted() <- struct{}{}:
+			case wanted(concurrency) <- struct{}{}:
 				launch()
 			default:
 				return
@@ -199,7 +203,7 @@ func walk[T any, P record[T]](ctx context.Context, fetch func(ctx context.Contex
 			select {
 			case res = <-window[0]:
 				break wait
-			case wanted() <- struct{}{}:
+			case wanted(concurrency + 1) <- struct{}{}:
 				launch()
 			case <-ctx.Done():
 				yield(nil, ctx.Err())
