@@ -34,7 +34,7 @@ func BenchmarkWalk(b *testing.B) {
 	const pages, perPage, latency = 40, 50, 20 * time.Millisecond
 	fake := ordermsgtest.NewServer(ordermsgtest.Generate(ordermsgtest.Config{Seed: 2, Websites: 1, OrdersPerWebsite: pages * perPage}))
 	defer fake.Close()
-	srvURL := startPageServer(b, fake, pages, perPage, "", latency)
+	srvURL := startPageServer(b, fake, pages, perPage, nil, latency)
 	c, err := ordermsg.NewClient(srvURL, fake.APIKey)
 	if err != nil {
 		b.Fatal(err)
@@ -115,7 +115,7 @@ func BenchmarkWalkPeriod(b *testing.B) {
 	for _, inc := range ordermsg.AllOrderIncludes() {
 		includes = append(includes, string(inc))
 	}
-	srvURL := startPageServer(b, fake, pages, perPage, "&includes="+join(includes), latency)
+	srvURL := startPageServer(b, fake, pages, perPage, ordermsg.AllOrderIncludes(), latency)
 	c, err := ordermsg.NewClient(srvURL, fake.APIKey)
 	if err != nil {
 		b.Fatal(err)

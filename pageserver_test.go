@@ -2,6 +2,7 @@ package ordermsg_test
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"io"
 	"net"
@@ -14,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ordermsg/ordermsg-go"
 	"github.com/ordermsg/ordermsg-go/ordermsgtest"
 )
 
@@ -37,7 +39,7 @@ func TestMain(m *testing.M) {
 }
 
 // startPageServer fetches pages 1..pages of the fake's orders, perPage a
-// page, with query (such as "&includes=…") added to each request, and starts
+// page, with includes, as the fake sends them (KeepRawJSON), and starts
 // a page server in a process of its own that answers a request for page n,
 // after latency, with those bytes, whatever else the request says. It
 // returns the server's URL; the process ends with the benchmark.
@@ -50,30 +52,24 @@ func TestMain(m *testing.M) {
 // process of its own, the server's goroutines never wait for the client's.
 // The pages are rendered before the timing, so the bound below counts round
 // trips only.
-func startPageServer(tb testing.TB, fake *ordermsgtest.Server, pages, perPage int, query string, latency time.Duration) string {
+func startPageServer(tb testing.TB, fake *ordermsgtest.Server, pages, perPage int, includes []ordermsg.OrderInclude, latency time.Duration) string {
 	tb.Helper()
 	dir := tb.TempDir()
+	c, err := fake.Client()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer c.CloseIdleConnections()
 	for page := 1; page <= pages; page++ {
-		req, err := http.NewRequest(http.MethodGet, fmt.Sprintf("%s/websites/%d/orders?count=%d&page=%d%s", fake.URL, fake.WebsiteID, perPage, page, query), nil)
+		p, err := c.Orders.List(context.Background(), fake.WebsiteID,
+			&ordermsg.ListOrdersOptions{Page: page, Count: perPage, Includes: includes, KeepRawJSON: true})
 		if err != nil {
-			tb.Fatal(err)
+			tb.Fatalf("page %d: %v", page, err)
 		}
-		req.SetBasicAuth(fake.APIKey, "")
-		req.Header.Set("Service-Api-Version", "1")
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		body, err := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if err != nil || resp.StatusCode != http.StatusOK {
-			tb.Fatalf("page %d: %d %v", page, resp.StatusCode, err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, strconv.Itoa(page)), body, 0o600); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, strconv.Itoa(page)), p.RawJSON(), 0o600); err != nil {
 			tb.Fatal(err)
 		}
 	}
-	http.DefaultClient.CloseIdleConnections()
 	exe, err := os.Executable()
 	if err != nil {
 		tb.Fatal(err)
