@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"net/url"
 	"slices"
@@ -14,6 +13,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/ordermsg/ordermsg-go/internal/urls"
 	"golang.org/x/net/http/httpguts"
 )
 
@@ -258,17 +258,13 @@ func parseBaseURL(raw, apiKey string, allowHTTP bool) (*url.URL, error) {
 		return nil, invalidArgument("base URL %s must not carry credentials; pass the API key to NewClient", shown)
 	case u.RawQuery != "" || u.ForceQuery || u.Fragment != "":
 		return nil, invalidArgument("base URL %s must not have a query or fragment", shown)
-	case u.Scheme == "http" && !allowHTTP && !isLoopback(u.Hostname()):
+	case u.Scheme == "http" && !allowHTTP && !urls.IsLoopback(u.Hostname()):
 		return nil, &argumentError{kind: ErrPlainHTTP, msg: "ordermsg: base URL " + shown +
 			": plain http to a host that is not loopback would send the API key in the clear; use https or WithAllowHTTP"}
 	}
 	u.Path = strings.TrimRight(u.Path, "/")
 	u.RawPath = ""
 	return u, nil
-}
-
-func isLoopback(host string) bool {
-	return strings.EqualFold(host, "localhost") || net.ParseIP(host).IsLoopback()
 }
 
 // redirect is the client's redirect policy. It refuses, without retry, a
@@ -290,9 +286,9 @@ func (c *Client) redirect(req *http.Request, via []*http.Request) error {
 		why = "stopped after 10 redirects"
 	}
 	if why != "" {
-		return final(fmt.Errorf("refused redirect to %s: %s", redactURL(req.URL), why))
+		return final(fmt.Errorf("refused redirect to %s: %s", urls.Redact(req.URL), why))
 	}
-	elsewhere := func(r *http.Request) bool { return !sameOrigin(r.URL, c.baseURL) }
+	elsewhere := func(r *http.Request) bool { return !urls.SameOrigin(r.URL, c.baseURL) }
 	if elsewhere(req) || slices.ContainsFunc(via, elsewhere) {
 		req.Header.Del("Authorization")
 	}

@@ -2,17 +2,15 @@ package ordermsg
 
 import (
 	"bytes"
-	"cmp"
 	"errors"
 	"fmt"
-	"reflect"
 	"strconv"
-	"strings"
 	"sync"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 	jsonv1 "github.com/go-json-experiment/json/v1"
+	"github.com/ordermsg/ordermsg-go/internal/jsonerr"
 	"github.com/ordermsg/ordermsg-go/internal/jsontok"
 )
 
@@ -126,8 +124,8 @@ func decodePage[T any, P record[T]](url string, body []byte, kind string, keepRa
 		default:
 			continue
 		}
-		at, ptr := recordOffset(body, i), jsontext.Pointer("/data/"+strconv.Itoa(i))
-		return nil, &DecodeError{URL: url, Offset: at, Err: &pathError{at: ptr, detail: err, err: &json.SemanticError{ByteOffset: at, JSONPointer: ptr, Err: err}}}
+		at, ptr := jsonerr.ElementOffset(body, "data", i), jsontext.Pointer("/data/"+strconv.Itoa(i))
+		return nil, &DecodeError{URL: url, Offset: at, Err: &jsonerr.PathError{At: ptr, Detail: err, Err: &json.SemanticError{ByteOffset: at, JSONPointer: ptr, Err: err}}}
 	}
 	if keepRaw {
 		var raw struct {
@@ -144,106 +142,14 @@ func decodePage[T any, P record[T]](url string, body []byte, kind string, keepRa
 	return p, nil
 }
 
-// recordOffset is the offset in body, a page that decoded, of its record i:
-// where an error about that record points.
-func recordOffset(body []byte, i int) int64 {
-	dec := jsontext.NewDecoder(bytes.NewBuffer(body))
-	if _, err := dec.ReadToken(); err != nil { // the page's '{'
-		return -1
-	}
-	for dec.PeekKind() == '"' {
-		name, err := dec.ReadToken()
-		if err != nil {
-			return -1
-		}
-		if name.String() != "data" {
-			if err := dec.SkipValue(); err != nil {
-				return -1
-			}
-			continue
-		}
-		if _, err := dec.ReadToken(); err != nil { // the data's '['
-			return -1
-		}
-		for range i {
-			if err := dec.SkipValue(); err != nil {
-				return -1
-			}
-		}
-		rest := body[dec.InputOffset():]
-		return int64(len(body) - len(bytes.TrimLeft(rest, jsonSpace+",")))
-	}
-	return -1
-}
-
 // newDecodeError wraps a failure of encoding/json/v2, if any, in a
 // *DecodeError with the byte offset and the path of the failing value.
 func newDecodeError(url string, err error) error {
 	if err == nil {
-		return nil // first: the targets of errors.As below escape to the heap
+		return nil // first: the targets of errors.As in Locate escape to the heap
 	}
-	var semantic *json.SemanticError
-	var syntactic *jsontext.SyntacticError
-	switch {
-	case errors.As(err, &syntactic):
-		return &DecodeError{URL: url, Offset: syntactic.ByteOffset, Err: &pathError{at: syntactic.JSONPointer, detail: syntactic.Err, err: err}}
-	case errors.As(err, &semantic):
-		detail := semantic.Err // what was wrong with a value of the right syntax
-		if detail == nil && semantic.GoType != nil && semantic.JSONKind != 0 {
-			detail = fmt.Errorf("expected %s, got %s", goKindName(semantic.GoType), jsontok.KindName(semantic.JSONKind))
-		}
-		return &DecodeError{URL: url, Offset: semantic.ByteOffset, Err: &pathError{at: semantic.JSONPointer, detail: detail, err: err}}
-	}
-	return &DecodeError{URL: url, Offset: -1, Err: err}
-}
-
-// pathError wraps encoding/json/v2's error, err: it says detail (else err) at
-// the path, written the way a Go programmer reads one: data[1].items[0].pricing.
-type pathError struct {
-	at          jsontext.Pointer
-	detail, err error
-}
-
-func (e *pathError) Error() string {
-	var b strings.Builder
-	for token := range e.at.Tokens() {
-		if _, err := strconv.ParseUint(token, 10, 64); err == nil && !strings.HasPrefix(token, "0") || token == "0" {
-			b.WriteString("[" + token + "]")
-			continue
-		}
-		if b.Len() > 0 {
-			b.WriteByte('.')
-		}
-		b.WriteString(token)
-	}
-	if b.Len() > 0 {
-		b.WriteString(": ")
-	}
-	return b.String() + cmp.Or(e.detail, e.err).Error()
-}
-
-func (e *pathError) Unwrap() error { return e.err }
-
-// goKindName names the JSON kind a Go type decodes from.
-func goKindName(t reflect.Type) string {
-	switch t.Kind() {
-	case reflect.Struct, reflect.Map:
-		return "object"
-	case reflect.Slice, reflect.Array:
-		return "array"
-	case reflect.String:
-		return "string"
-	case reflect.Bool:
-		return "bool"
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		return "integer"
-	case reflect.Float32, reflect.Float64:
-		return "number"
-	case reflect.Pointer:
-		return goKindName(t.Elem())
-	}
-	return t.String()
+	offset, located := jsonerr.Locate(err)
+	return &DecodeError{URL: url, Offset: offset, Err: located}
 }
 
 // decodeState is what a decode carries: its interned strings, and whether

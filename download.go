@@ -18,6 +18,7 @@ import (
 	"github.com/hashicorp/go-retryablehttp"
 	"github.com/ordermsg/ordermsg-go/internal/safefile"
 	"github.com/ordermsg/ordermsg-go/internal/stallwatch"
+	"github.com/ordermsg/ordermsg-go/internal/urls"
 )
 
 // ErrLinkExpired is returned (wrapped) by Download and DownloadFile when a
@@ -104,14 +105,14 @@ func (c *Client) Download(ctx context.Context, f *File, w io.Writer, opts *Downl
 	}
 	u, err := url.Parse(f.URL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return 0, invalidArgument("Download: file %d: url %q is not an absolute http(s) URL", f.ID, redactRawURL(f.URL))
+		return 0, invalidArgument("Download: file %d: url %q is not an absolute http(s) URL", f.ID, urls.RedactRaw(f.URL))
 	}
 	o := cmp.Or(opts, &DownloadOptions{})
 	if o.MaxBytes < 0 {
 		return 0, invalidArgument("DownloadOptions.MaxBytes must not be negative")
 	}
 	d := &download{c: c, f: f, u: u, w: w, maxBytes: cmp.Or(o.MaxBytes, DefaultMaxDownloadSize),
-		now: o.now, progress: o.Progress, k: call{c: c, url: redactURL(u)}, total: -1}
+		now: o.now, progress: o.Progress, k: call{c: c, url: urls.Redact(u)}, total: -1}
 	if d.now == nil {
 		d.now = time.Now
 	}
@@ -151,7 +152,7 @@ func (c *Client) downloadHTTPClient() *http.Client {
 	hc.Transport = &stallwatch.Transport{Next: next, Timeout: c.attemptTimeout}
 	policy := c.httpClient.CheckRedirect
 	hc.CheckRedirect = func(req *http.Request, via []*http.Request) error {
-		if !sameOrigin(req.URL, c.baseURL) {
+		if !urls.SameOrigin(req.URL, c.baseURL) {
 			req.Header.Del("Authorization")
 		}
 		return policy(req, via)
@@ -197,7 +198,7 @@ func (d *download) run(ctx context.Context) error {
 	// identity: a compressed body has no length to check nor ranges to resume
 	// from. Set here, it also keeps net/http from asking for gzip unseen.
 	hreq.Header.Set("Accept-Encoding", "identity")
-	if sameOrigin(d.u, d.c.baseURL) {
+	if urls.SameOrigin(d.u, d.c.baseURL) {
 		hreq.Header.Set("Authorization", d.c.credentials.authorization)
 		hreq.Header.Set(d.c.versionHeader, d.c.versionValue)
 	}
@@ -209,7 +210,7 @@ func (d *download) run(ctx context.Context) error {
 	case errors.Is(err, ErrLinkExpired):
 		return err // from prepare: complete as it is
 	case err != nil:
-		return &requestError{url: d.k.url, err: redactURLError(err)}
+		return &requestError{url: d.k.url, err: urls.RedactError(err)}
 	case d.k.resp == nil:
 		return nil
 	}
@@ -425,34 +426,6 @@ func (d *download) copy(body io.Reader, skip int64) error {
 			return &bodyReadError{err: rerr}
 		}
 	}
-}
-
-// redactURLError redacts the URL that net/http's *url.Error shows whole (the
-// link's query, or a refused redirect's Location), keeping the error under it.
-func redactURLError(err error) error {
-	ue, ok := err.(*url.Error)
-	if !ok {
-		return err
-	}
-	return &url.Error{Op: ue.Op, URL: redactRawURL(ue.URL), Err: ue.Err}
-}
-
-// redactRawURL is redactURL of a URL in text form; one that does not parse is not shown.
-func redactRawURL(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return "(a malformed URL)"
-	}
-	return redactURL(u)
-}
-
-// redactURL is u as errors and logs show it: without user info, query or fragment.
-func redactURL(u *url.URL) string {
-	shown := url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path, RawPath: u.RawPath}
-	if u.RawQuery != "" || u.Fragment != "" {
-		return shown.String() + "?…"
-	}
-	return shown.String()
 }
 
 // DownloadFile downloads the file f (see Download) to path, the way a shell

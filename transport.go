@@ -3,17 +3,16 @@ package ordermsg
 import (
 	"context"
 	"fmt"
-	"io"
 	"maps"
 	"net/http"
 	"net/url"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/google/go-querystring/query"
 	"github.com/hashicorp/go-retryablehttp"
+	"github.com/ordermsg/ordermsg-go/internal/bodybuf"
 )
 
 // response is a response whose body is read (up to the caps) and closed.
@@ -21,7 +20,15 @@ type response struct {
 	status int
 	header http.Header
 	body   []byte
-	buf    *[]byte // when set, the pooled buffer body is in (see bodyPool)
+	buf    *[]byte // when set, the pooled buffer body is in (bodybuf.Get)
+}
+
+// release gives r's pooled buffer back. r.body must not be used after it.
+func (r *response) release() {
+	if r.buf != nil {
+		bodybuf.Put(r.buf)
+		r.buf, r.body = nil, nil
+	}
 }
 
 // call is the state of one request across its attempts.
@@ -32,14 +39,15 @@ type call struct {
 	wait     time.Duration // the wait before the next retry, fixed by decideRetry
 	answered bool          // the handler took the last response as the answer
 	resp     *response     // the last response read by readBody
-	lend     bool          // a 2xx body is read into a pooled buffer
+	lend     bool          // a 2xx body is read into a pooled buffer (see Client.do)
 }
 
 // do sends a GET for path with query and hands a 2xx body to decode. The body
 // is read inside the attempt (readBody), so that one cut off midway is
 // retried like a dropped connection. With lend, decode promises to keep
-// nothing of the body once it returns nil, and the body is read into a pooled
-// buffer that goes back to the pool then.
+// nothing of the body once it returns nil (the decoders of pages and records
+// without KeepRawJSON copy strings, Unknown members and FieldValues.Raw), and
+// the body is read into a pooled buffer that goes back to the pool then.
 func (c *Client) do(ctx context.Context, path string, query url.Values, lend bool, decode func(url string, body []byte) error) error {
 	if ctx == nil {
 		return invalidArgument("nil context")
@@ -108,11 +116,11 @@ func (k *call) readBody(resp *http.Response) error {
 	var body []byte
 	var err error
 	if ok && k.lend {
-		buf = getBodyBuffer()
-		body, err = readAtMostInto(*buf, resp.Body, limit+1)
+		buf = bodybuf.Get()
+		body, err = bodybuf.ReadInto(*buf, resp.Body, limit+1)
 		*buf = body[:0] // the pooled buffer, or a larger one that replaces it
 	} else {
-		body, err = readAtMost(resp.Body, limit+1)
+		body, err = bodybuf.ReadAtMost(resp.Body, limit+1)
 	}
 	if err != nil && ok {
 		return &bodyReadError{err: err}
@@ -125,118 +133,6 @@ func (k *call) readBody(resp *http.Response) error {
 	}
 	k.resp = &response{status: resp.StatusCode, header: resp.Header, body: body, buf: buf}
 	return nil
-}
-
-// Lent bodies (of a page or record decoded without its raw JSON: strings,
-// Unknown members and FieldValues.Raw are copies) are read into reused
-// buffers, so that a walk does not allocate and collect about twice each
-// page's size (BENCHMARKS.md, "Decoding a list page"). A garbage collection
-// empties bodyPool, so bodyFree keeps a few buffers across collections: at
-// most cap(bodyFree) × maxFreeBody for good.
-var (
-	bodyPool = sync.Pool{New: func() any { return new([]byte) }}
-	bodyFree = make(chan *[]byte, 2)
-)
-
-const (
-	maxPooledBody = 8 << 20 // the largest buffer bodyPool keeps
-	maxFreeBody   = 1 << 20 // the largest buffer bodyFree keeps
-)
-
-func getBodyBuffer() *[]byte {
-	select {
-	case b := <-bodyFree:
-		return b
-	default:
-		return bodyPool.Get().(*[]byte)
-	}
-}
-
-// release gives r's pooled buffer back. r.body must not be used after it.
-func (r *response) release() {
-	if b := r.buf; b != nil {
-		r.buf, r.body = nil, nil
-		if cap(*b) <= maxFreeBody {
-			select {
-			case bodyFree <- b:
-				return
-			default:
-			}
-		}
-		if cap(*b) <= maxPooledBody {
-			bodyPool.Put(b)
-		}
-	}
-}
-
-// readAtMostInto is readAtMost into buf's capacity first. A body that does
-// not fit ends up in one slice with an eighth to spare, so that the buffer
-// fits the next, slightly larger, page too.
-func readAtMostInto(buf []byte, r io.Reader, limit int64) ([]byte, error) {
-	r = io.LimitReader(r, limit)
-	n, err := readFull(r, buf[:cap(buf)])
-	if err != nil {
-		return buf[:n], ignoreEOF(err)
-	}
-	// buf is full, or has no room at all.
-	rest, err := readAtMost(r, limit-int64(n))
-	if n == 0 {
-		return rest, err
-	}
-	if len(rest) == 0 {
-		return buf[:n], err
-	}
-	total := n + len(rest)
-	out := make([]byte, 0, total+total/8)
-	return append(append(out, buf[:n]...), rest...), err
-}
-
-// Chunk sizes of readAtMost: they double from the first to the largest.
-const (
-	firstChunk   = 4 << 10
-	largestChunk = 1 << 20
-)
-
-// readAtMost reads r to its end or to limit bytes, and returns what it read
-// with the error that ended the read (nil at EOF). Memory grows with the
-// bytes that arrive, never with what a Content-Length announces, and peaks at
-// about 2N for N bytes (chunks, then one exact slice; bytes.Buffer: 3N).
-func readAtMost(r io.Reader, limit int64) ([]byte, error) {
-	r = io.LimitReader(r, limit)
-	var chunks [][]byte
-	for size := firstChunk; ; size = min(size*2, largestChunk) {
-		chunk := make([]byte, size)
-		n, err := readFull(r, chunk)
-		chunk = chunk[:n]
-		if err != nil && chunks == nil {
-			return chunk, ignoreEOF(err)
-		}
-		chunks = append(chunks, chunk)
-		if err != nil {
-			return slices.Concat(chunks...), ignoreEOF(err)
-		}
-	}
-}
-
-// readFull is io.ReadFull without its ErrUnexpectedEOF: a short read at the
-// end of the body gives io.EOF.
-func readFull(r io.Reader, buf []byte) (int, error) {
-	n := 0
-	for n < len(buf) {
-		m, err := r.Read(buf[n:])
-		n += m
-		if err != nil {
-			return n, err
-		}
-	}
-	return n, nil
-}
-
-func ignoreEOF(err error) error {
-	if err == io.EOF {
-		return nil
-	}
-	return err
 }
 
 // encodeOptions checks opts and encodes them as a query.
@@ -266,20 +162,4 @@ func encodeQuery(q url.Values) string {
 		}
 	}
 	return strings.Join(pairs, "&")
-}
-
-// sameOrigin reports whether a and b share an origin (RFC 6454): scheme,
-// host (both without regard to case) and port, a missing one being the
-// scheme's default. The API key goes only to the client's own origin.
-func sameOrigin(a, b *url.URL) bool {
-	return strings.EqualFold(a.Scheme, b.Scheme) &&
-		strings.EqualFold(a.Hostname(), b.Hostname()) &&
-		effectivePort(a) == effectivePort(b)
-}
-
-func effectivePort(u *url.URL) string {
-	if p := u.Port(); p != "" {
-		return p
-	}
-	return map[string]string{"http": "80", "https": "443"}[strings.ToLower(u.Scheme)]
 }

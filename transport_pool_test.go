@@ -6,6 +6,8 @@ import (
 	"io"
 	"net/http"
 	"testing"
+
+	"github.com/ordermsg/ordermsg-go/internal/bodybuf"
 )
 
 // bodyTransport answers every request with body, read through its own
@@ -16,11 +18,11 @@ func (s bodyTransport) RoundTrip(*http.Request) (*http.Response, error) {
 	return &http.Response{StatusCode: 200, Header: http.Header{}, Body: io.NopCloser(bytes.NewReader(s.body)), ContentLength: int64(len(s.body))}, nil
 }
 
-// scribbleBodies overwrites whatever buffers bodyFree and bodyPool hold.
+// scribbleBodies overwrites whatever buffers bodybuf holds.
 func scribbleBodies() {
 	var held []*[]byte
 	for range 16 {
-		b := getBodyBuffer()
+		b := bodybuf.Get()
 		full := (*b)[:cap(*b)]
 		for i := range full {
 			full[i] = 'x'
@@ -28,7 +30,7 @@ func scribbleBodies() {
 		held = append(held, b)
 	}
 	for _, b := range held {
-		(&response{buf: b}).release()
+		bodybuf.Put(b)
 	}
 }
 

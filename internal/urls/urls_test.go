@@ -1,4 +1,4 @@
-package ordermsg
+package urls
 
 import (
 	"net/url"
@@ -25,8 +25,8 @@ func TestSameOrigin(t *testing.T) {
 	} {
 		a, _ := url.Parse(tc.a)
 		b, _ := url.Parse(tc.b)
-		if got := sameOrigin(a, b); got != tc.want {
-			t.Errorf("sameOrigin(%s, %s) = %v, want %v", tc.a, tc.b, got, tc.want)
+		if got := SameOrigin(a, b); got != tc.want {
+			t.Errorf("SameOrigin(%s, %s) = %v, want %v", tc.a, tc.b, got, tc.want)
 		}
 	}
 }
