@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"iter"
 	"time"
+
+	"github.com/ordermsg/ordermsg-go/internal/checkpoint"
 )
 
 // Errors of a Sync whose server's list cannot be synced from.
@@ -122,10 +124,8 @@ func (r resource[T, P]) syncListing(ctx context.Context, websiteID int64, cp *Ch
 		prevTotal = pg.Total
 		return nil
 	}
-	overlap := &overlapCheck[T, P]{r: r, mark: cp.mark, dateStart: start, pending: len(cp.seen) > 0}
-	if overlap.pending {
-		overlap.want = cp.seen[len(cp.seen)-1]
-	}
+	overlap := &overlapCheck[T, P]{r: r, mark: cp.s.Mark, dateStart: start}
+	overlap.want, overlap.pending = cp.s.Newest()
 	var held *T // listed, in order so far, not yet yielded
 	// release yields held unless cp covers it; false ends the listing.
 	release := func() bool {
@@ -137,10 +137,10 @@ func (r resource[T, P]) syncListing(ctx context.Context, websiteID int64, cp *Ch
 			return true
 		}
 		t, id := P(held).createdAt(), P(held).refID()
-		if cp.covers(t, id) {
+		if cp.s.Covers(t, id) {
 			return true
 		}
-		cp.advance(t, id)
+		cp.s.Advance(t, id)
 		return yield(held, nil)
 	}
 	// One page at a time: of pages fetched at once and answered at different
@@ -175,7 +175,7 @@ func (r resource[T, P]) syncListing(ctx context.Context, websiteID int64, cp *Ch
 // case of OrdersService.Sync).
 type overlapCheck[T any, P record[T]] struct {
 	r         resource[T, P]
-	want      seenRecord // the newest record remembered
+	want      checkpoint.Record // the newest record remembered
 	mark      time.Time
 	dateStart Date
 	pending   bool // want not listed yet, and not checked
@@ -183,7 +183,7 @@ type overlapCheck[T any, P record[T]] struct {
 
 // see is called with each record listed, in order.
 func (c *overlapCheck[T, P]) see(rec *T) {
-	if c.pending && P(rec).refID() == c.want.id && P(rec).createdAt().Equal(c.want.created) {
+	if c.pending && P(rec).refID() == c.want.ID && P(rec).createdAt().Equal(c.want.Created) {
 		c.pending = false
 	}
 }
@@ -196,16 +196,16 @@ func (c *overlapCheck[T, P]) verify(ctx context.Context, websiteID int64, opts s
 		return nil
 	}
 	c.pending = false
-	got, err := c.r.get(ctx, websiteID, c.want.id, noOptions{})
+	got, err := c.r.get(ctx, websiteID, c.want.ID, noOptions{})
 	switch {
 	case errors.Is(err, ErrNotFound):
 		return nil // deleted
 	case err != nil:
 		return err
-	case !P(got).createdAt().Equal(c.want.created) || !opts.certainlyLists(got):
+	case !P(got).createdAt().Equal(c.want.Created) || !opts.certainlyLists(got):
 		return nil // not the record remembered, or it may have left the filter
 	}
-	return &OverlapError{Object: c.r.kind, ID: c.want.id, Created: c.want.created, DateStart: c.dateStart}
+	return &OverlapError{Object: c.r.kind, ID: c.want.ID, Created: c.want.Created, DateStart: c.dateStart}
 }
 
 // checkOrder checks that rec, listed after prev (nil for the first record),
