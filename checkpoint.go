@@ -83,7 +83,7 @@ func (c *Checkpoint) claim(resource string, website int64) error {
 	return nil
 }
 
-// overlapStart is the date_start of a sync from c.
+// overlapStart is the date_start of a sync from c (see checkpoint.State.OverlapStart).
 func (c *Checkpoint) overlapStart() Date {
 	if c.IsZero() {
 		return Date{}

@@ -24,7 +24,9 @@ const (
 	maxFree   = 1 << 20 // the largest buffer free keeps
 )
 
-// Get returns a buffer to read a body into with ReadInto.
+// Get returns a buffer to read a body into with ReadInto. Store the slice
+// that ReadInto returns back into it (a larger body replaces the buffer) and
+// give it back with Put once nothing uses the body.
 func Get() *[]byte {
 	select {
 	case b := <-free:

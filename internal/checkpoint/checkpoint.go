@@ -16,13 +16,14 @@ import (
 
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
+	"github.com/ordermsg/ordermsg-go/internal/jsontok"
 )
 
 // State is a checkpoint. Its zero value means "from the beginning".
 type State struct {
 	Resource      string // "orders" or "messages"; "" until its first Sync
 	Website       int64
-	Mark          time.Time // the creation time of the newest record yielded
+	Mark          time.Time // the creation time of the newest record yielded, or the t of At
 	coveredBefore time.Time // see "covered_before" in ordermsg.Checkpoint's doc; zero once the window is past it
 	seen          []Record  // ascending by creation time then id
 }
@@ -118,8 +119,8 @@ const (
 	syncOverlapDays  = 5
 )
 
-// format is the JSON shape of a State, version 2.
-type format struct {
+// checkpointJSON is the JSON shape of a State, version 2.
+type checkpointJSON struct {
 	V             int                `json:"v,omitempty"`
 	Resource      string             `json:"resource,omitempty"`
 	Website       int64              `json:"website,omitempty"`
@@ -133,7 +134,7 @@ func (s State) MarshalJSON() ([]byte, error) {
 	if s.Mark.IsZero() && s.Resource == "" {
 		return []byte("{}"), nil
 	}
-	out := format{V: 2, Resource: s.Resource, Website: s.Website, Created: s.Mark.UTC(),
+	out := checkpointJSON{V: 2, Resource: s.Resource, Website: s.Website, Created: s.Mark.UTC(),
 		CoveredBefore: s.coveredBefore.UTC(), Seen: map[string][]int64{}} // omitted when empty
 	for _, r := range s.seen {
 		k := r.Created.UTC().Format(time.RFC3339Nano)
@@ -145,13 +146,18 @@ func (s State) MarshalJSON() ([]byte, error) {
 // Decode decodes and checks a state's JSON; its error says what is wrong,
 // without a prefix.
 func Decode(b []byte) (State, error) {
-	if string(bytes.TrimSpace(b)) == "null" {
+	switch v := jsontext.Value(bytes.TrimSpace(b)); {
+	case string(v) == "null":
 		// Decoded as {}, it would start a sync from the beginning again.
 		return State{}, errors.New("null is not a checkpoint (a zero checkpoint is {})")
+	case len(v) == 0:
+		return State{}, errors.New("empty input is not a checkpoint (a zero checkpoint is {})")
+	case v.Kind() != '{' && v.Kind() != 0: // 0: not JSON, which the decoder says
+		return State{}, fmt.Errorf("a checkpoint is a JSON object, not a JSON %s", jsontok.KindName(v.Kind()))
 	}
 	// encoding/json/v2, as every decode of the SDK: names match exactly; a
 	// member twice (v1 keeps the last) or anything after the object is an error.
-	var in format
+	var in checkpointJSON
 	dec := jsontext.NewDecoder(bytes.NewReader(b))
 	var semantic *jsonv2.SemanticError
 	switch err := jsonv2.UnmarshalDecode(dec, &in, jsonv2.RejectUnknownMembers(true)); {
@@ -167,7 +173,7 @@ func Decode(b []byte) (State, error) {
 }
 
 // state checks in and returns the State it describes.
-func (in *format) state() (State, error) {
+func (in *checkpointJSON) state() (State, error) {
 	out := State{Resource: in.Resource, Website: in.Website, Mark: in.Created}
 	switch in.Resource {
 	case "":

@@ -88,7 +88,8 @@ func goKindName(t reflect.Type) string {
 }
 
 // ElementOffset is the offset in body, an object that decoded, of element i
-// of the array that its member name holds; -1 when there is none.
+// of the array that its member name holds; -1 when the member is not there,
+// is not an array, or has no element i.
 func ElementOffset(body []byte, name string, i int) int64 {
 	dec := jsontext.NewDecoder(bytes.NewBuffer(body))
 	if _, err := dec.ReadToken(); err != nil { // the object's '{'
@@ -105,13 +106,16 @@ func ElementOffset(body []byte, name string, i int) int64 {
 			}
 			continue
 		}
-		if _, err := dec.ReadToken(); err != nil { // the array's '['
+		if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '[' {
 			return -1
 		}
 		for range i {
 			if err := dec.SkipValue(); err != nil {
 				return -1
 			}
+		}
+		if dec.PeekKind() == ']' { // past the end
+			return -1
 		}
 		rest := body[dec.InputOffset():]
 		return int64(len(body) - len(bytes.TrimLeft(rest, " \t\r\n,")))
