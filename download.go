@@ -139,9 +139,9 @@ type download struct {
 	rangeFrom int64  // the first byte the attempt's Range asks for; -1 without Range
 }
 
-// downloadHTTPClient is the client's HTTP client without its overall timeout
-// (stallwatch.Transport catches stalls instead), and whose redirects to another origin
-// than the API's lose the Authorization header before its own policy runs.
+// downloadHTTPClient is the client's HTTP client (with its redirect policy,
+// which keeps the key to the API's origin) without its overall timeout:
+// stallwatch.Transport catches stalls instead.
 func (c *Client) downloadHTTPClient() *http.Client {
 	hc := *c.httpClient
 	hc.Timeout = 0
@@ -150,13 +150,6 @@ func (c *Client) downloadHTTPClient() *http.Client {
 		next = http.DefaultTransport
 	}
 	hc.Transport = &stallwatch.Transport{Next: next, Timeout: c.attemptTimeout}
-	policy := c.httpClient.CheckRedirect
-	hc.CheckRedirect = func(req *http.Request, via []*http.Request) error {
-		if !urls.SameOrigin(req.URL, c.baseURL) {
-			req.Header.Del("Authorization")
-		}
-		return policy(req, via)
-	}
 	return &hc
 }
 
