@@ -13,6 +13,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/go-json-experiment/json"
 	"github.com/ordermsg/ordermsg-go/internal/urls"
 	"golang.org/x/net/http/httpguts"
 )
@@ -327,7 +328,7 @@ func (c *Client) Get(ctx context.Context, path string, query url.Values, v any) 
 		return invalidArgument("Get: path %q must start with / and have no query, fragment or dot segments", path)
 	}
 	return c.do(ctx, path, query, false, func(u string, body []byte) error {
-		return decodeJSON(u, body, v)
+		return newDecodeError(u, json.Unmarshal(body, v, codecOptions))
 	})
 }
 

@@ -64,12 +64,6 @@ var errNotObject = errors.New("the body is not a JSON object")
 
 const jsonSpace = " \t\r\n" // the whitespace JSON allows around a value
 
-// decodeJSON decodes body into v, any type (Client.Get), with the SDK's
-// encoding options; any failure is a *DecodeError.
-func decodeJSON(url string, body []byte, v any) error {
-	return newDecodeError(url, json.Unmarshal(body, v, codecOptions))
-}
-
 // decodeBody checks that body is a JSON object, then decodes it into v.
 func decodeBody(url string, body []byte, v any, opts json.Options) error {
 	trimmed := bytes.TrimLeft(body, jsonSpace)

@@ -185,8 +185,7 @@ func (e *linkExpiredError) Unwrap() error        { return e.refused }
 // prepare readies each one, receive writes what it brings. An attempt's
 // errors say what went wrong only: the requestError made here names the URL.
 func (d *download) run(ctx context.Context) error {
-	u := *d.u
-	hreq := (&http.Request{Method: http.MethodGet, URL: &u, Host: u.Host, Header: http.Header{}}).WithContext(ctx)
+	hreq := (&http.Request{Method: http.MethodGet, URL: d.u, Host: d.u.Host, Header: http.Header{}}).WithContext(ctx)
 	hreq.Header.Set("User-Agent", d.c.userAgent)
 	// identity: a compressed body has no length to check nor ranges to resume
 	// from. Set here, it also keeps net/http from asking for gzip unseen.
@@ -305,7 +304,7 @@ func (d *download) accept(resp *http.Response) (skip int64, err error) {
 	switch {
 	case resp.StatusCode == http.StatusPartialContent:
 		start, total, err = parseContentRange(resp.Header.Get("Content-Range"))
-		if err != nil || start != d.rangeFrom || d.rangeFrom < 0 {
+		if err != nil || start != d.rangeFrom {
 			return 0, final(fmt.Errorf("a 206 response for bytes from %d has Content-Range %q",
 				d.rangeFrom, resp.Header.Get("Content-Range")))
 		}
@@ -379,7 +378,7 @@ func (d *download) copy(body io.Reader, skip int64) error {
 		if skip > 0 {
 			drop := min(skip, int64(len(chunk)))
 			skip -= drop
-			if skip == 0 && drop > 0 && chunk[drop-1] != d.last {
+			if skip == 0 && chunk[drop-1] != d.last {
 				return errFileChanged // the byte before the rest is not the one written
 			}
 			chunk = chunk[drop:]

@@ -112,12 +112,11 @@ func (r resource[T, P]) syncListing(ctx context.Context, websiteID int64, cp *Ch
 	start := cp.overlapStart()
 	list, _ := opts.forSync(start) // checked by startSync
 	shift := &ListShiftedError{Object: r.kind}
-	prevTotal, changed, shifted := -1, false, false
+	prevTotal, changed := -1, false
 	check := func(pg Pagination) error {
 		if prevTotal >= 0 && pg.Total != prevTotal {
 			changed, shift.Before, shift.After = true, prevTotal, pg.Total
 			if pg.Total < prevTotal {
-				shifted = true
 				return errShifted
 			}
 		}
@@ -150,7 +149,7 @@ func (r resource[T, P]) syncListing(ctx context.Context, websiteID int64, cp *Ch
 			err = r.checkOrder(held, rec)
 		}
 		switch {
-		case shifted, err != nil && changed && (errors.Is(err, ErrNotAscending) || errors.Is(err, ErrPaginationStuck)):
+		case err == errShifted, err != nil && changed && (errors.Is(err, ErrNotAscending) || errors.Is(err, ErrPaginationStuck)):
 			return shift
 		case err != nil:
 			yield(nil, err)

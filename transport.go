@@ -140,11 +140,7 @@ func encodeOptions(opts queryOptions) (url.Values, error) {
 	if err := opts.validate(); err != nil {
 		return nil, err
 	}
-	q, err := query.Values(opts)
-	if err != nil {
-		return nil, fmt.Errorf("ordermsg: encoding options: %w", err)
-	}
-	return q, nil
+	return query.Values(opts) // only a Date's EncodeValues can fail, and validate checked the dates
 }
 
 // encodeQuery is url.Values.Encode, except that the commas between includes
