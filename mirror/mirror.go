@@ -104,28 +104,49 @@ func (m *Mirror) withConn(ctx context.Context, f func(*sql.Conn) error) error {
 // records 100 at a time.
 type Options struct {
 	// RefreshDays, when above 0, also reads again the records created in
-	// the RefreshDays days before the newest one mirrored, and updates
-	// those whose JSON changed: nothing in the API says when a record
-	// changes (statuses do).
+	// the RefreshDays days before the newest one mirrored, and rewrites
+	// those that changed: nothing in the API says when a record changes
+	// (statuses do). It has no effect with Reconcile, which reads them all.
 	RefreshDays int
+	// Reconcile, when true, also reads every record the server lists for
+	// the website (after the new ones): a record the server no longer has
+	// gets deleted_at, one listed again gets it back to NULL, and one that
+	// changed is rewritten, however old. It costs a full listing of the
+	// website (BENCHMARKS.md); run it less often than the new records,
+	// such as once a day.
+	Reconcile bool
 	// PageSize is the count of each list request; 0 is 100.
 	PageSize int
-	// Concurrency is the number of pages the refresh pass fetches at once;
-	// 0 is 4. The new records are always read one page at a time (see
+	// Concurrency is the number of pages the refresh and reconcile passes
+	// fetch at once, and of records a reconcile retrieves at once; 0 is 4.
+	// The new records are always read one page at a time (see
 	// ordermsg.OrdersService.Sync).
 	Concurrency int
 	// Progress, when set, is called once for each record read.
 	Progress func()
 }
 
-// Counts are what a Sync did to one table.
+// Counts are what a Sync did to one table. A record read is counted once:
+// new, updated (its data changed, see the package doc, or it had been
+// found deleted) or unchanged.
 type Counts struct {
 	New, Updated, Unchanged int
+	// Deleted is the number of records a reconcile found deleted on the
+	// server, which now have deleted_at.
+	Deleted int
 }
 
-// String is "N new, N updated, N unchanged".
+// String is "N new, N updated, N unchanged, N deleted".
 func (c Counts) String() string {
-	return fmt.Sprintf("%d new, %d updated, %d unchanged", c.New, c.Updated, c.Unchanged)
+	return fmt.Sprintf("%d new, %d updated, %d unchanged, %d deleted", c.New, c.Updated, c.Unchanged, c.Deleted)
+}
+
+// add adds the counts of d to c.
+func (c *Counts) add(d Counts) {
+	c.New += d.New
+	c.Updated += d.Updated
+	c.Unchanged += d.Unchanged
+	c.Deleted += d.Deleted
 }
 
 // Result is what a Sync did.

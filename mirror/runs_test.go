@@ -50,7 +50,7 @@ func clientOf(t testing.TB, url string, s site) site {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.c = c
+	s.c, s.url = c, url
 	return s
 }
 
