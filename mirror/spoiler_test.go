@@ -10,11 +10,16 @@ import (
 	"testing"
 )
 
-// spoil is hostile text put into a record as the server sends it: text,
-// JSON string content such as `\u0000` or `\ud800`, goes at the start of
-// the first string member named member (at any depth: "status" is the
-// order's own, "title" an item's or a portal's).
-type spoil struct{ member, text string }
+// spoil is a change of a record as the server sends it: the first
+// occurrence of find in its JSON becomes replace.
+type spoil struct{ find, replace string }
+
+// at is the spoil that puts text, JSON string content such as `\u0000` or
+// `\ud800`, at the start of the first string member named member, at any
+// depth (the first "title" of an order is its first item's or its portal's).
+func at(member, text string) spoil {
+	return spoil{`"` + member + `":"`, `"` + member + `":"` + text}
+}
 
 // spoiler is a handler in front of the fake that puts spoils into chosen
 // records of its answers, in lists and retrieves alike, leaving every other
@@ -111,8 +116,7 @@ func (s *spoiler) spoilRecord(rec []byte) []byte {
 	}
 	out := bytes.Clone(rec)
 	for _, sp := range spoils {
-		at := []byte(`"` + sp.member + `":"`)
-		out = bytes.Replace(out, at, append(bytes.Clone(at), sp.text...), 1)
+		out = bytes.Replace(out, []byte(sp.find), []byte(sp.replace), 1)
 	}
 	s.done[head.ID]++
 	return out

@@ -26,6 +26,9 @@ func syncTable[T any](ctx context.Context, r *run, t *table[T]) (Counts, error) 
 		defer unlock()
 		p := &pass[T]{r: r, conn: conn, t: t}
 		defer func() { counts = p.counts }()
+		if err := p.loadRefusedIDs(context.WithoutCancel(ctx)); err != nil {
+			return dbErr(err)
+		}
 		cp, err := p.fresh(ctx)
 		switch {
 		case err != nil:
@@ -45,10 +48,11 @@ func syncTable[T any](ctx context.Context, r *run, t *table[T]) (Counts, error) 
 // pass reads a table's records and writes them, one writer at a time, on
 // the connection that holds the table's lock.
 type pass[T any] struct {
-	r      *run
-	conn   *sql.Conn
-	t      *table[T]
-	counts Counts
+	r          *run
+	conn       *sql.Conn
+	t          *table[T]
+	refusedIDs map[int64]bool // see writer.refusedIDs
+	counts     Counts
 }
 
 // writer starts a writer of the table's rows; its counts are added to the
@@ -56,7 +60,7 @@ type pass[T any] struct {
 func (p *pass[T]) writer(ctx context.Context, insertFirst bool) *writer[T] {
 	// The database work is not cancelled with ctx, so that an interrupted
 	// run commits what it has read.
-	return newWriter(context.WithoutCancel(ctx), p.r, p.conn, p.t, insertFirst)
+	return newWriter(context.WithoutCancel(ctx), p, insertFirst)
 }
 
 // done finishes w, with cp when not nil, adds its counts, and returns err
@@ -70,6 +74,22 @@ func (p *pass[T]) done(w *writer[T], cp *ordermsg.Checkpoint, err error) error {
 	return werr
 }
 
+// take hands what a walk yielded to w: a record, read at the time of resp,
+// or one that could not be decoded; cp, when not nil, covers it. It returns
+// the walk's error, or the writer's.
+func (p *pass[T]) take(w *writer[T], v *T, err error, resp *ordermsg.Response, cp *ordermsg.Checkpoint) error {
+	var bad *ordermsg.RecordDecodeError
+	switch {
+	case errors.As(err, &bad):
+		p.r.progress()
+		return w.refuse(bad, resp.ReceivedAt, cp)
+	case err != nil:
+		return err
+	}
+	p.r.progress()
+	return w.add(v, resp.ReceivedAt, cp)
+}
+
 // fresh mirrors the records created since the table's checkpoint, which it
 // advances, and returns it.
 func (p *pass[T]) fresh(ctx context.Context) (ordermsg.Checkpoint, error) {
@@ -78,13 +98,10 @@ func (p *pass[T]) fresh(ctx context.Context) (ordermsg.Checkpoint, error) {
 	if err != nil {
 		return cp, p.done(w, nil, dbErr(err))
 	}
-	for v, err := range p.t.sync(ctx, p.r.c, p.r.site, &cp, p.r.opts.PageSize) {
-		if err != nil {
+	var resp ordermsg.Response
+	for v, err := range p.t.sync(ctx, p.r.c, p.r.site, &cp, p.r.opts.PageSize, &resp) {
+		if err := p.take(w, v, err, &resp, &cp); err != nil {
 			return cp, p.done(w, &cp, err)
-		}
-		p.r.progress()
-		if err := w.add(v, time.Now(), &cp); err != nil {
-			return cp, p.done(w, nil, err)
 		}
 	}
 	return cp, p.done(w, &cp, nil)
@@ -100,15 +117,14 @@ func (p *pass[T]) refresh(ctx context.Context, mark time.Time) error {
 		since = ordermsg.DateOf(from.UTC().AddDate(0, 0, -2))
 	}
 	w := p.writer(ctx, false)
-	for v, err := range p.t.all(ctx, p.r.c, p.r.site, since, p.r.opts.PageSize, ordermsg.WithConcurrency(p.r.opts.Concurrency)) {
-		if err != nil {
-			return p.done(w, nil, err)
+	var resp ordermsg.Response
+	for v, err := range p.t.all(ctx, p.r.c, p.r.site, since, p.r.opts.PageSize, p.r.opts.Concurrency, &resp) {
+		if err == nil {
+			if created := p.t.created(v); created.Before(from) || created.After(mark) {
+				continue
+			}
 		}
-		if created := p.t.created(v); created.Before(from) || created.After(mark) {
-			continue
-		}
-		p.r.progress()
-		if err := w.add(v, time.Now(), nil); err != nil {
+		if err := p.take(w, v, err, &resp, nil); err != nil {
 			return p.done(w, nil, err)
 		}
 	}
@@ -122,25 +138,32 @@ func (p *pass[T]) refresh(ctx context.Context, mark time.Time) error {
 // server no longer has (404) gets deleted_at, one it has is written as read.
 // The checkpoint does not move.
 func (p *pass[T]) reconcile(ctx context.Context, mark time.Time) error {
+	start := time.Now()
 	listed := map[int64]bool{}
 	w := p.writer(ctx, false)
-	for v, err := range p.t.all(ctx, p.r.c, p.r.site, ordermsg.Date{}, p.r.opts.PageSize, ordermsg.WithConcurrency(p.r.opts.Concurrency)) {
-		if err != nil {
-			return p.done(w, nil, err)
+	var resp ordermsg.Response
+	for v, err := range p.t.all(ctx, p.r.c, p.r.site, ordermsg.Date{}, p.r.opts.PageSize, p.r.opts.Concurrency, &resp) {
+		var bad *ordermsg.RecordDecodeError
+		switch {
+		case errors.As(err, &bad):
+			listed[bad.ID] = true
+		case err == nil:
+			listed[p.t.id(v)] = true
+			if p.t.created(v).After(mark) {
+				continue
+			}
 		}
-		listed[p.t.id(v)] = true
-		p.r.progress()
-		if p.t.created(v).After(mark) {
-			continue
-		}
-		if err := w.add(v, time.Now(), nil); err != nil {
+		if err := p.take(w, v, err, &resp, nil); err != nil {
 			return p.done(w, nil, err)
 		}
 	}
 	if err := p.done(w, nil, nil); err != nil {
 		return err
 	}
-	missing, err := p.liveNotIn(ctx, listed, mark)
+	if err := p.forgetUnseenRefused(context.WithoutCancel(ctx), start); err != nil {
+		return dbErr(err)
+	}
+	missing, err := p.liveNotIn(context.WithoutCancel(ctx), listed, mark)
 	if err != nil {
 		return dbErr(err)
 	}
@@ -148,11 +171,12 @@ func (p *pass[T]) reconcile(ctx context.Context, mark time.Time) error {
 }
 
 // liveNotIn returns the ids of the table's live records of the website,
-// created up to mark, that listed does not hold.
+// created up to mark, and of its stored refusals, that listed does not
+// hold.
 func (p *pass[T]) liveNotIn(ctx context.Context, listed map[int64]bool, mark time.Time) ([]int64, error) {
 	b := p.r.m.backend
 	q := b.rebind("SELECT id FROM " + p.t.name + " WHERE website_id = ? AND deleted_at IS NULL AND date_created <= ?")
-	rows, err := p.conn.QueryContext(context.WithoutCancel(ctx), q, p.r.site, b.value(typeTime, mark))
+	rows, err := p.conn.QueryContext(ctx, q, p.r.site, b.value(typeTime, mark))
 	if err != nil {
 		return nil, err
 	}
@@ -165,6 +189,12 @@ func (p *pass[T]) liveNotIn(ctx context.Context, listed map[int64]bool, mark tim
 		}
 		if !listed[id] {
 			out = append(out, id)
+			listed[id] = true
+		}
+	}
+	for id := range p.refusedIDs {
+		if !listed[id] {
+			out = append(out, id)
 		}
 	}
 	return out, rows.Err()
@@ -173,14 +203,16 @@ func (p *pass[T]) liveNotIn(ctx context.Context, listed map[int64]bool, mark tim
 // lookup is the answer to a retrieve of a record that a reconcile did not
 // find listed.
 type lookup[T any] struct {
-	id  int64
-	v   *T // nil when the server no longer has it
-	at  time.Time
-	err error
+	id          int64
+	v           *T // nil when the server no longer has it, or it cannot be decoded
+	undecodable bool
+	at          time.Time
+	err         error
 }
 
 // confirm retrieves the records with the given ids, Concurrency at a time,
-// and writes what it finds: the record as read, or that it is gone.
+// and writes what it finds: the record as read, or that it is gone. A
+// record that cannot be decoded lives, and is left as it is.
 func (p *pass[T]) confirm(ctx context.Context, ids []int64) error {
 	if len(ids) == 0 {
 		return nil
@@ -193,10 +225,15 @@ func (p *pass[T]) confirm(ctx context.Context, ids []int64) error {
 	for range min(p.r.opts.Concurrency, len(ids)) {
 		wg.Go(func() {
 			for id := range todo {
-				v, err := p.t.get(ctx, p.r.c, p.r.site, id)
-				a := lookup[T]{id: id, v: v, at: time.Now(), err: err}
-				if errors.Is(err, ordermsg.ErrNotFound) {
-					a.v, a.err = nil, nil
+				var resp ordermsg.Response
+				v, err := p.t.get(ctx, p.r.c, p.r.site, id, &resp)
+				a := lookup[T]{id: id, v: v, at: resp.ReceivedAt, err: err}
+				var undecodable *ordermsg.DecodeError
+				switch {
+				case errors.Is(err, ordermsg.ErrNotFound):
+					a.err, a.at = nil, time.Now()
+				case errors.As(err, &undecodable):
+					a.err, a.undecodable = nil, true
 				}
 				answers <- a
 			}
@@ -224,10 +261,11 @@ func (p *pass[T]) confirm(ctx context.Context, ids []int64) error {
 		switch {
 		case a.err != nil:
 			failed = a.err
-		case a.v == nil:
-			failed = w.markGone(a.id, a.at)
-		default:
+		case a.v != nil:
 			failed = w.add(a.v, a.at, nil)
+		case a.undecodable:
+		default:
+			failed = w.markGone(a.id, a.at)
 		}
 		if failed != nil {
 			cancel()

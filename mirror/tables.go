@@ -113,10 +113,12 @@ type table[T any] struct {
 	created func(*T) time.Time
 	raw     func(*T) []byte
 	// sync walks what was created after cp, advancing it; all lists the
-	// records created from since on, oldest first; get reads one.
-	sync func(ctx context.Context, c *ordermsg.Client, site int64, cp *ordermsg.Checkpoint, count int) iter.Seq2[*T, error]
-	all  func(ctx context.Context, c *ordermsg.Client, site int64, since ordermsg.Date, count int, walk ordermsg.WalkOption) iter.Seq2[*T, error]
-	get  func(ctx context.Context, c *ordermsg.Client, site, id int64) (*T, error)
+	// records created from since on, oldest first; get reads one. Each sets
+	// *resp to the response that carried the record, and the walks yield
+	// a record that cannot be decoded as an *ordermsg.RecordDecodeError.
+	sync func(ctx context.Context, c *ordermsg.Client, site int64, cp *ordermsg.Checkpoint, count int, resp *ordermsg.Response) iter.Seq2[*T, error]
+	all  func(ctx context.Context, c *ordermsg.Client, site int64, since ordermsg.Date, count, concurrency int, resp *ordermsg.Response) iter.Seq2[*T, error]
+	get  func(ctx context.Context, c *ordermsg.Client, site, id int64, resp *ordermsg.Response) (*T, error)
 }
 
 // def is the table's description: the key, the fields, then the record's
@@ -166,15 +168,17 @@ var ordersTable = &table[ordermsg.Order]{
 	id:      func(o *ordermsg.Order) int64 { return o.ID },
 	created: func(o *ordermsg.Order) time.Time { return o.DateCreated.Time },
 	raw:     (*ordermsg.Order).RawJSON,
-	sync: func(ctx context.Context, c *ordermsg.Client, site int64, cp *ordermsg.Checkpoint, count int) iter.Seq2[*ordermsg.Order, error] {
-		return c.Orders.Sync(ctx, site, cp, &ordermsg.ListOrdersOptions{Count: count, Includes: OrderIncludes(), KeepRawJSON: true})
+	sync: func(ctx context.Context, c *ordermsg.Client, site int64, cp *ordermsg.Checkpoint, count int, resp *ordermsg.Response) iter.Seq2[*ordermsg.Order, error] {
+		return c.Orders.Sync(ctx, site, cp, &ordermsg.ListOrdersOptions{Count: count, Includes: OrderIncludes(), KeepRawJSON: true,
+			Response: resp}, ordermsg.WithSkipUndecodable())
 	},
-	all: func(ctx context.Context, c *ordermsg.Client, site int64, since ordermsg.Date, count int, walk ordermsg.WalkOption) iter.Seq2[*ordermsg.Order, error] {
+	all: func(ctx context.Context, c *ordermsg.Client, site int64, since ordermsg.Date, count, concurrency int, resp *ordermsg.Response) iter.Seq2[*ordermsg.Order, error] {
 		return c.Orders.All(ctx, site, &ordermsg.ListOrdersOptions{Count: count, Includes: OrderIncludes(), KeepRawJSON: true,
-			DateStart: since, Direction: ordermsg.DirectionAsc, Sort: "date_created"}, walk)
+			DateStart: since, Direction: ordermsg.DirectionAsc, Sort: "date_created", Response: resp},
+			ordermsg.WithConcurrency(concurrency), ordermsg.WithSkipUndecodable())
 	},
-	get: func(ctx context.Context, c *ordermsg.Client, site, id int64) (*ordermsg.Order, error) {
-		return c.Orders.Get(ctx, site, id, &ordermsg.GetOrderOptions{Includes: OrderIncludes(), KeepRawJSON: true})
+	get: func(ctx context.Context, c *ordermsg.Client, site, id int64, resp *ordermsg.Response) (*ordermsg.Order, error) {
+		return c.Orders.Get(ctx, site, id, &ordermsg.GetOrderOptions{Includes: OrderIncludes(), KeepRawJSON: true, Response: resp})
 	},
 }
 
@@ -192,14 +196,16 @@ var messagesTable = &table[ordermsg.Message]{
 	id:      func(m *ordermsg.Message) int64 { return m.ID },
 	created: func(m *ordermsg.Message) time.Time { return m.DateCreated.Time },
 	raw:     (*ordermsg.Message).RawJSON,
-	sync: func(ctx context.Context, c *ordermsg.Client, site int64, cp *ordermsg.Checkpoint, count int) iter.Seq2[*ordermsg.Message, error] {
-		return c.Messages.Sync(ctx, site, cp, &ordermsg.ListMessagesOptions{Count: count, Includes: MessageIncludes(), KeepRawJSON: true})
+	sync: func(ctx context.Context, c *ordermsg.Client, site int64, cp *ordermsg.Checkpoint, count int, resp *ordermsg.Response) iter.Seq2[*ordermsg.Message, error] {
+		return c.Messages.Sync(ctx, site, cp, &ordermsg.ListMessagesOptions{Count: count, Includes: MessageIncludes(), KeepRawJSON: true,
+			Response: resp}, ordermsg.WithSkipUndecodable())
 	},
-	all: func(ctx context.Context, c *ordermsg.Client, site int64, since ordermsg.Date, count int, walk ordermsg.WalkOption) iter.Seq2[*ordermsg.Message, error] {
+	all: func(ctx context.Context, c *ordermsg.Client, site int64, since ordermsg.Date, count, concurrency int, resp *ordermsg.Response) iter.Seq2[*ordermsg.Message, error] {
 		return c.Messages.All(ctx, site, &ordermsg.ListMessagesOptions{Count: count, Includes: MessageIncludes(), KeepRawJSON: true,
-			DateStart: since, Direction: ordermsg.DirectionAsc, Sort: "date_created"}, walk)
+			DateStart: since, Direction: ordermsg.DirectionAsc, Sort: "date_created", Response: resp},
+			ordermsg.WithConcurrency(concurrency), ordermsg.WithSkipUndecodable())
 	},
-	get: func(ctx context.Context, c *ordermsg.Client, site, id int64) (*ordermsg.Message, error) {
-		return c.Messages.Get(ctx, site, id, &ordermsg.GetMessageOptions{Includes: MessageIncludes(), KeepRawJSON: true})
+	get: func(ctx context.Context, c *ordermsg.Client, site, id int64, resp *ordermsg.Response) (*ordermsg.Message, error) {
+		return c.Messages.Get(ctx, site, id, &ordermsg.GetMessageOptions{Includes: MessageIncludes(), KeepRawJSON: true, Response: resp})
 	},
 }

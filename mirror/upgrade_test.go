@@ -86,7 +86,8 @@ func TestUpgradeFromVersion1(t *testing.T) {
 // schema a new database gets, keeping every record; the views answer for
 // every website, with U+FFFD where the records hold \u0000; and a run that
 // reads every record again finds nothing changed (the stored records'
-// digests are worked out from their JSON).
+// digests are worked out from their JSON) and takes the run's base URL as
+// the websites' source.
 func TestUpgradeFromVersion2(t *testing.T) {
 	mirrortest.ForEach(t, func(t *testing.T, be mirrortest.Backend, target string) {
 		loadDump(t, be, target, "v2_"+strings.ToLower(be.Name)+".sql")
@@ -129,8 +130,8 @@ func TestUpgradeFromVersion2(t *testing.T) {
 		srv := newFake(t, ordermsgtest.Config{Seed: 25, Websites: 2, OrdersPerWebsite: 6, MessagesPerWebsite: 8})
 		sp, url := newSpoiler(t, srv.Handler)
 		sp.files = srv.FilesURL
-		sp.set(1001000030, spoil{"title", `\u0000`})
-		sp.set(1001000028, spoil{"formatted_value", `\u0000`})
+		sp.set(1001000030, at("title", `\u0000`))
+		sp.set(1001000028, at("formatted_value", `\u0000`))
 		for i := range 2 {
 			s := clientOf(t, url, siteOf(t, srv, i))
 			res := syncSite(t, m, s, &mirror.Options{RefreshDays: 1 << 20})
@@ -138,6 +139,9 @@ func TestUpgradeFromVersion2(t *testing.T) {
 				t.Errorf("website %d, read again after the upgrade: %+v; want every record unchanged", s.id, res)
 			}
 			sameRecords(t, db, s)
+		}
+		if n := count(t, db, "SELECT count(*) FROM website_sources WHERE base_url = '"+url+"'"); n != 2 {
+			t.Errorf("%d websites took the run's base URL, want 2", n)
 		}
 	})
 }

@@ -40,7 +40,10 @@ type writer[T any] struct {
 	// the passes that read records again) the batch's digests are read
 	// first, and only the records the table lacks are inserted.
 	insertFirst bool
-	pending     batch[T]
+	// refusedIDs are the ids of the table's stored refusals of the
+	// website (see refused.go), used by the writer's goroutine only.
+	refusedIDs map[int64]bool
+	pending    batch[T]
 
 	jobs    chan batch[T]
 	done    chan struct{} // closed when the goroutine has ended
@@ -62,21 +65,23 @@ type gone struct {
 	at time.Time
 }
 
-// batch is what one transaction writes: records, records found deleted
-// and, unless nil, the checkpoint (as JSON) that covers them.
+// batch is what one transaction writes: records, records found deleted,
+// records that could not be decoded and, unless nil, the checkpoint (as
+// JSON) that covers them.
 type batch[T any] struct {
 	records    []read[T]
 	gone       []gone
+	refused    []refusal
 	checkpoint []byte
 	mark       time.Time
 }
 
-func (b *batch[T]) size() int { return len(b.records) + len(b.gone) }
+func (b *batch[T]) size() int { return len(b.records) + len(b.gone) + len(b.refused) }
 
-// newWriter returns a writer of t's rows of the run's website on conn,
-// started.
-func newWriter[T any](ctx context.Context, r *run, conn *sql.Conn, t *table[T], insertFirst bool) *writer[T] {
-	w := &writer[T]{b: r.m.backend, conn: conn, t: t, site: r.site, insertFirst: insertFirst && r.m.backend == PostgreSQL}
+// newWriter returns a writer of the rows of the pass's table, started.
+func newWriter[T any](ctx context.Context, p *pass[T], insertFirst bool) *writer[T] {
+	b := p.r.m.backend
+	w := &writer[T]{b: b, conn: p.conn, t: p.t, site: p.r.site, insertFirst: insertFirst && b == PostgreSQL, refusedIDs: p.refusedIDs}
 	w.jobs, w.done = make(chan batch[T]), make(chan struct{})
 	go func() {
 		defer close(w.done)
@@ -94,6 +99,13 @@ func newWriter[T any](ctx context.Context, r *run, conn *sql.Conn, t *table[T], 
 // cp, once it is full. It returns the error of an earlier batch.
 func (w *writer[T]) add(v *T, at time.Time, cp *ordermsg.Checkpoint) error {
 	w.pending.records = append(w.pending.records, read[T]{v, at})
+	return w.sendIfFull(cp)
+}
+
+// refuse keeps, for the next batch, a record that could not be decoded,
+// read at at, and sends the batch, with cp, once it is full.
+func (w *writer[T]) refuse(e *ordermsg.RecordDecodeError, at time.Time, cp *ordermsg.Checkpoint) error {
+	w.pending.refused = append(w.pending.refused, refusal{e, at})
 	return w.sendIfFull(cp)
 }
 
@@ -195,6 +207,10 @@ func (w *writer[T]) flush(ctx context.Context, b batch[T]) error {
 		if counts.Deleted, err = w.markDeleted(ctx, b.gone); err != nil {
 			return err
 		}
+		if err := w.saveRefused(ctx, b.refused); err != nil {
+			return err
+		}
+		counts.Refused = len(b.refused)
 		if b.checkpoint != nil {
 			return w.saveCheckpoint(ctx, b.checkpoint, b.mark)
 		}
@@ -228,6 +244,9 @@ func (w *writer[T]) write(ctx context.Context, records []read[T]) (Counts, error
 			ids = append(ids, id)
 		}
 		byID[id] = r
+	}
+	if err := w.forgetRefused(ctx, ids); err != nil {
+		return c, err
 	}
 	digests := make(map[int64][]byte, len(ids))
 	for _, id := range ids {
@@ -417,9 +436,17 @@ func (w *writer[T]) fillDigest(ctx context.Context, id int64, digest []byte) err
 }
 
 // markDeleted sets deleted_at of the records found deleted, unless a run
-// read the record again after the server said it was gone, and returns how
-// many it marked (those already marked are not counted again).
+// read the record again after the server said it was gone, forgets their
+// refusals, and returns how many it marked (those already marked are not
+// counted again).
 func (w *writer[T]) markDeleted(ctx context.Context, records []gone) (int, error) {
+	ids := make([]int64, len(records))
+	for i, g := range records {
+		ids[i] = g.id
+	}
+	if err := w.forgetRefused(ctx, ids); err != nil {
+		return 0, err
+	}
 	marked := 0
 	for _, g := range records {
 		at := w.b.value(typeStamp, g.at)
