@@ -54,7 +54,9 @@ type span struct {
 // leaves out: the expires values of file objects, and their url values,
 // which it replaces with the URL before its query string.
 func fileLinkSpans(raw []byte) ([]span, error) {
-	dec := jsontext.NewDecoder(bytes.NewBuffer(raw))
+	// Bytes that are not UTF-8, and lone surrogates, are read past: the
+	// digest of a record the SDK refused leaves its links out too.
+	dec := jsontext.NewDecoder(bytes.NewBuffer(raw), jsontext.AllowInvalidUTF8(true))
 	var spans []span
 	var value func() error
 	value = func() error {

@@ -52,6 +52,12 @@ func TestContentDigest(t *testing.T) {
 			t.Errorf("%s: the digest did not change", c.name)
 		}
 	}
+	// A lone surrogate, or bytes that are not UTF-8, are read past.
+	bad := strings.Replace(base, `"status":"new"`, `"status":"\ud800`+"\xff"+`"`, 1)
+	resigned := strings.Replace(strings.Replace(bad, "sig=AAA", "sig=ZZZ", 1), "2024-01-01T00:00:00+00:00", "2031-01-01T00:00:00+00:00", 1)
+	if !bytes.Equal(contentDigest([]byte(bad)), contentDigest([]byte(resigned))) {
+		t.Error("a record with a lone surrogate: re-signed links change the digest")
+	}
 	// JSON that does not parse is digested whole.
 	if bytes.Equal(contentDigest([]byte(`{"a":`)), contentDigest([]byte(`{"a":1`))) {
 		t.Error("two broken inputs share a digest")

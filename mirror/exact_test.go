@@ -37,6 +37,7 @@ func TestStaysExactOverTime(t *testing.T) {
 		{"re-signed file links are no change", reSignedLinksAreNoChange},
 		{"an older read never overwrites a newer one", olderReadNeverWins},
 		{"NUL characters are stored, and every view answers", nulCharacters},
+		{"values a database cannot hold leave every view answering", unholdableValues},
 		{"a record the SDK refuses is kept as sent and the website goes on", refusedRecords},
 		{"one source per website", oneSourcePerWebsite},
 	} {
@@ -415,6 +416,60 @@ func nulCharacters(t *testing.T, e *exact) {
 	}
 }
 
+// unholdableValues: numbers and times that the SDK reads but PostgreSQL's
+// double precision and timestamptz cannot hold (1E-400, the year 0000, an
+// offset of 20 hours) are in the records; the views still answer, with the
+// number (NUMERIC in PostgreSQL), and NULL for a time the database cannot
+// hold.
+func unholdableValues(t *testing.T, e *exact) {
+	sp, url := newSpoiler(t, e.srv.Handler)
+	var item, shipped, filed *ordermsg.Order
+	for _, o := range e.website().Orders {
+		for _, it := range o.Items {
+			if len(it.PrintReadyFiles) > 0 && it.PrintReadyFiles[0].File != nil && filed == nil {
+				filed = o
+			}
+		}
+		if len(o.Shipments) > 0 && shipped == nil && o != filed {
+			shipped = o
+		}
+		if len(o.Items) > 0 && item == nil && o != filed && o != shipped {
+			item = o
+		}
+	}
+	sp.set(item.ID, spoil{`"tax_percentage":`, `"tax_percentage":1E-400,"x":`})
+	sp.set(shipped.ID, spoil{`"date_shipped":"`, `"date_shipped":"0000-01-01T00:00:00+00:00","x":"`})
+	sp.set(filed.ID, spoil{`"expires":"`, `"expires":"2024-01-01T00:00:00+20:00","x":"`})
+	s := clientOf(t, url, e.s)
+	res := syncSite(t, e.m, s, &mirror.Options{RefreshDays: 1 << 20, BaseURLMoved: true})
+	if res.Orders.Updated != 3 || res.Orders.Refused != 0 {
+		t.Errorf("a run that read them: %+v", res)
+	}
+	for _, v := range viewNames {
+		count(t, e.db, "SELECT count(*) FROM "+v)
+	}
+	if n := count(t, e.db, fmt.Sprintf("SELECT count(*) FROM order_items WHERE order_id = %d AND tax_percentage < 1e-300", item.ID)); n == 0 {
+		t.Error("the view has no item with the tax_percentage 1E-400")
+	}
+	// SQLite holds the year 0000 (as UTC text), neither an offset of 20
+	// hours.
+	shippedAt, expires := "date_shipped = '0000-01-01T00:00:00Z'", "expires IS NULL"
+	if e.be.Backend == mirror.PostgreSQL {
+		shippedAt = "date_shipped IS NULL"
+	}
+	if n := count(t, e.db, fmt.Sprintf("SELECT count(*) FROM order_shipments WHERE order_id = %d AND %s", shipped.ID, shippedAt)); n == 0 {
+		t.Errorf("no shipment with %s", shippedAt)
+	}
+	if n := count(t, e.db, fmt.Sprintf("SELECT count(*) FROM print_ready_files WHERE order_id = %d AND %s", filed.ID, expires)); n == 0 {
+		t.Errorf("no print-ready file with %s", expires)
+	}
+	for _, id := range []int64{item.ID, shipped.ID, filed.ID} {
+		if sp.times(id) == 0 {
+			t.Errorf("order %d was never spoiled", id)
+		}
+	}
+}
+
 func refusedRecords(t *testing.T, e *exact) {
 	sp, url := newSpoiler(t, e.srv.Handler)
 	w := e.website()
@@ -460,6 +515,27 @@ func refusedRecords(t *testing.T, e *exact) {
 	}
 	if n := count(t, e.db, "SELECT count(*) FROM refused_records"); n != 0 {
 		t.Errorf("%d refused records stored once they decode", n)
+	}
+	sameRecords(t, e.db, s)
+
+	// A record whose id cannot be read either: later runs meet it again
+	// (the checkpoint cannot pass it), and it stays one row, by the digest
+	// of its bytes, its file links aside; a reconcile that no longer meets
+	// it forgets it.
+	nameless := e.srv.AddOrders(1)[0]
+	sp.set(nameless.ID, spoil{fmt.Sprintf(`"id":%d,`, nameless.ID), `"id":"\ud800",`})
+	for run := range 2 {
+		if res := syncSite(t, e.m, s, nil); res.Orders.Refused != 1 {
+			t.Errorf("run %d with an order whose id cannot be read: %+v", run, res)
+		}
+	}
+	if n := count(t, e.db, "SELECT count(*) FROM refused_records WHERE id IS NULL"); n != 1 {
+		t.Errorf("%d rows for the order whose id cannot be read, want 1", n)
+	}
+	sp.set(nameless.ID)
+	syncSite(t, e.m, s, reconcile)
+	if n := count(t, e.db, "SELECT count(*) FROM refused_records"); n != 0 {
+		t.Errorf("%d refused records stored after a reconcile that met none", n)
 	}
 	sameRecords(t, e.db, s)
 }

@@ -2,7 +2,6 @@ package mirror
 
 import (
 	"context"
-	"crypto/sha256"
 	"fmt"
 	"strings"
 	"time"
@@ -14,8 +13,8 @@ import (
 // that are not UTF-8, a field of the wrong type) never stalls a website:
 // the walks go past it (ordermsg.WithSkipUndecodable), every other record
 // is mirrored, and it is kept exactly as sent in refused_records, one row
-// per record (by id, or by its bytes when its id cannot be read), until it
-// decodes or the server no longer has it.
+// per record (by id, or by the digest of its bytes when its id cannot be
+// read), until it decodes or the server no longer has it.
 
 // refusal is a record that could not be decoded, as read at at.
 type refusal struct {
@@ -34,7 +33,9 @@ func (w *writer[T]) saveRefused(ctx context.Context, refusals []refusal) error {
 		}
 	}
 	for _, r := range refusals {
-		digest := sha256.Sum256(r.e.Raw)
+		// A record read again has its file links signed anew: the digest
+		// leaves them out, so that it stays one row.
+		digest := contentDigest(r.e.Raw)
 		at := w.b.value(typeStamp, r.at)
 		var id any
 		target := "(website_id, resource, raw_digest) WHERE id IS NULL"
@@ -45,7 +46,7 @@ func (w *writer[T]) saveRefused(ctx context.Context, refusals []refusal) error {
 		q := fmt.Sprintf("INSERT INTO %s (%s) VALUES (%s) ON CONFLICT %s DO UPDATE SET %s", refusedTable.name,
 			strings.Join(cols, ", "), marks(len(cols)), target, strings.Join(updates, ", "))
 		_, err := w.conn.ExecContext(ctx, w.b.rebind(q), w.site, w.t.name, id, r.e.Page, r.e.Index, r.e.Offset,
-			r.e.Raw, digest[:], r.e.Error(), at, at)
+			r.e.Raw, digest, r.e.Error(), at, at)
 		if err != nil {
 			return err
 		}

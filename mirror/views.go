@@ -6,7 +6,9 @@ import (
 )
 
 // The views are described once, here, and written in each backend's SQL, so
-// that both have the same names, columns and rows.
+// that both have the same names, columns and rows. They are made again only
+// when the schema's version changes: a change of a view is a new step of the
+// schema too (one that may hold nothing but a comment).
 
 // colKind is how a column is read from a JSON element.
 type colKind int
@@ -227,7 +229,7 @@ func (b Backend) column(c col) string {
 		case colInt:
 			return "CAST(" + at + " AS BIGINT)"
 		case colReal:
-			return "CAST(" + at + " AS DOUBLE PRECISION)"
+			return "CAST(" + at + " AS NUMERIC)" // exact, and any JSON number fits (a double does not hold 1e-400)
 		case colBool:
 			return "CAST(" + at + " AS BOOLEAN)"
 		case colRef:
