@@ -89,18 +89,27 @@ func rawOf[T interface{ RawJSON() []byte }](v T, err error) ([]byte, error) {
 	return v.RawJSON(), nil
 }
 
+// The benchmarks' website: 10,000 orders and 10,000 messages.
+const orders, messages = 10000, 10000
+
+// benchFake starts a loopback fake of the benchmarks' website, with every
+// record in the past, and returns it and its website.
+func benchFake(b *testing.B) (*ordermsgtest.Server, site) {
+	ds := ordermsgtest.Generate(ordermsgtest.Config{Seed: 9, Websites: 1, OrdersPerWebsite: orders, MessagesPerWebsite: messages})
+	inThePast(ds)
+	srv := ordermsgtest.NewServer(ds)
+	b.Cleanup(srv.Close)
+	return srv, siteOf(b, srv, 0)
+}
+
 // BenchmarkMirror mirrors 10,000 orders and 10,000 messages, with every
 // include, from a loopback fake into a new database of each backend, and in
 // the same iteration exports the same records as JSON Lines. It reports the
 // mirror's records per second, its time as a ratio to the export's, and the
 // requests and time of a second run with nothing new.
 func BenchmarkMirror(b *testing.B) {
-	const orders, messages, count = 10000, 10000, 100
-	ds := ordermsgtest.Generate(ordermsgtest.Config{Seed: 9, Websites: 1, OrdersPerWebsite: orders, MessagesPerWebsite: messages})
-	inThePast(ds)
-	srv := ordermsgtest.NewServer(ds)
-	defer srv.Close()
-	s := siteOf(b, srv, 0)
+	const count = 100
+	srv, s := benchFake(b)
 	for _, be := range mirrortest.Backends() {
 		b.Run(be.Name, func(b *testing.B) {
 			var mirrorTime, exportTime, idleTime time.Duration
@@ -175,12 +184,8 @@ func listAll(b *testing.B, c *ordermsg.Client, site int64, count, concurrency in
 // them. It reports the reconcile's requests and milliseconds per 1,000
 // records, and its time as a ratio to the walk's.
 func BenchmarkReconcile(b *testing.B) {
-	const orders, messages, count, concurrency = 10000, 10000, 100, 4
-	ds := ordermsgtest.Generate(ordermsgtest.Config{Seed: 9, Websites: 1, OrdersPerWebsite: orders, MessagesPerWebsite: messages})
-	inThePast(ds)
-	srv := ordermsgtest.NewServer(ds)
-	defer srv.Close()
-	s := siteOf(b, srv, 0)
+	const count, concurrency = 100, 4
+	srv, s := benchFake(b)
 	for _, be := range mirrortest.Backends() {
 		b.Run(be.Name, func(b *testing.B) {
 			m := openMirror(b, be, be.Open(b, be.New(b)))

@@ -6,6 +6,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -26,9 +27,9 @@ import (
 // digested whole.
 func contentDigest(raw []byte) []byte {
 	h := sha256.New()
-	spans, err := fileLinkSpans(raw)
-	if err != nil {
-		spans = nil
+	var spans []span
+	if mayHoldFileObject(raw) {
+		spans, _ = fileLinkSpans(raw) // none for JSON that does not parse
 	}
 	at := 0
 	for _, s := range spans {
@@ -43,6 +44,26 @@ func contentDigest(raw []byte) []byte {
 	return h.Sum(nil)
 }
 
+// mayHoldFileObject reports whether raw may hold an object whose "object"
+// is "file", for contentDigest to read it only then: when the string "file"
+// is in raw as a value (not followed by the colon of a member name), or a
+// \u escape could spell it.
+func mayHoldFileObject(raw []byte) bool {
+	if bytes.Contains(raw, []byte(`\u`)) {
+		return true
+	}
+	for rest := raw; ; {
+		i := bytes.Index(rest, []byte(`"file"`))
+		if i < 0 {
+			return false
+		}
+		rest = rest[i+len(`"file"`):]
+		if after := bytes.TrimLeft(rest, " \t\r\n"); len(after) == 0 || after[0] != ':' {
+			return true
+		}
+	}
+}
+
 // span is the bytes raw[from:to] of a record's JSON, which its digest
 // replaces with keep.
 type span struct {
@@ -54,9 +75,11 @@ type span struct {
 // leaves out: the expires values of file objects, and their url values,
 // which it replaces with the URL before its query string.
 func fileLinkSpans(raw []byte) ([]span, error) {
+	dec := decoders.Get().(*jsontext.Decoder)
+	defer decoders.Put(dec)
 	// Bytes that are not UTF-8, and lone surrogates, are read past: the
 	// digest of a record the SDK refused leaves its links out too.
-	dec := jsontext.NewDecoder(bytes.NewBuffer(raw), jsontext.AllowInvalidUTF8(true))
+	dec.Reset(bytes.NewBuffer(raw), jsontext.AllowInvalidUTF8(true))
 	var spans []span
 	var value func() error
 	value = func() error {
@@ -68,11 +91,11 @@ func fileLinkSpans(raw []byte) ([]span, error) {
 			var file bool
 			var links []span
 			for dec.PeekKind() == '"' {
-				tok, err := dec.ReadToken()
+				name, err := dec.ReadValue()
 				if err != nil {
 					return err
 				}
-				name := tok.String() // before the next read, which reuses tok's memory
+				member := memberOf(name) // before the next read, which reuses name's memory
 				if k := dec.PeekKind(); k == '{' || k == '[' {
 					if err := value(); err != nil {
 						return err
@@ -85,12 +108,12 @@ func fileLinkSpans(raw []byte) ([]span, error) {
 				}
 				end := int(dec.InputOffset())
 				at := span{from: end - len(v), to: end}
-				switch name {
-				case "object":
-					file = v.Kind() == '"' && unquote(v) == "file"
-				case "expires":
+				switch member {
+				case memberObject:
+					file = v.Kind() == '"' && (string(v) == `"file"` || unquote(v) == "file")
+				case memberExpires:
 					links = append(links, at)
-				case "url":
+				case memberURL:
 					if u := unquote(v); v.Kind() == '"' && strings.Contains(u, "?") {
 						at.keep = []byte(u[:strings.IndexByte(u, '?')])
 						links = append(links, at)
@@ -122,6 +145,35 @@ func fileLinkSpans(raw []byte) ([]span, error) {
 	}
 	slices.SortFunc(spans, func(a, b span) int { return a.from - b.from })
 	return spans, nil
+}
+
+// decoders are the decoders of fileLinkSpans, kept for the next call.
+var decoders = sync.Pool{New: func() any { return new(jsontext.Decoder) }}
+
+// The members of a file object that contentDigest looks at.
+const (
+	memberOther = iota
+	memberObject
+	memberExpires
+	memberURL
+)
+
+// memberOf tells which of the members contentDigest looks at the member
+// name (a JSON string as sent) is.
+func memberOf(name jsontext.Value) int {
+	n := string(name) // no copy: compared only
+	if strings.IndexByte(n, '\\') >= 0 {
+		n = `"` + unquote(name) + `"`
+	}
+	switch n {
+	case `"object"`:
+		return memberObject
+	case `"expires"`:
+		return memberExpires
+	case `"url"`:
+		return memberURL
+	}
+	return memberOther
 }
 
 // unquote is the text of a JSON string value, "" for any other.

@@ -58,6 +58,12 @@ func TestContentDigest(t *testing.T) {
 	if !bytes.Equal(contentDigest([]byte(bad)), contentDigest([]byte(resigned))) {
 		t.Error("a record with a lone surrogate: re-signed links change the digest")
 	}
+	// Member names and "file" spelt with escapes.
+	escaped := `[{"\u006fbject":"fil\u0065","\u0075rl":"https://x/f?sig=1","expire\u0073":"a"}]`
+	resignedEscaped := `[{"\u006fbject":"fil\u0065","\u0075rl":"https://x/f?sig=2","expire\u0073":"b"}]`
+	if !bytes.Equal(contentDigest([]byte(escaped)), contentDigest([]byte(resignedEscaped))) {
+		t.Error("a file object spelt with escapes: re-signed links change the digest")
+	}
 	// JSON that does not parse is digested whole.
 	if bytes.Equal(contentDigest([]byte(`{"a":`)), contentDigest([]byte(`{"a":1`))) {
 		t.Error("two broken inputs share a digest")

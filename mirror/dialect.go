@@ -64,15 +64,6 @@ func (b Backend) begin() string {
 	return "BEGIN"
 }
 
-// jsonType is the type of the column that holds a record as sent: in
-// PostgreSQL json, which keeps the text as it came.
-func (b Backend) jsonType() string {
-	if b == PostgreSQL {
-		return "json"
-	}
-	return "TEXT"
-}
-
 // tableExists is a query of one row whose count is 1 when the table (its
 // name the argument) exists.
 func (b Backend) tableExists() string {

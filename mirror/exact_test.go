@@ -1,6 +1,7 @@
 package mirror_test
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"errors"
@@ -532,7 +533,19 @@ func refusedRecords(t *testing.T, e *exact) {
 	if n := count(t, e.db, "SELECT count(*) FROM refused_records WHERE id IS NULL"); n != 1 {
 		t.Errorf("%d rows for the order whose id cannot be read, want 1", n)
 	}
+	// Bytes that are not UTF-8, which no text column holds.
+	unreadable := e.srv.AddOrders(1)[0]
+	sp.set(unreadable.ID, at("title", "\xff"))
+	if res := syncSite(t, e.m, s, nil); res.Orders.Refused != 2 {
+		t.Errorf("a run that met an order with bytes that are not UTF-8: %+v", res)
+	}
+	var stored []byte
+	if err := e.db.QueryRow(fmt.Sprintf("SELECT raw FROM refused_records WHERE id = %d", unreadable.ID)).Scan(&stored); err != nil ||
+		!bytes.Contains(stored, []byte("\"title\":\"\xff")) {
+		t.Errorf("refused bytes %.80q, %v; want them as sent", stored, err)
+	}
 	sp.set(nameless.ID)
+	sp.set(unreadable.ID)
 	syncSite(t, e.m, s, reconcile)
 	if n := count(t, e.db, "SELECT count(*) FROM refused_records"); n != 0 {
 		t.Errorf("%d refused records stored after a reconcile that met none", n)

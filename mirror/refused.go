@@ -45,8 +45,11 @@ func (w *writer[T]) saveRefused(ctx context.Context, refusals []refusal) error {
 		}
 		q := fmt.Sprintf("INSERT INTO %s (%s) VALUES (%s) ON CONFLICT %s DO UPDATE SET %s", refusedTable.name,
 			strings.Join(cols, ", "), marks(len(cols)), target, strings.Join(updates, ", "))
+		// The reason may quote the record's bytes: text holds neither a
+		// NUL nor bytes that are not UTF-8.
+		reason := strings.ToValidUTF8(nulFree(r.e.Error()), "\uFFFD")
 		_, err := w.conn.ExecContext(ctx, w.b.rebind(q), w.site, w.t.name, id, r.e.Page, r.e.Index, r.e.Offset,
-			r.e.Raw, digest, r.e.Error(), at, at)
+			r.e.Raw, digest, reason, at, at)
 		if err != nil {
 			return err
 		}
