@@ -64,14 +64,14 @@ func (p *pass[T]) writer(ctx context.Context, insertFirst bool) *writer[T] {
 }
 
 // done finishes w, with cp when not nil, adds its counts, and returns err
-// (the walk's, or nil) joined with the writer's.
+// (the walk's, the writer's, or nil) joined with the writer's.
 func (p *pass[T]) done(w *writer[T], cp *ordermsg.Checkpoint, err error) error {
 	werr := w.finish(cp)
 	p.counts.add(w.counts)
-	if err != nil {
+	if err != nil && werr != err {
 		return joinFlush(err, werr)
 	}
-	return werr
+	return cmp.Or(err, werr)
 }
 
 // take hands what a walk yielded to w: a record, read at the time of resp,
