@@ -71,8 +71,10 @@ func WithHTTPClient(hc *http.Client) Option {
 	}
 }
 
-// WithRetry sets the retry policy. RetryPolicy{} (MaxRetries 0) turns
-// retrying off.
+// WithRetry sets the retry policy. WithRetry(RetryPolicy{}) turns retrying
+// off: tests of error fixtures (a 429 or a 5xx from httpmock or
+// ordermsgtest.ErrorResponder) want it, so that the error comes back at
+// once rather than after three retries and their backoff.
 func WithRetry(p RetryPolicy) Option {
 	return func(s *settings) error {
 		np, err := p.normalized()
