@@ -90,7 +90,7 @@ func ExampleListResponder() {
 // An error fixture answers at once when the client does not retry:
 // ordermsg.WithRetry(ordermsg.RetryPolicy{}) turns retrying off. By default
 // a client retries a 429 and a 5xx (but 501) three times, with waits that
-// add up to about 1.4s.
+// add up to 1 to 1.75 seconds.
 func ExampleErrorResponder() {
 	mt := httpmock.NewMockTransport()
 	mt.RegisterResponder("GET", "https://api.example.com/websites/1001/messages",

@@ -528,3 +528,75 @@ func withoutLinks(t *testing.T, b []byte) []byte {
 	out, _ := json.Marshal(v)
 	return out
 }
+
+// A responder registered for an exact URL is tried before Register's, so a
+// test serves the fake and makes one record fail.
+func TestOwnResponderOverridesTheFake(t *testing.T) {
+	h := ordermsgtest.NewHandler(ordermsgtest.Generate(small))
+	w := h.Dataset().Websites[0]
+	mt := httpmock.NewMockTransport()
+	h.Register(mt, mockBase)
+	failing := w.Orders[3].ID
+	mt.RegisterResponder("GET", fmt.Sprintf("%s/websites/%d/orders/%d", mockBase, w.ID, failing), ordermsgtest.ErrorResponder(500, "boom"))
+	c, err := ordermsg.NewClient(mockBase, w.APIKey, ordermsg.WithHTTPClient(&http.Client{Transport: mt}), ordermsg.WithRetry(ordermsg.RetryPolicy{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := c.Orders.Get(ctx, w.ID, failing, &ordermsg.GetOrderOptions{Includes: []ordermsg.OrderInclude{ordermsg.OrderIncludeUser}}); !errors.Is(err, ordermsg.ErrServer) {
+		t.Errorf("the overridden order: %v", err)
+	}
+	if o, err := c.Orders.Get(ctx, w.ID, w.Orders[4].ID, nil); err != nil || o.ID != w.Orders[4].ID {
+		t.Errorf("another order: %v", err)
+	}
+	if page, err := c.Orders.List(ctx, w.ID, nil); err != nil || len(page.Data) != ordermsgtest.DefaultCount {
+		t.Errorf("the list: %v", err)
+	}
+}
+
+// The README's "Testing your code" shows the examples' code: each of its
+// Go blocks before "### The fake" is the body of an Example of this
+// package, as it runs, its output aside.
+func TestReadmeShowsTheTestingExamples(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(readme), "\n## Testing your code\n")
+	section, _, ok2 := strings.Cut(section, "\n### The fake\n")
+	if !ok || !ok2 {
+		t.Fatal("the README has no Testing your code section with a The fake part")
+	}
+	src, err := os.ReadFile("example_httpmock_test.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bodies := map[string]string{}
+	for _, fn := range strings.Split(string(src), "\nfunc ")[1:] {
+		name, rest, _ := strings.Cut(fn, "() {\n")
+		body, _, _ := strings.Cut(rest, "\t// Output:")
+		var lines []string
+		for _, line := range strings.Split(strings.TrimRight(body, "\n"), "\n") {
+			lines = append(lines, strings.TrimPrefix(line, "\t"))
+		}
+		bodies[name] = strings.Join(lines, "\n") + "\n"
+	}
+	blocks := strings.Split(section, "```go\n")[1:]
+	if len(blocks) != 3 {
+		t.Fatalf("%d Go blocks; want the hand-written fixtures, the fake's data and the retry setting", len(blocks))
+	}
+	for i, b := range blocks {
+		code, _, _ := strings.Cut(b, "```")
+		found := ""
+		for name, body := range bodies {
+			if body == code {
+				found = name
+			}
+		}
+		if found == "" {
+			t.Errorf("Go block %d of the section is no example's body:\n%s", i+1, code)
+		} else if !strings.Contains(section, "`"+found+"`") {
+			t.Errorf("the section shows %s without naming it", found)
+		}
+	}
+}
