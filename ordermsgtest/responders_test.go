@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -454,50 +455,57 @@ func TestRenderedViewsAreWhatTheFakeServes(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	same := func(what string, view, served any) {
-		t.Helper()
-		a, _ := json.Marshal(view)
-		b, _ := json.Marshal(served)
-		if !sameJSON(t, withoutLinks(t, a), withoutLinks(t, b)) {
-			t.Errorf("%s: the view differs from what the fake serves:\n%s\n%s", what, a, b)
-		}
-	}
-	for _, includes := range [][]ordermsg.OrderInclude{nil, {ordermsg.OrderIncludeUser}, ordermsg.AllOrderIncludes()} {
-		var served []*ordermsg.Order
-		for o, err := range c.Orders.All(ctx, w.ID, &ordermsg.ListOrdersOptions{Count: 100, Includes: includes}) {
-			if err != nil {
-				t.Fatal(err)
-			}
-			served = append(served, o)
-		}
-		same(fmt.Sprintf("ListedOrders(%v)", includes), w.ListedOrders(includes...), served)
-		for _, o := range w.Orders[:5] {
-			got, err := c.Orders.Get(ctx, w.ID, o.ID, &ordermsg.GetOrderOptions{Includes: includes})
-			if err != nil {
-				t.Fatal(err)
-			}
-			same(fmt.Sprintf("RetrievedOrder(%d, %v)", o.ID, includes), w.RetrievedOrder(o.ID, includes...), got)
-		}
-	}
-	for _, includes := range [][]ordermsg.MessageInclude{nil, {ordermsg.MessageIncludeUser}, ordermsg.AllMessageIncludes()} {
-		var served []*ordermsg.Message
-		for m, err := range c.Messages.All(ctx, w.ID, &ordermsg.ListMessagesOptions{Count: 100, Includes: includes}) {
-			if err != nil {
-				t.Fatal(err)
-			}
-			served = append(served, m)
-		}
-		same(fmt.Sprintf("ListedMessages(%v)", includes), w.ListedMessages(includes...), served)
-		for _, m := range w.Messages[:5] {
-			got, err := c.Messages.Get(ctx, w.ID, m.ID, &ordermsg.GetMessageOptions{Includes: includes})
-			if err != nil {
-				t.Fatal(err)
-			}
-			same(fmt.Sprintf("RetrievedMessage(%d, %v)", m.ID, includes), w.RetrievedMessage(m.ID, includes...), got)
-		}
-	}
+	viewsAreServed(t, "orders", w.Orders, [][]ordermsg.OrderInclude{nil, {ordermsg.OrderIncludeUser}, ordermsg.AllOrderIncludes()},
+		w.ListedOrders, w.RetrievedOrder, func(o *ordermsg.Order) int64 { return o.ID },
+		func(inc []ordermsg.OrderInclude) iter.Seq2[*ordermsg.Order, error] {
+			return c.Orders.All(ctx, w.ID, &ordermsg.ListOrdersOptions{Count: 100, Includes: inc})
+		},
+		func(id int64, inc []ordermsg.OrderInclude) (*ordermsg.Order, error) {
+			return c.Orders.Get(ctx, w.ID, id, &ordermsg.GetOrderOptions{Includes: inc})
+		})
+	viewsAreServed(t, "messages", w.Messages, [][]ordermsg.MessageInclude{nil, {ordermsg.MessageIncludeUser}, ordermsg.AllMessageIncludes()},
+		w.ListedMessages, w.RetrievedMessage, func(m *ordermsg.Message) int64 { return m.ID },
+		func(inc []ordermsg.MessageInclude) iter.Seq2[*ordermsg.Message, error] {
+			return c.Messages.All(ctx, w.ID, &ordermsg.ListMessagesOptions{Count: 100, Includes: inc})
+		},
+		func(id int64, inc []ordermsg.MessageInclude) (*ordermsg.Message, error) {
+			return c.Messages.Get(ctx, w.ID, id, &ordermsg.GetMessageOptions{Includes: inc})
+		})
 	if w.RetrievedOrder(1) != nil || w.RetrievedMessage(1) != nil {
 		t.Error("a view of a record the website does not have")
+	}
+}
+
+// viewsAreServed checks the views of one resource (listed, retrieved)
+// against what the fake serves (all, get), for each set of includes.
+func viewsAreServed[T any, I ~string](t *testing.T, what string, records []*T, includeSets [][]I,
+	listed func(...I) []*T, retrieved func(int64, ...I) *T, idOf func(*T) int64,
+	all func([]I) iter.Seq2[*T, error], get func(int64, []I) (*T, error)) {
+	t.Helper()
+	same := func(view string, v, served any) {
+		t.Helper()
+		a, _ := json.Marshal(v)
+		b, _ := json.Marshal(served)
+		if !sameJSON(t, withoutLinks(t, a), withoutLinks(t, b)) {
+			t.Errorf("%s: the view differs from what the fake serves:\n%s\n%s", view, a, b)
+		}
+	}
+	for _, includes := range includeSets {
+		var served []*T
+		for r, err := range all(includes) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			served = append(served, r)
+		}
+		same(fmt.Sprintf("the listed %s with %v", what, includes), listed(includes...), served)
+		for _, r := range records[:5] {
+			got, err := get(idOf(r), includes)
+			if err != nil {
+				t.Fatal(err)
+			}
+			same(fmt.Sprintf("%s %d retrieved with %v", what, idOf(r), includes), retrieved(idOf(r), includes...), got)
+		}
 	}
 }
 
