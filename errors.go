@@ -103,10 +103,11 @@ type APIError struct {
 	// here rather than slept through, so the caller decides.
 	RetryAfter time.Duration
 	// Hint, when not empty, is the SDK's reading of a likely cause and its
-	// remedy, which Error appends. It is set on a 400 to a request that sent
-	// the version header under DefaultVersionHeader, the documentation's
-	// neutral name, which the real service does not know: it says to set
-	// the maker's name with WithVersionHeader, without guessing it.
+	// remedy, which Error appends. It is set on a 400 to an API call (not a
+	// file download) that sent the version header under
+	// DefaultVersionHeader, the documentation's neutral name, which the real
+	// service may not know: it says to set the maker's name with
+	// WithVersionHeader, without guessing it.
 	Hint string
 }
 

@@ -3,6 +3,7 @@ package ordermsgtest
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"net/http"
 	"net/url"
 	"slices"
@@ -331,7 +332,7 @@ func parseListQuery(q url.Values) (listQuery, error) {
 	}
 	lq := listQuery{search: strings.ToLower(get("search"))}
 	var err error
-	if lq.page, lq.count, err = parsePaging(q); err != nil {
+	if lq.page, lq.count, err = parsePaging(q, MaxCount); err != nil {
 		return lq, err
 	}
 	for _, d := range []struct {
@@ -409,8 +410,8 @@ func listPage[T any](all []*T, lq listQuery, filter string, ops kindOps[T], rend
 }
 
 // parsePaging reads a list request's page (from 1, default 1) and count
-// (from 1 to MaxCount, default DefaultCount).
-func parsePaging(q url.Values) (page, count int, err error) {
+// (from 1 to maxCount, default DefaultCount).
+func parsePaging(q url.Values, maxCount int) (page, count int, err error) {
 	page, count = 1, DefaultCount
 	if v := q.Get("page"); v != "" {
 		if page, err = strconv.Atoi(v); err != nil || page < 1 {
@@ -418,8 +419,11 @@ func parsePaging(q url.Values) (page, count int, err error) {
 		}
 	}
 	if v := q.Get("count"); v != "" {
-		if count, err = strconv.Atoi(v); err != nil || count < 1 || count > MaxCount {
-			return page, count, fmt.Errorf("count must be an integer from 1 to %d, got %q", MaxCount, v)
+		if count, err = strconv.Atoi(v); err != nil || count < 1 || count > maxCount {
+			if maxCount == math.MaxInt {
+				return page, count, fmt.Errorf("count must be an integer from 1, got %q", v)
+			}
+			return page, count, fmt.Errorf("count must be an integer from 1 to %d, got %q", maxCount, v)
 		}
 	}
 	return page, count, nil
@@ -433,10 +437,10 @@ func paginate(total, page, count int) (from, to int, p ordermsg.Pagination) {
 	if page-1 <= total/count { // else (page-1)*count is past the end, or past the largest int
 		from = (page - 1) * count
 	}
-	to = min(from+count, total)
+	to = from + min(count, total-from) // never from+count, which a large count overflows
 	return from, to, ordermsg.Pagination{
 		Total: total, Count: to - from, PerPage: count, CurrentPage: page,
-		TotalPages: (total + count - 1) / count,
+		TotalPages: total/count + min(total%count, 1),
 	}
 }
 

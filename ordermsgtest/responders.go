@@ -53,18 +53,19 @@ func PageResponder[R Record](records []R) httpmock.Responder {
 
 // ListResponder serves records as every page of a list, as the API's list
 // operations do: it reads the request's page (default 1) and count
-// (default DefaultCount, at most MaxCount, as the fake's), answers the
-// records of that page, in the order of records, and fills in the
-// pagination (total, count, per_page, current_page, total_pages); a page
-// past the end is empty. A page or count out of those bounds gets the
-// fake's 400. It filters and sorts nothing: the other parameters (dates,
-// status, message_type, search, sort, direction, includes) are ignored.
+// (default DefaultCount, the fake's; any count from 1, since the spec
+// gives no bound), answers the records of that page, in the order of
+// records, and fills in the pagination (total, count, per_page,
+// current_page, total_pages); a page past the end is empty. A page or
+// count that is not an integer from 1 gets the fake's 400. It filters and
+// sorts nothing: the other parameters (dates, status, message_type,
+// search, sort, direction, includes) are ignored.
 // Register it for the list's URL, such as
 // https://api.example.com/websites/1001/orders: httpmock matches a request
 // with any query to it.
 func ListResponder[R Record](records []R) httpmock.Responder {
 	return func(r *http.Request) (*http.Response, error) {
-		page, count, err := parsePaging(r.URL.Query())
+		page, count, err := parsePaging(r.URL.Query(), math.MaxInt)
 		if err != nil {
 			return errorReply(http.StatusBadRequest, "%v", err).response(), nil
 		}

@@ -93,6 +93,8 @@ func TestListResponderPaginates(t *testing.T) {
 		{"?count=10&page=5", seq(41, 45), pages{45, 5, 10, 5, 5}},
 		{"?count=100", seq(1, 45), pages{45, 45, 100, 1, 1}},
 		{"?count=10&page=6", nil, pages{45, 0, 10, 6, 5}},
+		{"?count=500", seq(1, 45), pages{45, 45, 500, 1, 1}},
+		{"?count=9223372036854775807&page=1", seq(1, 45), pages{45, 45, 9223372036854775807, 1, 1}},
 		{"?page=9223372036854775807", nil, pages{45, 0, 25, 9223372036854775807, 2}},
 	} {
 		status, header, body := respond(t, r, mockBase+"/websites/1/orders"+tc.query)
@@ -116,7 +118,7 @@ func TestListResponderPaginates(t *testing.T) {
 			t.Errorf("%q: %s", tc.query, body)
 		}
 	}
-	for _, query := range []string{"?page=0", "?page=x", "?count=0", "?count=101", "?count=-1"} {
+	for _, query := range []string{"?page=0", "?page=x", "?count=0", "?count=1.5", "?count=-1", "?count=99999999999999999999"} {
 		status, _, body := respond(t, r, mockBase+"/websites/1/orders"+query)
 		if status != 400 || !strings.Contains(string(body), `"object":"error"`) {
 			t.Errorf("%q: %d %s", query, status, body)
