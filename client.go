@@ -241,7 +241,8 @@ func WithMaxBodySize(n int64) Option {
 // loopback unless WithAllowHTTP is given, and a key that HTTP Basic
 // authentication cannot carry as a user-id: empty, with a colon or a control
 // character, with leading or trailing white space, or a URL (the arguments
-// swapped). Its errors match ErrInvalidArgument and never show the key, nor
+// swapped); and a base URL with the key in its host or path (a key of 8
+// characters or more), which would show it wherever the URL is shown. Its errors match ErrInvalidArgument and never show the key, nor
 // the base URL's userinfo or query.
 func NewClient(baseURL, apiKey string, opts ...Option) (*Client, error) {
 	if err := checkAPIKey(apiKey); err != nil {
@@ -339,10 +340,27 @@ func parseBaseURL(raw, apiKey string, allowHTTP bool) (*url.URL, error) {
 		return nil, &argumentError{kind: ErrPlainHTTP, msg: "ordermsg: base URL " + shown +
 			": plain http to a host that is not loopback would send the API key in the clear; use https or WithAllowHTTP"}
 	}
+	if len(apiKey) >= minKeyInURL && strings.Contains(strings.ToLower(u.Host+u.Path), strings.ToLower(apiKey)) {
+		return nil, invalidArgument("the base URL contains the API key: pass the key to NewClient only")
+	}
+	// One spelling for one base URL: the scheme and host in lower case,
+	// without the scheme's default port.
+	u.Scheme, u.Host = strings.ToLower(u.Scheme), strings.ToLower(u.Host)
+	if port := u.Port(); (u.Scheme == "https" && port == "443") || (u.Scheme == "http" && port == "80") {
+		u.Host = u.Hostname()
+		if strings.Contains(u.Host, ":") {
+			u.Host = "[" + u.Host + "]" // an IPv6 literal
+		}
+	}
 	u.Path = strings.TrimRight(u.Path, "/")
 	u.RawPath = ""
 	return u, nil
 }
+
+// minKeyInURL is the length from which an API key found in the base URL is
+// taken for the key put there by mistake: a shorter one could be a word of
+// the path by chance.
+const minKeyInURL = 8
 
 // redirect is the client's redirect policy. It refuses, without retry, a
 // scheme other than http(s), a change of scheme (https to http would expose
@@ -403,10 +421,17 @@ func (c *Client) Get(ctx context.Context, path string, query url.Values, v any) 
 	if !strings.HasPrefix(path, "/") || strings.ContainsAny(path, "?#\\") || slices.Contains(segments, ".") || slices.Contains(segments, "..") {
 		return invalidArgument("Get: path %q must start with / and have no query, fragment or dot segments", path)
 	}
-	return c.do(ctx, path, query, false, func(u string, body []byte) error {
+	return c.do(ctx, path, query, false, nil, func(u string, body []byte) error {
 		return newDecodeError(u, json.Unmarshal(body, v, codecOptions))
 	})
 }
+
+// BaseURL returns the base URL the client was made for in one spelling:
+// scheme and host in lower case, the port unless it is the scheme's
+// default, and the path without a trailing slash. It never carries
+// credentials: NewClient refuses a base URL with userinfo, a query, or the
+// API key in it.
+func (c *Client) BaseURL() string { return c.baseURL.String() }
 
 // CloseIdleConnections closes the idle keep-alive connections of the
 // client's transport. A program that is done with the client may call it.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"slices"
 	"time"
 
 	"github.com/ordermsg/ordermsg-go/internal/checkpoint"
@@ -61,18 +62,23 @@ func (e *OrderingError) Is(target error) bool { return target == ErrNotAscending
 const maxListings = 4
 
 // sync is OrdersService.Sync and MessagesService.Sync: it lists again from cp
-// when the list shifts under it, up to maxListings times.
-func (r resource[T, P]) sync(ctx context.Context, websiteID int64, cp *Checkpoint, opts syncOptions[T]) iter.Seq2[*T, error] {
+// when the list shifts under it, up to maxListings times. Of walk, only
+// WithSkipUndecodable counts: pages are fetched one at a time.
+func (r resource[T, P]) sync(ctx context.Context, websiteID int64, cp *Checkpoint, opts syncOptions[T], walk []WalkOption) iter.Seq2[*T, error] {
+	walk = append(slices.Clip(walk), WithConcurrency(1))
 	return func(yield func(*T, error) bool) {
 		if err := r.startSync(websiteID, cp, opts); err != nil {
 			yield(nil, err)
 			return
 		}
+		run := &syncRun{into: opts.responseInto(), unplaced: map[string]bool{}}
+		missed := false // the listing before missed the overlap
 		for listing := 1; ; listing++ {
-			shift := r.syncListing(ctx, websiteID, cp, opts, yield)
+			shift, miss := r.syncListing(ctx, websiteID, cp, opts, walk, run, missed || listing == maxListings, yield)
 			if shift == nil {
 				return
 			}
+			missed = miss
 			if listing == maxListings {
 				shift.Listings = listing
 				yield(nil, shift)
@@ -82,19 +88,37 @@ func (r resource[T, P]) sync(ctx context.Context, websiteID int64, cp *Checkpoin
 	}
 }
 
+// syncRun is what one Sync keeps across its listings: where the caller
+// wants each record's page response, and the records that could not be
+// decoded nor placed that it has yielded (by their bytes), which a listing
+// after a shift lists again.
+type syncRun struct {
+	into     *Response
+	unplaced map[string]bool
+}
+
 // startSync checks a Sync's arguments before any request, and claims cp.
 func (r resource[T, P]) startSync(websiteID int64, cp *Checkpoint, opts syncOptions[T]) error {
 	if cp == nil {
 		return invalidArgument("Sync needs a checkpoint (a pointer to a zero Checkpoint to start from the beginning)")
 	}
-	list, err := opts.forSync(cp.overlapStart())
+	list, err := opts.forSync(cp.overlapStart(), nil)
 	if err != nil {
 		return err
 	}
 	if _, err := r.checkList(websiteID, list); err != nil {
 		return err
 	}
-	return cp.claim(r.collection, websiteID)
+	if err := cp.check(r.collection, websiteID); err != nil {
+		return err
+	}
+	if now := time.Now(); cp.Mark().After(now.Add(FutureTolerance)) {
+		return fmt.Errorf("%w: it is %s, more than %s after this machine's clock (%s); a clock was wrong when it was made, or it was edited: "+
+			"start again from a checkpoint of NewCheckpointAt, or set the clock right",
+			ErrFutureCheckpoint, cp.Mark().UTC().Format(time.RFC3339), FutureTolerance, now.UTC().Format(time.RFC3339))
+	}
+	cp.claim(r.collection, websiteID)
+	return nil
 }
 
 // errShifted ends a walk whose list lost records between two pages.
@@ -108,10 +132,36 @@ var errShifted = errors.New("ordermsg: the list shifted")
 // after them back; those are all created after the record held, so listing
 // again from cp finds them. Records that joined only repeat others, but an
 // ordering error or a page of repeats after a change of total is a shift too.
-func (r resource[T, P]) syncListing(ctx context.Context, websiteID int64, cp *Checkpoint, opts syncOptions[T], yield func(*T, error) bool) *ListShiftedError {
+//
+// A listing that misses the newest record cp remembers, which still exists
+// (the overlap check), is taken for a shift too, and missed reported, unless
+// strict: a record that left a page already read while another joined
+// hides the shift from the total, and moves the next page's first record
+// onto the page read. When strict (the listing before missed it too), the
+// miss is the *OverlapError of a date filter that starts late.
+//
+// Each record is yielded with its page's response in run.into, when set:
+// the walk sets pageResp before it yields a page's first record, and a
+// record held back carries its own.
+func (r resource[T, P]) syncListing(ctx context.Context, websiteID int64, cp *Checkpoint, opts syncOptions[T], walk []WalkOption,
+	run *syncRun, strict bool, yield func(*T, error) bool) (shift *ListShiftedError, missed bool) {
 	start := cp.overlapStart()
-	list, _ := opts.forSync(start) // checked by startSync
-	shift := &ListShiftedError{Object: r.kind}
+	var pageResp Response
+	list, _ := opts.forSync(start, &pageResp) // checked by startSync
+	// emit yields an entry with its page's response.
+	emit := func(e *entry[T, P]) bool {
+		if run.into != nil {
+			*run.into = e.resp
+		}
+		if e.bad != nil && !e.placed() {
+			if run.unplaced[string(e.bad.Raw)] {
+				return true // yielded by an earlier listing of this run
+			}
+			run.unplaced[string(e.bad.Raw)] = true
+		}
+		return yield(e.rec, e.err())
+	}
+	shift = &ListShiftedError{Object: r.kind}
 	prevTotal, changed := -1, false
 	check := func(pg Pagination) error {
 		if prevTotal >= 0 && pg.Total != prevTotal {
@@ -125,47 +175,84 @@ func (r resource[T, P]) syncListing(ctx context.Context, websiteID int64, cp *Ch
 	}
 	overlap := &overlapCheck[T, P]{r: r, mark: cp.s.Mark, dateStart: start}
 	overlap.want, overlap.pending = cp.s.Newest()
-	var held *T // listed, in order so far, not yet yielded
-	// release yields held unless cp covers it; false ends the listing.
+	// held is listed, in order so far, not yet yielded; after are the
+	// records listed after it that could not be decoded nor placed in
+	// creation order, yielded after it.
+	var held *entry[T, P]
+	var after []*entry[T, P]
+	// release yields held unless cp covers it, then after; with held nil,
+	// it is the end of the list, for the overlap check. false ends the
+	// listing.
 	release := func() bool {
-		if err := overlap.verify(ctx, websiteID, opts, held); err != nil {
-			yield(nil, err)
+		var at time.Time // the end of the list
+		if held != nil {
+			at = held.created()
+		}
+		if err := overlap.verify(ctx, websiteID, opts, at); err != nil {
+			if !strict && errors.Is(err, ErrOverlapMissing) {
+				missed = true
+			} else {
+				yield(nil, err)
+			}
 			return false
 		}
-		if held == nil {
-			return true
+		if held != nil && !cp.s.Covers(held.created(), held.id()) {
+			cp.s.Advance(held.created(), held.id())
+			if !emit(held) {
+				return false
+			}
 		}
-		t, id := P(held).createdAt(), P(held).refID()
-		if cp.s.Covers(t, id) {
-			return true
+		held = nil
+		for len(after) > 0 {
+			e := after[0]
+			after = after[1:]
+			if !emit(e) {
+				return false
+			}
 		}
-		cp.s.Advance(t, id)
-		return yield(held, nil)
+		return true
+	}
+	ended := func() (*ListShiftedError, bool) {
+		if missed {
+			return shift, true
+		}
+		return nil, false
 	}
 	// One page at a time: of pages fetched at once and answered at different
 	// times, a record that appears meanwhile can push another off both.
-	for rec, err := range r.walkList(ctx, websiteID, list, nil, check) {
+	for rec, err := range r.walkList(ctx, websiteID, list, walk, check) {
+		cur := entry[T, P]{rec: rec, resp: pageResp}
+		if bad, ok := err.(*RecordDecodeError); ok {
+			cur.rec, cur.bad, err = nil, bad, nil
+			if !cur.placed() {
+				if held != nil {
+					after = append(after, &cur)
+				} else if !emit(&cur) {
+					return nil, false
+				}
+				continue
+			}
+		}
 		if err == nil {
-			err = r.checkOrder(held, rec)
+			err = r.checkOrder(held, cur)
 		}
 		switch {
 		case err == errShifted, err != nil && changed && (errors.Is(err, ErrNotAscending) || errors.Is(err, ErrPaginationStuck)):
-			return shift
+			return shift, false
 		case err != nil:
 			yield(nil, err)
-			return nil
+			return nil, false
 		}
-		overlap.see(rec)
+		overlap.see(cur)
 		if held != nil && !release() {
-			return nil
+			return ended()
 		}
-		held = rec
+		held = &cur
 	}
-	if release() && held != nil {
-		held = nil
+	if held == nil || release() {
 		release() // the end of the list, for the check
 	}
-	return nil
+	return ended()
 }
 
 // overlapCheck checks that a listing from a checkpoint lists the newest
@@ -180,18 +267,19 @@ type overlapCheck[T any, P record[T]] struct {
 	pending   bool // want not listed yet, and not checked
 }
 
-// see is called with each record listed, in order.
-func (c *overlapCheck[T, P]) see(rec *T) {
-	if c.pending && P(rec).refID() == c.want.ID && P(rec).createdAt().Equal(c.want.Created) {
+// see is called with each record listed and placed, in order.
+func (c *overlapCheck[T, P]) see(e entry[T, P]) {
+	if c.pending && e.id() == c.want.ID && e.created().Equal(c.want.Created) {
 		c.pending = false
 	}
 }
 
-// verify is called before rec is yielded, and with nil at the end of the
-// list: it checks the remembered record when rec is the first record
-// created after the mark, or at the end, and it has not been listed.
-func (c *overlapCheck[T, P]) verify(ctx context.Context, websiteID int64, opts syncOptions[T], rec *T) error {
-	if !c.pending || (rec != nil && !P(rec).createdAt().After(c.mark)) {
+// verify is called before a record created at t is yielded, and with the
+// zero time at the end of the list: it checks the remembered record when
+// the record is the first created after the mark, or at the end, and it has
+// not been listed.
+func (c *overlapCheck[T, P]) verify(ctx context.Context, websiteID int64, opts syncOptions[T], t time.Time) error {
+	if !c.pending || (!t.IsZero() && !t.After(c.mark)) {
 		return nil
 	}
 	c.pending = false
@@ -199,6 +287,8 @@ func (c *overlapCheck[T, P]) verify(ctx context.Context, websiteID int64, opts s
 	switch {
 	case errors.Is(err, ErrNotFound):
 		return nil // deleted
+	case errors.As(err, new(*DecodeError)):
+		return nil // it can no longer be read: whether it belongs in the list cannot be told
 	case err != nil:
 		return err
 	case !P(got).createdAt().Equal(c.want.Created) || !opts.certainlyLists(got):
@@ -207,19 +297,20 @@ func (c *overlapCheck[T, P]) verify(ctx context.Context, websiteID int64, opts s
 	return &OverlapError{Object: c.r.kind, ID: c.want.ID, Created: c.want.Created, DateStart: c.dateStart}
 }
 
-// checkOrder checks that rec, listed after prev (nil for the first record),
-// has a creation time and was not created before prev.
-func (r resource[T, P]) checkOrder(prev, rec *T) error {
-	t := P(rec).createdAt()
+// checkOrder checks that cur, listed after prev (nil for the first record),
+// has a creation time, is not dated in the future, and was not created
+// before prev.
+func (r resource[T, P]) checkOrder(prev *entry[T, P], cur entry[T, P]) error {
+	t := cur.created()
 	if t.IsZero() {
-		return fmt.Errorf("%w: %s %d", ErrNoCreationTime, r.kind, P(rec).refID())
+		return fmt.Errorf("%w: %s %d", ErrNoCreationTime, r.kind, cur.id())
 	}
 	if now := time.Now(); t.After(now.Add(FutureTolerance)) {
 		return fmt.Errorf("%w: %s %d was created at %s, more than %s after this machine's clock (%s)",
-			ErrFutureRecord, r.kind, P(rec).refID(), t.Format(time.RFC3339), FutureTolerance, now.UTC().Format(time.RFC3339))
+			ErrFutureRecord, r.kind, cur.id(), t.Format(time.RFC3339), FutureTolerance, now.UTC().Format(time.RFC3339))
 	}
-	if prev == nil || !t.Before(P(prev).createdAt()) {
+	if prev == nil || !t.Before(prev.created()) {
 		return nil
 	}
-	return &OrderingError{Object: r.kind, PrevID: P(prev).refID(), PrevCreated: P(prev).createdAt(), ID: P(rec).refID(), Created: t}
+	return &OrderingError{Object: r.kind, PrevID: prev.id(), PrevCreated: prev.created(), ID: cur.id(), Created: t}
 }

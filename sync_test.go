@@ -439,8 +439,15 @@ type listServer struct {
 	beforePage func(page int)
 	// left are the records no longer listed: deleted, or their status
 	// changed out of the list's filter.
-	left                map[int64]bool
+	left map[int64]bool
+	// raw are records sent as these bytes instead of their own JSON, in
+	// lists and by id.
+	raw map[int64]string
+	// hidden are records the list leaves out that are still read by id, as
+	// one whose status changed out of the list's filter.
+	hidden              map[int64]bool
 	inFlight, maxFlight int
+	requests            int
 }
 
 type listRecord struct {
@@ -481,6 +488,7 @@ func (ls *listServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	page, _ := strconv.Atoi(q.Get("page"))
 	page = max(page, 1)
 	ls.mu.Lock()
+	ls.requests++
 	ls.inFlight++
 	ls.maxFlight = max(ls.maxFlight, ls.inFlight)
 	if page == 1 {
@@ -500,7 +508,7 @@ func (ls *listServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start, _ := time.Parse(time.DateOnly, q.Get("date_start"))
 	var sel []listRecord
 	for _, x := range ls.recs {
-		if !x.created.Before(start) && !ls.left[x.id] {
+		if !x.created.Before(start) && !ls.left[x.id] && !ls.hidden[x.id] {
 			sel = append(sel, x)
 		}
 	}
@@ -518,8 +526,13 @@ func (ls *listServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return cmp.Compare(a.id, b.id)
 	})
 	lo, hi := min((page-1)*count, len(sel)), min(page*count, len(sel))
-	data := []map[string]any{}
+	w.Header().Set("X-Page", strconv.Itoa(page))
+	data := []any{}
 	for _, x := range sel[lo:hi] {
+		if raw, ok := ls.raw[x.id]; ok {
+			data = append(data, json.RawMessage(raw))
+			continue
+		}
 		data = append(data, map[string]any{"object": "order", "id": x.id, "date_created": x.created.Format(time.RFC3339)})
 	}
 	json.NewEncoder(w).Encode(map[string]any{"object": "list", "data": data, "meta": map[string]any{"pagination": map[string]any{
@@ -532,6 +545,10 @@ func (ls *listServer) serveOne(w http.ResponseWriter, id string) {
 	defer ls.mu.Unlock()
 	for _, x := range ls.recs {
 		if strconv.FormatInt(x.id, 10) == id && !ls.left[x.id] {
+			if raw, ok := ls.raw[x.id]; ok {
+				io.WriteString(w, raw)
+				return
+			}
 			json.NewEncoder(w).Encode(map[string]any{"object": "order", "id": x.id, "date_created": x.created.Format(time.RFC3339)})
 			return
 		}
