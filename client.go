@@ -71,8 +71,10 @@ func WithHTTPClient(hc *http.Client) Option {
 	}
 }
 
-// WithRetry sets the retry policy. RetryPolicy{} (MaxRetries 0) turns
-// retrying off.
+// WithRetry sets the retry policy. WithRetry(RetryPolicy{}) turns retrying
+// off: tests of error fixtures (a 429 or a 5xx from httpmock or
+// ordermsgtest.ErrorResponder) want it, so that the error comes back at
+// once rather than after three retries and their backoff.
 func WithRetry(p RetryPolicy) Option {
 	return func(s *settings) error {
 		np, err := p.normalized()
@@ -81,22 +83,96 @@ func WithRetry(p RetryPolicy) Option {
 	}
 }
 
+// DefaultVersionHeader and DefaultAPIVersion are the version header a client
+// sends without WithVersionHeader: Service-Api-Version: 1, as the API's
+// documentation writes it. The word Service stands for the maker's name,
+// which the real service expects instead: set it with WithVersionHeader.
+const (
+	DefaultVersionHeader = "Service-Api-Version"
+	DefaultAPIVersion    = "1"
+)
+
 // WithVersionHeader sets the name and value of the version header sent with
-// every request (default Service-Api-Version: 1). The name must be an HTTP
-// token other than a header the client sets itself (Authorization, Accept,
-// User-Agent, Host), and the value a valid non-empty header value.
+// every request, in place of DefaultVersionHeader: DefaultAPIVersion. The
+// API's documentation writes the name with the neutral word Service where
+// the maker's name stands: give the real one, such as
+// WithVersionHeader("Acme-Api-Version", "1"). CheckVersionHeader says which
+// names and values are refused; NewClient returns its *VersionHeaderError.
 func WithVersionHeader(name, value string) Option {
 	return func(s *settings) error {
-		switch http.CanonicalHeaderKey(name) {
-		case "Authorization", "Accept", "User-Agent", "Host":
-			return invalidArgument("WithVersionHeader: %q is a header the client sets itself", name)
+		if err := CheckVersionHeader(name, value); err != nil {
+			return err
 		}
-		if !httpguts.ValidHeaderFieldName(name) || value == "" || !httpguts.ValidHeaderFieldValue(value) {
-			return invalidArgument("WithVersionHeader: the name must be an HTTP token and the value a non-empty header value without control characters")
-		}
-		s.versionHeader, s.versionValue = name, value
+		s.versionHeader, s.versionValue = http.CanonicalHeaderKey(name), value
 		return nil
 	}
+}
+
+// CheckVersionHeader reports whether name and value can be sent as the
+// version header: name must be an HTTP token (letters, digits and
+// !#$%&'*+-.^_`|~) that neither the client nor net/http sets, drops or acts
+// on itself (Authorization, Accept, User-Agent, Host, Content-Length,
+// Transfer-Encoding, Trailer, Connection, Keep-Alive, TE, Upgrade,
+// Accept-Encoding, Range, If-Range, Expect, Cookie, Cookie2, and every
+// Proxy-* header: see reservedHeaders), and value a non-empty header value
+// without control characters. WithVersionHeader, the fake's
+// ordermsgtest.WithVersionHeader and the command-line tool all use it.
+//
+// Its error is a *VersionHeaderError, which matches ErrInvalidArgument. It
+// never shows value, which may be a key given in the wrong place, and names
+// name only when it is one of the reserved headers above.
+func CheckVersionHeader(name, value string) error {
+	var reason string
+	switch canonical := http.CanonicalHeaderKey(name); {
+	case name == "":
+		reason = "the name is empty"
+	case !httpguts.ValidHeaderFieldName(name):
+		reason = "the name is not an HTTP token: letters, digits and !#$%&'*+-.^_`|~ only, without spaces or a colon"
+	case reservedHeaders[canonical] != "":
+		reason = canonical + " cannot be the version header: " + reservedHeaders[canonical]
+	case strings.HasPrefix(canonical, "Proxy-"):
+		reason = canonical + " cannot be the version header: " + proxyHeaders
+	case value == "":
+		reason = "the value is empty"
+	case !httpguts.ValidHeaderFieldValue(value):
+		reason = "the value contains a control character"
+	default:
+		return nil
+	}
+	return &VersionHeaderError{Reason: reason}
+}
+
+// Why each reserved header cannot carry the version: the client, or
+// net/http beneath it, sets, drops or acts on it (read from net/http's
+// request writing, its HTTP/2 header encoding, its transport and its
+// redirects).
+const (
+	clientHeaders     = "the client sets it on every request"
+	writtenHeaders    = "net/http writes it from the request itself and drops a value set by hand"
+	connectionHeaders = "it is about the connection, which net/http manages; HTTP/2 drops or refuses it"
+	proxyHeaders      = "it is for proxies, which net/http talks to itself"
+)
+
+// reservedHeaders are the header names, canonical, that the version header
+// may not take, with the reason; every Proxy-* name is refused too.
+var reservedHeaders = map[string]string{
+	"Authorization":     clientHeaders,
+	"Accept":            clientHeaders,
+	"User-Agent":        clientHeaders,
+	"Host":              writtenHeaders,
+	"Content-Length":    writtenHeaders,
+	"Transfer-Encoding": writtenHeaders,
+	"Trailer":           writtenHeaders,
+	"Connection":        connectionHeaders,
+	"Keep-Alive":        connectionHeaders,
+	"Te":                connectionHeaders,
+	"Upgrade":           connectionHeaders,
+	"Accept-Encoding":   "net/http asks for gzip itself and, when it is set by hand, leaves the body compressed",
+	"Range":             "it asks for part of the body, which downloads set themselves to resume",
+	"If-Range":          "it goes with Range, which downloads set themselves to resume",
+	"Expect":            "net/http acts on it (Expect: 100-continue) rather than pass it on",
+	"Cookie":            "net/http's cookie jar and redirects rewrite or drop it",
+	"Cookie2":           "net/http's redirects drop it",
 }
 
 // WithUserAgent puts product (such as "my-app/1.2") before the SDK's own
@@ -175,8 +251,8 @@ func NewClient(baseURL, apiKey string, opts ...Option) (*Client, error) {
 	s := &settings{Client: Client{
 		credentials:    &credentials{authorization: "Basic " + base64.StdEncoding.EncodeToString([]byte(apiKey+":"))},
 		retry:          DefaultRetryPolicy(),
-		versionHeader:  "Service-Api-Version",
-		versionValue:   "1",
+		versionHeader:  DefaultVersionHeader,
+		versionValue:   DefaultAPIVersion,
 		userAgent:      defaultUserAgent,
 		attemptTimeout: defaultAttemptTimeout,
 		maxBodySize:    defaultMaxBodySize,
