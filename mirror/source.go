@@ -5,9 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"net"
-	"net/url"
-	"strings"
 	"time"
 )
 
@@ -37,27 +34,11 @@ func (e *SourceError) Error() string {
 // Is makes errors.Is(err, ErrOtherSource) true.
 func (e *SourceError) Is(target error) bool { return target == ErrOtherSource }
 
-// sourceOf is the base URL as the mirror records it: scheme, host and port
-// (without the scheme's default port) in lower case, and path.
-func sourceOf(baseURL string) string {
-	u, err := url.Parse(baseURL)
-	if err != nil {
-		return baseURL
-	}
-	host := strings.ToLower(u.Hostname())
-	if port := u.Port(); port != "" && !(u.Scheme == "https" && port == "443" || u.Scheme == "http" && port == "80") {
-		host = net.JoinHostPort(host, port)
-	} else if strings.Contains(host, ":") {
-		host = "[" + host + "]"
-	}
-	return (&url.URL{Scheme: strings.ToLower(u.Scheme), Host: host, Path: strings.TrimRight(u.Path, "/")}).String()
-}
-
 // checkSource checks, before any write, that the website is mirrored from
 // the client's base URL, and records it when the website has none yet (its
 // first run, or the first since an earlier version) or the service moved.
 func (r *run) checkSource(ctx context.Context) error {
-	given := sourceOf(r.c.BaseURL())
+	given := r.c.BaseURL() // in one spelling: scheme and host in lower case, no default port
 	b := r.m.backend
 	return r.m.withConn(ctx, func(conn *sql.Conn) error {
 		return inTx(ctx, b, conn, func() error {

@@ -49,14 +49,50 @@ func TestWithVersionHeaderIsRequired(t *testing.T) {
 	}
 }
 
-// The default stays the spec's Service-Api-Version: 1, and an empty name
-// or value keeps it.
+// The default stays the spec's Service-Api-Version: 1, the SDK's default.
 func TestDefaultVersionHeader(t *testing.T) {
-	for _, opts := range [][]ordermsgtest.Option{nil, {ordermsgtest.WithVersionHeader("", "1")}, {ordermsgtest.WithVersionHeader("Acme-Api-Version", "")}} {
-		name, value := ordermsgtest.NewHandler(ordermsgtest.Generate(small), opts...).VersionHeader()
-		if name != ordermsgtest.VersionHeader || value != ordermsgtest.APIVersion {
-			t.Errorf("VersionHeader() = %q, %q", name, value)
+	name, value := ordermsgtest.NewHandler(ordermsgtest.Generate(small)).VersionHeader()
+	if name != ordermsg.DefaultVersionHeader || value != ordermsg.DefaultAPIVersion {
+		t.Errorf("VersionHeader() = %q, %q", name, value)
+	}
+}
+
+// A header the SDK refuses (ordermsg.CheckVersionHeader) is refused by the
+// fake too, without a panic: Handler.Client and Server.Client return the
+// error, and every request the fake gets is answered with a 500 that says
+// it, never showing the value.
+func TestWithVersionHeaderRefusesWhatTheSDKRefuses(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct{ name, value, want string }{
+		{"Content-Length", "1", "ordermsgtest: WithVersionHeader: Content-Length cannot be the version header: net/http writes it"},
+		{"authorization", "Basic SECRET", "ordermsgtest: WithVersionHeader: Authorization cannot be the version header: the client sets it"},
+		{"Transfer-Encoding", "chunked", "ordermsgtest: WithVersionHeader: Transfer-Encoding cannot be the version header"},
+		{"", "1", "ordermsgtest: WithVersionHeader: the name is empty"},
+		{"Acme-Api-Version", "", "ordermsgtest: WithVersionHeader: the value is empty"},
+		{"Acme Api Version", "SECRET", "ordermsgtest: WithVersionHeader: the name is not an HTTP token"},
+	} {
+		opt := ordermsgtest.WithVersionHeader(tc.name, tc.value)
+		h := ordermsgtest.NewHandler(ordermsgtest.Generate(small), opt)
+		if _, err := h.Client(); err == nil || !strings.HasPrefix(err.Error(), tc.want) || !errors.Is(err, ordermsg.ErrInvalidArgument) {
+			t.Errorf("WithVersionHeader(%q, %q): Handler.Client() = %v", tc.name, tc.value, err)
 		}
+		srv := ordermsgtest.NewServer(ordermsgtest.Generate(small), opt)
+		if _, err := srv.Client(); err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("WithVersionHeader(%q, %q): Server.Client() = %v", tc.name, tc.value, err)
+		}
+		c, err := ordermsg.NewClient(srv.URL, srv.APIKey, ordermsg.WithRetry(ordermsg.RetryPolicy{}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = c.Orders.List(ctx, srv.WebsiteID, nil)
+		var apiErr *ordermsg.APIError
+		if !errors.As(err, &apiErr) || apiErr.StatusCode != http.StatusInternalServerError || !strings.HasPrefix(apiErr.Message, tc.want) {
+			t.Errorf("WithVersionHeader(%q, %q): a request got %v", tc.name, tc.value, err)
+		}
+		if strings.Contains(err.Error(), "SECRET") {
+			t.Errorf("the fake's answer shows the value: %v", err)
+		}
+		srv.Close()
 	}
 }
 

@@ -184,7 +184,7 @@ func TestUsageErrorsExit2WithHelp(t *testing.T) {
 		// not "Name: value".
 		{map[string]string{envBaseURL: "127.0.0.1:8080", envAPIKey: "k", envWebsiteID: "1"}, []string{"orders", "list"}, "error: ordermsg: the base URL has no scheme: begin it with https:// (or http:// for a loopback host, as in http://127.0.0.1:8080)\n"},
 		{map[string]string{envBaseURL: "api.example.com", envAPIKey: "k", envWebsiteID: "1"}, []string{"orders", "list"}, "error: ordermsg: the base URL has no scheme: "},
-		{map[string]string{envVersionHeader: "v1"}, []string{"orders", "list", "--demo"}, `ORDERMSG_VERSION_HEADER="v1": want "Name: value"`},
+		{map[string]string{envVersionHeader: "v1"}, []string{"orders", "list", "--demo"}, `ORDERMSG_VERSION_HEADER: no colon: want "Name: value"`},
 		{env, []string{"orders", "list", "--bogus"}, "unknown flag: --bogus"},
 		{env, []string{"messages", "list", "--status", "new"}, "unknown flag: --status"},
 		{env, []string{"invoices"}, `unknown command "invoices"`},
