@@ -17,8 +17,8 @@ const (
 	// SQLite, through any database/sql driver of it (modernc.org/sqlite is
 	// pure Go); version 3.38 or later, for the JSON functions and upserts.
 	SQLite Backend = iota + 1
-	// PostgreSQL, through github.com/jackc/pgx/v5/stdlib (driver "pgx") or
-	// another driver that takes $1 placeholders; version 12 or later.
+	// PostgreSQL, through github.com/jackc/pgx/v5/stdlib (driver "pgx"),
+	// whose COPY the mirror writes with; version 12 or later.
 	PostgreSQL
 )
 
@@ -77,18 +77,24 @@ func (b Backend) tableExists() string {
 var errBadConn = driver.ErrBadConn
 
 // value is v as the argument of a column of type typ: a time.Time as the
-// column keeps it (see typeTime and typeStamp), anything else as it is.
+// column keeps it (see typeTime and typeStamp), JSON's bytes as text in
+// SQLite (not a BLOB), anything else as it is.
 func (b Backend) value(typ colType, v any) any {
-	t, ok := v.(time.Time)
-	switch {
-	case !ok:
-		return v
-	case b == PostgreSQL:
-		return t.UTC()
-	case typ == typeStamp:
-		return t.UTC().Format(stampLayout)
+	switch v := v.(type) {
+	case []byte:
+		if typ == typeJSON && b == SQLite {
+			return string(v)
+		}
+	case time.Time:
+		switch {
+		case b == PostgreSQL:
+			return v.UTC()
+		case typ == typeStamp:
+			return v.UTC().Format(stampLayout)
+		}
+		return v.UTC().Format(time.RFC3339)
 	}
-	return t.UTC().Format(time.RFC3339)
+	return v
 }
 
 // stampLayout is the SQLite text of a typeStamp column.

@@ -14,14 +14,11 @@ import (
 	"github.com/ordermsg/ordermsg-go"
 )
 
-// batchSize is the largest number of records of one transaction.
+// batchSize is the largest number of records of one transaction. In
+// SQLite a batch's new records are one INSERT statement (500 rows of 17
+// columns are 8,500 parameters, under SQLite's limit of 32,766; statements
+// of 100 rows took about 10% longer, BENCHMARKS.md); in PostgreSQL one COPY.
 const batchSize = 500
-
-// insertRows is the largest number of rows of one INSERT statement: a whole
-// batch, one statement per transaction (500 rows of 17 columns are 8,500
-// parameters, under SQLite's limit of 32,766 and PostgreSQL's of 65,535).
-// Statements of 100 rows took about 10% longer (BENCHMARKS.md).
-const insertRows = batchSize
 
 // writer writes the records of one table in transactions of up to
 // batchSize, each with the checkpoint that covers them. Records wait in
@@ -34,11 +31,13 @@ type writer[T any] struct {
 	conn *sql.Conn
 	t    *table[T]
 	site int64
-	// insertFirst inserts a batch's records before reading which the table
-	// holds: in PostgreSQL, for the new records, which the table seldom
-	// holds, it saves a query per batch. Otherwise (SQLite, in process, and
-	// the passes that read records again) the batch's digests are read
-	// first, and only the records the table lacks are inserted.
+	// insertFirst writes a batch's records as new rows before reading
+	// which the table holds: in PostgreSQL, for the new records, which the
+	// table seldom holds, it saves a query per batch (a batch with one the
+	// table holds is written as none, and read first). Otherwise (SQLite,
+	// in process, and the passes that read records again) the batch's
+	// digests are read first, and only the records the table lacks are
+	// inserted.
 	insertFirst bool
 	// refusedIDs are the ids of the table's stored refusals of the
 	// website (see refused.go), used by the writer's goroutine only.
@@ -252,45 +251,37 @@ func (w *writer[T]) write(ctx context.Context, records []read[T]) (Counts, error
 	for _, id := range ids {
 		digests[id] = contentDigest(w.t.raw(byID[id].v))
 	}
-	added := make(map[int64]bool, len(ids))
-	var stored map[int64]storedRow
-	if w.insertFirst {
-		if err := w.insert(ctx, ids, byID, digests, added); err != nil {
-			return c, err
-		}
-	} else {
+	var stored map[int64]storedRow // nil: taken to hold none of them (insertFirst)
+	if !w.insertFirst {
 		var err error
 		if stored, err = w.stored(ctx, ids); err != nil {
 			return c, err
 		}
-		fresh := slices.DeleteFunc(slices.Clone(ids), func(id int64) bool { _, ok := stored[id]; return ok })
-		if err := w.insert(ctx, fresh, byID, digests, added); err != nil {
-			return c, err
-		}
 	}
-	c.New = len(added)
-	var held, unread []int64
-	for _, id := range ids {
-		if added[id] {
+	for {
+		fresh := slices.DeleteFunc(slices.Clone(ids), func(id int64) bool { _, ok := stored[id]; return ok })
+		held, err := w.insert(ctx, fresh, byID, digests)
+		switch {
+		case err != nil:
+			return c, err
+		case held && stored != nil:
+			// Every write of the table's records of the website holds its
+			// lock (sync.go): none can have come between.
+			return c, fmt.Errorf("mirror: the table changed during a write that held its lock")
+		case held:
+			if stored, err = w.stored(ctx, ids); err != nil {
+				return c, err
+			}
 			continue
 		}
-		held = append(held, id)
-		if _, ok := stored[id]; !ok {
-			unread = append(unread, id)
+		c.New = len(fresh)
+		break
+	}
+	for _, id := range ids {
+		s, ok := stored[id]
+		if !ok {
+			continue
 		}
-	}
-	more, err := w.stored(ctx, unread)
-	if err != nil {
-		return c, err
-	}
-	if stored == nil {
-		stored = more
-	}
-	for id, s := range more {
-		stored[id] = s
-	}
-	for _, id := range held {
-		s := stored[id]
 		was := s.digest
 		if was == nil {
 			was = contentDigest(s.json)
@@ -347,14 +338,14 @@ func (w *writer[T]) rowOf(r read[T], digest []byte) []any {
 	raw := w.t.raw(r.v)
 	var free any
 	if f := nulFreeJSON(raw); f != nil {
-		free = string(f)
+		free = w.b.value(typeJSON, f)
 	}
 	row := make([]any, 0, 2+len(w.t.fields)+len(recordTail))
 	row = append(row, w.site, w.t.id(r.v))
 	for _, f := range w.t.fields {
 		row = append(row, w.b.value(f.typ, f.value(r.v)))
 	}
-	return append(row, string(raw), free, digest, w.b.value(typeStamp, r.at))
+	return append(row, w.b.value(typeJSON, raw), free, digest, w.b.value(typeStamp, r.at))
 }
 
 // writtenColumns are the columns that a write gives a value: all but
@@ -364,53 +355,26 @@ func (w *writer[T]) writtenColumns() []string {
 	return names[:len(names)-1]
 }
 
-// insert adds rows for the records with the given ids, skipping those the
-// table holds, and notes in added the ids it added.
-func (w *writer[T]) insert(ctx context.Context, ids []int64, byID map[int64]read[T], digests map[int64][]byte, added map[int64]bool) error {
-	for len(ids) > 0 {
-		n := min(len(ids), insertRows)
-		if err := w.insertRows(ctx, ids[:n], byID, digests, added); err != nil {
-			return err
-		}
-		ids = ids[n:]
+// insert adds rows for the records with the given ids, which the table
+// does not hold: in PostgreSQL with one COPY, in SQLite with one INSERT (its
+// write transaction excludes every other writer). It reports held, having
+// added none, when the table holds one of them after all (PostgreSQL, where
+// a batch presumed new is not read first).
+func (w *writer[T]) insert(ctx context.Context, ids []int64, byID map[int64]read[T], digests map[int64][]byte) (held bool, err error) {
+	if len(ids) == 0 {
+		return false, nil
 	}
-	return nil
-}
-
-func (w *writer[T]) insertRows(ctx context.Context, ids []int64, byID map[int64]read[T], digests map[int64][]byte, added map[int64]bool) error {
+	rows := make([][]any, len(ids))
+	for i, id := range ids {
+		rows[i] = w.rowOf(byID[id], digests[id])
+	}
+	if w.b == PostgreSQL {
+		return copyNew(ctx, w.conn, w.t.name, w.writtenColumns(), rows)
+	}
 	cols := w.writtenColumns()
-	row := "(" + marks(len(cols)) + ")"
-	values := strings.TrimSuffix(strings.Repeat(row+", ", len(ids)), ", ")
-	q := fmt.Sprintf("INSERT INTO %s (%s) VALUES %s ON CONFLICT (website_id, id) DO NOTHING",
-		w.t.name, strings.Join(cols, ", "), values)
-	args := make([]any, 0, len(ids)*len(cols))
-	for _, id := range ids {
-		args = append(args, w.rowOf(byID[id], digests[id])...)
-	}
-	if w.b == SQLite {
-		// The write transaction excludes every other writer, and the
-		// records read first were left out: every row is added.
-		if _, err := w.conn.ExecContext(ctx, q, args...); err != nil {
-			return err
-		}
-		for _, id := range ids {
-			added[id] = true
-		}
-		return nil
-	}
-	rows, err := w.conn.QueryContext(ctx, w.b.rebind(q+" RETURNING id"), args...)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return err
-		}
-		added[id] = true
-	}
-	return rows.Err()
+	values := strings.TrimSuffix(strings.Repeat("("+marks(len(cols))+"), ", len(rows)), ", ")
+	_, err = w.conn.ExecContext(ctx, fmt.Sprintf("INSERT INTO %s (%s) VALUES %s", w.t.name, strings.Join(cols, ", "), values), slices.Concat(rows...)...)
+	return false, err
 }
 
 // update rewrites r's row, and makes it live again, unless the stored row
