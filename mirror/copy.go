@@ -37,18 +37,10 @@ func notPgx(dc any) error {
 		"github.com/jackc/pgx/v5/stdlib (sql.Open(\"pgx\", url), or stdlib.OpenDB), not a driver whose connections are %T", dc)
 }
 
-// uniqueViolation is PostgreSQL's SQLSTATE for a key that a table holds
-// already.
-const uniqueViolation = "23505"
-
-// copyNew writes rows, new rows of the columns cols of table, with one
-// COPY, in a savepoint of the transaction open on conn: it reports held,
-// having written none, when the table holds one of them already.
-func copyNew(ctx context.Context, conn *sql.Conn, table string, cols []string, rows [][]any) (held bool, err error) {
-	if _, err := conn.ExecContext(ctx, "SAVEPOINT mirror_copy"); err != nil {
-		return false, err
-	}
-	err = conn.Raw(func(dc any) error {
+// copyRows writes rows, of the columns cols of table, with one COPY, in
+// the transaction open on conn.
+func copyRows(ctx context.Context, conn *sql.Conn, table string, cols []string, rows [][]any) error {
+	return conn.Raw(func(dc any) error {
 		pc, ok := dc.(pgxConn)
 		if !ok {
 			return notPgx(dc)
@@ -56,14 +48,11 @@ func copyNew(ctx context.Context, conn *sql.Conn, table string, cols []string, r
 		_, err := pc.Conn().CopyFrom(ctx, pgx.Identifier{table}, cols, pgx.CopyFromRows(rows))
 		return err
 	})
+}
+
+// isUniqueViolation reports whether err is PostgreSQL's of a key that a
+// table holds already (SQLSTATE 23505).
+func isUniqueViolation(err error) bool {
 	var pgErr *pgconn.PgError
-	if errors.As(err, &pgErr) && pgErr.Code == uniqueViolation {
-		_, err = conn.ExecContext(ctx, "ROLLBACK TO SAVEPOINT mirror_copy")
-		return err == nil, err
-	}
-	if err != nil {
-		return false, err
-	}
-	_, err = conn.ExecContext(ctx, "RELEASE SAVEPOINT mirror_copy")
-	return false, err
+	return errors.As(err, &pgErr) && pgErr.Code == "23505"
 }
