@@ -108,7 +108,9 @@ func describeRaw(r *ordermsg.RawRecord) string {
 // set or not), SyncRaw and GetRaw; and Member gives each top-level member
 // as sent.
 func TestRawReadsYieldWhatTypedReadsYield(t *testing.T) {
-	srv := ordermsgtest.NewServer(ordermsgtest.Generate(ordermsgtest.Config{Seed: 3, Websites: 1, OrdersPerWebsite: 40, MessagesPerWebsite: 40}))
+	now := time.Now() // file links signed at one time: the same bytes in every response
+	srv := ordermsgtest.NewServer(ordermsgtest.Generate(ordermsgtest.Config{Seed: 3, Websites: 1, OrdersPerWebsite: 40, MessagesPerWebsite: 40}),
+		ordermsgtest.WithFileLinks(ordermsgtest.FileLinks{Now: func() time.Time { return now }}))
 	defer srv.Close()
 	c, err := srv.Client()
 	if err != nil {
