@@ -1,6 +1,7 @@
 package mirror
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -131,6 +132,21 @@ type Options struct {
 	Progress func()
 }
 
+// withDefaults returns the options (the zero ones for nil) with the
+// defaults of their zero fields, or an error when one is negative.
+func (o *Options) withDefaults() (Options, error) {
+	var out Options
+	if o != nil {
+		out = *o
+	}
+	if out.RefreshDays < 0 || out.PageSize < 0 || out.Concurrency < 0 {
+		return out, fmt.Errorf("mirror: RefreshDays %d, PageSize %d, Concurrency %d: none may be negative", out.RefreshDays, out.PageSize, out.Concurrency)
+	}
+	out.PageSize = cmp.Or(out.PageSize, 100)
+	out.Concurrency = cmp.Or(out.Concurrency, 4)
+	return out, nil
+}
+
 // Counts are what a Sync did to one table. A record read is counted once:
 // new, updated (its data changed, see the package doc, or it had been
 // found deleted) or unchanged.
@@ -186,27 +202,16 @@ type Result struct {
 // returned; the next Sync goes on from there. Errors of the database match
 // ErrDatabase; others come from the API or the network.
 func (m *Mirror) Sync(ctx context.Context, c *ordermsg.Client, websiteID int64, opts *Options) (Result, error) {
-	var o Options
-	if opts != nil {
-		o = *opts
+	o, err := opts.withDefaults()
+	if err == nil {
+		err = checkWebsite(c, websiteID)
 	}
-	switch {
-	case c == nil:
-		return Result{}, errors.New("mirror: Sync needs a client")
-	case websiteID <= 0:
-		return Result{}, fmt.Errorf("mirror: website id %d: want a positive integer", websiteID)
-	case o.RefreshDays < 0 || o.PageSize < 0 || o.Concurrency < 0:
-		return Result{}, fmt.Errorf("mirror: RefreshDays %d, PageSize %d, Concurrency %d: none may be negative", o.RefreshDays, o.PageSize, o.Concurrency)
-	}
-	if o.PageSize == 0 {
-		o.PageSize = 100
-	}
-	if o.Concurrency == 0 {
-		o.Concurrency = 4
+	if err != nil {
+		return Result{}, err
 	}
 	run := &run{m: m, c: c, site: websiteID, opts: o}
 	var res Result
-	err := run.checkSource(ctx)
+	err = run.checkSource(ctx)
 	if err == nil {
 		res.Orders, err = syncTable(ctx, run, ordersTable)
 	}
@@ -214,6 +219,18 @@ func (m *Mirror) Sync(ctx context.Context, c *ordermsg.Client, websiteID int64, 
 		res.Messages, err = syncTable(ctx, run, messagesTable)
 	}
 	return res, err
+}
+
+// checkWebsite returns the error of a website that Sync cannot read: no
+// client, or an id that is not positive.
+func checkWebsite(c *ordermsg.Client, websiteID int64) error {
+	switch {
+	case c == nil:
+		return fmt.Errorf("mirror: website %d: no client to read it with", websiteID)
+	case websiteID <= 0:
+		return fmt.Errorf("mirror: website id %d: want a positive integer", websiteID)
+	}
+	return nil
 }
 
 // run is one Sync.
