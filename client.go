@@ -244,6 +244,11 @@ func WithMaxBodySize(n int64) Option {
 // swapped); and a base URL with the key in its host or path (a key of 8
 // characters or more), which would show it wherever the URL is shown. Its errors match ErrInvalidArgument and never show the key, nor
 // the base URL's userinfo or query.
+//
+// Without WithHTTPClient, requests go through a clone of
+// http.DefaultTransport, or through http.DefaultTransport itself when it is
+// not an *http.Transport (after httpmock.Activate, or when a tracing
+// wrapper has replaced it).
 func NewClient(baseURL, apiKey string, opts ...Option) (*Client, error) {
 	if err := checkAPIKey(apiKey); err != nil {
 		return nil, err
@@ -272,9 +277,7 @@ func NewClient(baseURL, apiKey string, opts ...Option) (*Client, error) {
 	if c.httpClient != nil {
 		hc = *c.httpClient
 	} else {
-		t := http.DefaultTransport.(*http.Transport).Clone()
-		t.MaxIdleConnsPerHost = maxConcurrency // a walk's pages in flight, see WithConcurrency
-		hc.Transport = t
+		hc.Transport = defaultTransport()
 	}
 	if s.timeoutSet || hc.Timeout == 0 {
 		hc.Timeout = c.attemptTimeout
@@ -290,6 +293,21 @@ func NewClient(baseURL, apiKey string, opts ...Option) (*Client, error) {
 	c.Orders = &OrdersService{r: resource[Order, *Order]{c: c, collection: "orders", kind: ObjectOrder}}
 	c.Messages = &MessagesService{r: resource[Message, *Message]{c: c, collection: "messages", kind: ObjectMessage}}
 	return c, nil
+}
+
+// defaultTransport is the transport of a client made without
+// WithHTTPClient: a clone of http.DefaultTransport that keeps as many idle
+// connections to the API as a walk has pages in flight (see
+// WithConcurrency). A default transport that is not an *http.Transport (one
+// that httpmock.Activate or a tracing wrapper put there) is used as it is.
+func defaultTransport() http.RoundTripper {
+	t, ok := http.DefaultTransport.(*http.Transport)
+	if !ok {
+		return http.DefaultTransport
+	}
+	t = t.Clone()
+	t.MaxIdleConnsPerHost = maxConcurrency
+	return t
 }
 
 // checkAPIKey refuses the keys NewClient's doc lists (RFC 7617: a user-id

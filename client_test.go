@@ -445,3 +445,26 @@ func TestIncludesAreSentWithLiteralCommas(t *testing.T) {
 		t.Errorf("raw Get query = %q, want %q (only includes keeps its commas)", got, want)
 	}
 }
+
+// A client made without WithHTTPClient sends through http.DefaultTransport
+// even when it is not an *http.Transport (httpmock.Activate, a tracing
+// wrapper): NewClient uses it as it is rather than panic.
+func TestNewClientTakesADefaultTransportThatIsNotAnHTTPTransport(t *testing.T) {
+	mt := httpmock.NewMockTransport()
+	mt.RegisterResponder(http.MethodGet, testBaseURL+"/websites/1/orders/2",
+		httpmock.NewBytesResponder(200, fixture(t, "order_plain.json")))
+	saved := http.DefaultTransport
+	http.DefaultTransport = mt
+	t.Cleanup(func() { http.DefaultTransport = saved })
+
+	c, err := NewClient(testBaseURL, testAPIKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Orders.Get(context.Background(), 1, 2, nil); err != nil {
+		t.Fatal(err)
+	}
+	if n := mt.GetTotalCallCount(); n != 1 {
+		t.Errorf("http.DefaultTransport served %d requests, want 1", n)
+	}
+}
