@@ -72,9 +72,11 @@ func WithHTTPClient(hc *http.Client) Option {
 }
 
 // WithRetry sets the retry policy. WithRetry(RetryPolicy{}) turns retrying
-// off: tests of error fixtures (a 429 or a 5xx from httpmock or
-// ordermsgtest.ErrorResponder) want it, so that the error comes back at
-// once rather than after three retries and their backoff.
+// off: tests on httpmock fixtures want it, so that an error fixture (a 429
+// or a 5xx, such as ordermsgtest.ErrorResponder's) or a URL without a
+// responder (httpmock's error, which the client takes for a network
+// failure) comes back at once rather than after three retries and their
+// backoff.
 func WithRetry(p RetryPolicy) Option {
 	return func(s *settings) error {
 		np, err := p.normalized()

@@ -26,9 +26,11 @@
 // Website.ListedOrders, ListedMessages, RetrievedOrder and RetrievedMessage
 // return the fake's data as the API shows it, with the includes asked for.
 //
-// A client retries 429 and 5xx responses by default, three times with
-// backoff: give it ordermsg.WithRetry(ordermsg.RetryPolicy{}) in tests of
-// errors, so that an error fixture answers at once.
+// A client retries 429 and 5xx responses, and network errors, by default,
+// three times with backoff; httpmock's answer to a URL without a responder
+// is such an error. Give a client on fixtures
+// ordermsg.WithRetry(ordermsg.RetryPolicy{}), so that an error fixture, or
+// a URL the test did not register, answers at once.
 //
 // # OpenAPI
 //

@@ -577,20 +577,7 @@ func TestReadmeShowsTheTestingExamples(t *testing.T) {
 	if !ok || !ok2 {
 		t.Fatal("the README has no Testing your code section with a The fake part")
 	}
-	src, err := os.ReadFile("example_httpmock_test.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	bodies := map[string]string{}
-	for _, fn := range strings.Split(string(src), "\nfunc ")[1:] {
-		name, rest, _ := strings.Cut(fn, "() {\n")
-		body, _, _ := strings.Cut(rest, "\t// Output:")
-		var lines []string
-		for _, line := range strings.Split(strings.TrimRight(body, "\n"), "\n") {
-			lines = append(lines, strings.TrimPrefix(line, "\t"))
-		}
-		bodies[name] = strings.Join(lines, "\n") + "\n"
-	}
+	bodies := httpmockExamples(t)
 	blocks := strings.Split(section, "```go\n")[1:]
 	if len(blocks) != 3 {
 		t.Fatalf("%d Go blocks; want the hand-written fixtures, the fake's data and the retry setting", len(blocks))
@@ -607,6 +594,39 @@ func TestReadmeShowsTheTestingExamples(t *testing.T) {
 			t.Errorf("Go block %d of the section is no example's body:\n%s", i+1, code)
 		} else if !strings.Contains(section, "`"+found+"`") {
 			t.Errorf("the section shows %s without naming it", found)
+		}
+	}
+}
+
+// httpmockExamples returns the body of each Example of
+// example_httpmock_test.go by its name, unindented, its output aside.
+func httpmockExamples(t *testing.T) map[string]string {
+	src, err := os.ReadFile("example_httpmock_test.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bodies := map[string]string{}
+	for _, fn := range strings.Split(string(src), "\nfunc ")[1:] {
+		name, rest, _ := strings.Cut(fn, "() {\n")
+		body, _, _ := strings.Cut(rest, "\t// Output:")
+		var lines []string
+		for _, line := range strings.Split(strings.TrimRight(body, "\n"), "\n") {
+			lines = append(lines, strings.TrimPrefix(line, "\t"))
+		}
+		bodies[name] = strings.Join(lines, "\n") + "\n"
+	}
+	return bodies
+}
+
+// Every client of the httpmock examples, and so of the README's "Testing
+// your code" (TestReadmeShowsTheTestingExamples), turns retries off: an
+// error fixture, and a URL without a responder (a network error to the
+// client), would otherwise come back after three retries and their backoff.
+func TestHTTPMockExamplesTurnRetriesOff(t *testing.T) {
+	const off = "ordermsg.WithRetry(ordermsg.RetryPolicy{})"
+	for name, body := range httpmockExamples(t) {
+		if n := strings.Count(body, "ordermsg.NewClient("); n != strings.Count(body, off) {
+			t.Errorf("%s: %d clients, %d of them with %s", name, n, strings.Count(body, off), off)
 		}
 	}
 }
