@@ -103,9 +103,10 @@ func ErrorResponder(status int, message string) httpmock.Responder {
 // RateLimitResponder answers every request with a 429 whose Retry-After
 // header asks for retryAfter, in whole seconds rounded up (none when
 // retryAfter is not positive). A client without retries returns an
-// *ordermsg.APIError with RetryAfter set; with the default policy, a wait up
-// to its MaxWait (30s) is slept before each retry, and a longer one is
-// returned at once.
+// *ordermsg.APIError with RetryAfter set. With the default policy, a wait up
+// to its MaxWait (30s) is slept before each of the three retries (a call to
+// RateLimitResponder(30*time.Second) fails after 90 seconds), and a longer
+// one is returned at once.
 func RateLimitResponder(retryAfter time.Duration) httpmock.Responder {
 	return func(*http.Request) (*http.Response, error) {
 		rep := errorReply(http.StatusTooManyRequests, "rate limited")
