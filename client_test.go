@@ -311,6 +311,42 @@ func TestBadRequestWithTheDefaultVersionHeaderHints(t *testing.T) {
 	}
 }
 
+// The hint is given only when the 400 does not point elsewhere: its message
+// or body mentions a version or the header's name, in any case, or it has
+// no message at all. A message about something else gets none.
+func TestVersionHeaderHintOnlyWhenTheBadRequestMayBeAboutIt(t *testing.T) {
+	for body, hint := range map[string]bool{
+		`{"message":"missing version header"}`:                       true,
+		`{"error":"Unsupported API VERSION"}`:                        true,
+		`{"message":"header service-api-version is not recognised"}`: true,
+		`{"message":"bad request","detail":"see Acme-Api-Version"}`:  true,
+		`Version header required`:                                    true,
+		``:                                                           true,
+		"  \n":                                                       true,
+		`{}`:                                                         true,
+		`{"object":"error","status":400}`:                            true,
+		`{"message":"date_start must be a date"}`:                    false,
+		`{"message":"count must be an integer from 1 to 100"}`: false,
+		`{"error":{"message":"unknown include: mesage"}}`:      false,
+		`count must be an integer`:                             false,
+		`<html><body>Bad Request</body></html>`:                false,
+	} {
+		c, mt := newMockClient(t, WithRetry(RetryPolicy{}))
+		mt.RegisterResponder(http.MethodGet, testBaseURL+"/websites/1/orders/2", httpmock.NewStringResponder(400, body))
+		_, err := c.Orders.Get(context.Background(), 1, 2, nil)
+		var apiErr *APIError
+		if !errors.As(err, &apiErr) {
+			t.Fatalf("%q: %v", body, err)
+		}
+		if got := apiErr.Hint != ""; got != hint {
+			t.Errorf("body %q: hint %q, want one: %v", body, apiErr.Hint, hint)
+		}
+		if got := strings.Contains(err.Error(), "WithVersionHeader"); got != hint {
+			t.Errorf("body %q: %v", body, err)
+		}
+	}
+}
+
 func TestCallerErrorsSendNoRequest(t *testing.T) {
 	c, mt := newMockClient(t)
 	mt.RegisterNoResponder(httpmock.NewStringResponder(200, "{}"))
