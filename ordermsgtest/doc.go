@@ -24,7 +24,9 @@
 // and the same for messages; httpmock matches a URL registered without a
 // query whatever the request's query. For records like the real ones,
 // Website.ListedOrders, ListedMessages, RetrievedOrder and RetrievedMessage
-// return the fake's data as the API shows it, with the includes asked for.
+// return the fake's data as the API shows it, with the includes asked for;
+// but their file links are the dataset's (on files.example.com, expired),
+// not the signed ones the fake mints on its own origin as it serves.
 //
 // A client retries 429 and 5xx responses, and network errors, by default,
 // three times with backoff; httpmock's answer to a URL without a responder

@@ -478,6 +478,39 @@ func TestRenderedViewsAreWhatTheFakeServes(t *testing.T) {
 	}
 }
 
+// The views keep the dataset's file links, as their documentation says: a
+// url on files.example.com and an expires a day after the record's
+// creation, long past for generated records; the fake serves its own.
+func TestRenderedViewsKeepTheDatasetsFileLinks(t *testing.T) {
+	w := ordermsgtest.Generate(small).Websites[0]
+	var files []*ordermsg.File
+	for _, m := range w.ListedMessages(ordermsg.MessageIncludeFile) {
+		if m.File.Expanded != nil {
+			files = append(files, m.File.Expanded)
+		}
+	}
+	for _, o := range w.ListedOrders(ordermsg.OrderIncludeItemsPrintReadyFiles) {
+		if r := w.RetrievedOrder(o.ID, ordermsg.OrderIncludeItemsPrintReadyFiles); r != nil {
+			for _, it := range r.Items {
+				for _, prf := range it.PrintReadyFiles {
+					if prf.File != nil {
+						files = append(files, prf.File)
+					}
+				}
+			}
+		}
+	}
+	if len(files) == 0 {
+		t.Fatal("no file in the views")
+	}
+	for _, f := range files {
+		want := fmt.Sprintf("https://files.example.com/%d/%s", f.ID, f.Filename)
+		if f.URL != want || f.Expires.Year() != 2024 || !f.Expires.Before(time.Now()) {
+			t.Errorf("file %d: url %s, expires %v; want %s, expired in 2024", f.ID, f.URL, f.Expires, want)
+		}
+	}
+}
+
 // viewsAreServed checks the views of one resource (listed, retrieved)
 // against what the fake serves (all, get), for each set of includes.
 func viewsAreServed[T any, I ~string](t *testing.T, what string, records []*T, includeSets [][]I,
