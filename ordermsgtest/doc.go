@@ -19,7 +19,10 @@
 // the pagination); each takes your own *ordermsg.Order or
 // *ordermsg.Message values, or raw JSON (json.RawMessage). ErrorResponder
 // serves an error of any status, RateLimitResponder a 429 with
-// Retry-After. The URL layout under the base URL is
+// Retry-After. Like httpmock's *OrPanic constructors, they panic when made
+// with a fixture that no response of the API holds, rather than serve it
+// or fail each request: a nil record, raw JSON that is not a JSON object,
+// an error status outside 400 to 599. The URL layout under the base URL is
 // /websites/{website_id}/orders, /websites/{website_id}/orders/{order_id},
 // and the same for messages; httpmock matches a URL registered without a
 // query whatever the request's query. For records like the real ones,

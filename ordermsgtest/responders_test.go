@@ -242,6 +242,65 @@ func TestErrorResponder(t *testing.T) {
 	}
 }
 
+// A responder made with a fixture that no response holds panics when it is
+// made, saying which and why, rather than serve it (200 null, data:[null],
+// a 200 error) or fail each request with an error that the client retries.
+func TestRespondersRefuseBadFixturesWhenMade(t *testing.T) {
+	order := &ordermsg.Order{Object: ordermsg.ObjectOrder, ID: 1}
+	for _, tc := range []struct {
+		name  string
+		make  func() httpmock.Responder
+		panic string
+	}{
+		{"nil order", func() httpmock.Responder { return ordermsgtest.RecordResponder((*ordermsg.Order)(nil)) },
+			"ordermsgtest: RecordResponder: the record is a nil *ordermsg.Order"},
+		{"nil message", func() httpmock.Responder { return ordermsgtest.RecordResponder((*ordermsg.Message)(nil)) },
+			"ordermsgtest: RecordResponder: the record is a nil *ordermsg.Message"},
+		{"nil raw", func() httpmock.Responder { return ordermsgtest.RecordResponder(json.RawMessage(nil)) },
+			"ordermsgtest: RecordResponder: the record is not a JSON object"},
+		{"raw null", func() httpmock.Responder { return ordermsgtest.RecordResponder(json.RawMessage(" null")) },
+			"ordermsgtest: RecordResponder: the record is not a JSON object"},
+		{"raw array", func() httpmock.Responder { return ordermsgtest.RecordResponder(json.RawMessage(`[{"id":1}]`)) },
+			"ordermsgtest: RecordResponder: the record is not a JSON object"},
+		{"invalid raw", func() httpmock.Responder { return ordermsgtest.RecordResponder(json.RawMessage(`{"id":`)) },
+			"ordermsgtest: RecordResponder: the record is not a JSON object"},
+		{"nil in a page", func() httpmock.Responder { return ordermsgtest.PageResponder([]*ordermsg.Order{order, nil}) },
+			"ordermsgtest: PageResponder: records[1] is a nil *ordermsg.Order"},
+		{"nil in a list", func() httpmock.Responder { return ordermsgtest.ListResponder([]*ordermsg.Message{nil}) },
+			"ordermsgtest: ListResponder: records[0] is a nil *ordermsg.Message"},
+		{"invalid raw in a list", func() httpmock.Responder {
+			return ordermsgtest.ListResponder([]json.RawMessage{json.RawMessage(`{"id":1}`), json.RawMessage(`{"id":2,}`)})
+		}, "ordermsgtest: ListResponder: records[1] is not a JSON object"},
+		{"string in a page", func() httpmock.Responder {
+			return ordermsgtest.PageResponder([]json.RawMessage{json.RawMessage(`"order"`)})
+		},
+			"ordermsgtest: PageResponder: records[0] is not a JSON object"},
+		{"status 200", func() httpmock.Responder { return ordermsgtest.ErrorResponder(200, "fine") },
+			"ordermsgtest: ErrorResponder: status 200 is not an error's: want 400 to 599"},
+		{"status 99", func() httpmock.Responder { return ordermsgtest.ErrorResponder(99, "odd") },
+			"ordermsgtest: ErrorResponder: status 99 is not an error's: want 400 to 599"},
+		{"status 600", func() httpmock.Responder { return ordermsgtest.ErrorResponder(600, "odd") },
+			"ordermsgtest: ErrorResponder: status 600 is not an error's: want 400 to 599"},
+		{"status 399", func() httpmock.Responder { return ordermsgtest.ErrorResponder(399, "odd") },
+			"ordermsgtest: ErrorResponder: status 399 is not an error's: want 400 to 599"},
+	} {
+		func() {
+			defer func() {
+				if got := recover(); got != tc.panic {
+					t.Errorf("%s: panic %v, want %q", tc.name, got, tc.panic)
+				}
+			}()
+			tc.make()
+		}()
+	}
+	// The bounds and fixtures that responses hold are taken.
+	ordermsgtest.ErrorResponder(400, "bad")
+	ordermsgtest.ErrorResponder(599, "odd")
+	ordermsgtest.RecordResponder(json.RawMessage(" \n{}"))
+	ordermsgtest.PageResponder([]*ordermsg.Order(nil))
+	ordermsgtest.ListResponder([]json.RawMessage{})
+}
+
 // RateLimitResponder's Retry-After is in whole seconds, rounded up, and
 // absent for no wait.
 func TestRateLimitResponderRetryAfter(t *testing.T) {
