@@ -88,7 +88,8 @@
 //     value) instead, to test code that sends it; Server.Client and
 //     Handler.Client send whatever the fake requires. A name or value that
 //     the SDK refuses (ordermsg.CheckVersionHeader) is refused here too:
-//     Client returns the error and every request gets a 500 that says it.
+//     Client returns the error and every request gets a 501 that says it
+//     (a server error that the SDK does not retry, unlike a 500).
 //   - Methods other than GET give 405.
 //   - count: default 25 (DefaultCount), from 1 to 100 (MaxCount); outside
 //     that, 400. page: from 1, default 1; a page past the end is empty.

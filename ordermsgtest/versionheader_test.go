@@ -59,8 +59,9 @@ func TestDefaultVersionHeader(t *testing.T) {
 
 // A header the SDK refuses (ordermsg.CheckVersionHeader) is refused by the
 // fake too, without a panic: Handler.Client and Server.Client return the
-// error, and every request the fake gets is answered with a 500 that says
-// it, never showing the value.
+// error, and every request the fake gets is answered with a 501 that says
+// it, never showing the value: a server error that a client with the
+// default retry policy does not retry.
 func TestWithVersionHeaderRefusesWhatTheSDKRefuses(t *testing.T) {
 	ctx := context.Background()
 	for _, tc := range []struct{ name, value, want string }{
@@ -80,14 +81,18 @@ func TestWithVersionHeaderRefusesWhatTheSDKRefuses(t *testing.T) {
 		if _, err := srv.Client(); err == nil || !strings.HasPrefix(err.Error(), tc.want) {
 			t.Errorf("WithVersionHeader(%q, %q): Server.Client() = %v", tc.name, tc.value, err)
 		}
-		c, err := ordermsg.NewClient(srv.URL, srv.APIKey, ordermsg.WithRetry(ordermsg.RetryPolicy{}))
+		c, err := ordermsg.NewClient(srv.URL, srv.APIKey) // the default retry policy
 		if err != nil {
 			t.Fatal(err)
 		}
 		_, err = c.Orders.List(ctx, srv.WebsiteID, nil)
 		var apiErr *ordermsg.APIError
-		if !errors.As(err, &apiErr) || apiErr.StatusCode != http.StatusInternalServerError || !strings.HasPrefix(apiErr.Message, tc.want) {
+		if !errors.As(err, &apiErr) || apiErr.StatusCode != http.StatusNotImplemented || !errors.Is(err, ordermsg.ErrServer) ||
+			!strings.HasPrefix(apiErr.Message, tc.want) {
 			t.Errorf("WithVersionHeader(%q, %q): a request got %v", tc.name, tc.value, err)
+		}
+		if n := srv.Handler.Stats().Requests; n != 1 {
+			t.Errorf("WithVersionHeader(%q, %q): %d requests, want 1: the answer was retried", tc.name, tc.value, n)
 		}
 		if strings.Contains(err.Error(), "SECRET") {
 			t.Errorf("the fake's answer shows the value: %v", err)
