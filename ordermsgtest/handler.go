@@ -175,7 +175,9 @@ func (h *Handler) refusal(r *http.Request) (reply, bool) {
 	case h.versionValue:
 		return reply{}, false
 	default:
-		return errorReply(http.StatusBadRequest, "unsupported %s %q; supported: %s", h.versionName, v, h.versionValue), true
+		// The value sent is never shown: it may be the key, given in the
+		// wrong place.
+		return errorReply(http.StatusBadRequest, "unsupported %s value; supported: %s", h.versionName, h.versionValue), true
 	}
 }
 
