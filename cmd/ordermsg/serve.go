@@ -32,7 +32,9 @@ which is its normal end: it exits 0.
 
 It requires the version header that --version-header or ORDERMSG_VERSION_HEADER
 names ("Name: value"; default "` + defaultVersionHeader + `"), as the real service
-requires its maker's: a request without it gets the fake's 400.
+requires its maker's: a request without it gets the fake's 400. A header from
+ORDERMSG_VERSION_HEADER, meant for the real service, is never printed: the
+lines it prints to try the fake read the variable instead.
 
 --add-every D adds, every D while it serves, one order (with its message) and
 one message to each website, created now (the generated records lie in
@@ -71,14 +73,24 @@ records on each run, as it would in production.`,
 				ordermsgtest.WithFaults(ordermsgtest.Faults{Seed: cfg.Seed, Rate: rate}),
 				ordermsgtest.WithVersionHeader(name, value), ordermsgtest.WithClock(time.Now))
 			url := "http://" + ln.Addr().String()
-			fmt.Fprintf(a.stdout, "ordermsg fake service at %s (header %s: %s)\n", url, name, value)
+			// The header is shown, in the banner and the lines to try, when
+			// it is the flag's or the default. The environment variable is
+			// meant for the real service and may hold a secret given in the
+			// wrong place: the lines say where the header comes from, and
+			// let the shell read it.
+			header := name + ": " + value
+			curlHeader, envHeader := "'"+header+"'", " "+envVersionHeader+"='"+header+"'"
+			if required.fromEnvironment() {
+				header, curlHeader, envHeader = "from "+envVersionHeader, `"$`+envVersionHeader+`"`, ""
+			}
+			fmt.Fprintf(a.stdout, "ordermsg fake service at %s (header %s)\n", url, header)
 			fmt.Fprintf(a.stdout, "OpenAPI document at %s%s\n", url, ordermsgtest.OpenAPIPath)
 			for _, w := range ds.Websites {
 				fmt.Fprintf(a.stdout, "  website %d  api key %s  (%d orders, %d messages)\n", w.ID, w.APIKey, len(w.Orders), len(w.Messages))
 			}
 			first := ds.Websites[0]
-			fmt.Fprintf(a.stdout, "try:\n  curl -u %s: -H '%s: %s' %s/websites/%d/orders\n", first.APIKey, name, value, url, first.ID)
-			fmt.Fprintf(a.stdout, "  ORDERMSG_BASE_URL=%s ORDERMSG_API_KEY=%s ORDERMSG_WEBSITE_ID=%d ORDERMSG_VERSION_HEADER='%s: %s' ordermsg orders list\n", url, first.APIKey, first.ID, name, value)
+			fmt.Fprintf(a.stdout, "try:\n  curl -u %s: -H %s %s/websites/%d/orders\n", first.APIKey, curlHeader, url, first.ID)
+			fmt.Fprintf(a.stdout, "  ORDERMSG_BASE_URL=%s ORDERMSG_API_KEY=%s ORDERMSG_WEBSITE_ID=%d%s ordermsg orders list\n", url, first.APIKey, first.ID, envHeader)
 			if every > 0 {
 				fmt.Fprintf(a.stdout, "adding an order and a message to each website every %v\n", every)
 				ticker := time.NewTicker(every)

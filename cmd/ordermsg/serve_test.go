@@ -20,6 +20,7 @@ type served struct {
 	url, docURL, key string
 	websiteID        int64
 	header           string // the header line: "Name: value"
+	printed          string // all it printed up to "serving until interrupted"
 	lines            <-chan string
 	stop             func() int // ends the run like Ctrl-C; returns its exit code
 }
@@ -39,6 +40,7 @@ func startServe(t *testing.T, env map[string]string, args ...string) *served {
 	lines := bufio.NewScanner(r)
 	for lines.Scan() {
 		line := lines.Text()
+		s.printed += line + "\n"
 		if rest, ok := strings.CutPrefix(line, "ordermsg fake service at "); ok {
 			url, header, _ := strings.Cut(rest, " (header ")
 			s.url, s.header = url, strings.TrimSuffix(header, ")")
@@ -122,7 +124,7 @@ func TestServeRequiresTheVersionHeaderItIsGiven(t *testing.T) {
 	} {
 		s := startServe(t, tc.env, append([]string{"--websites", "1", "--orders", "3", "--messages", "3"}, tc.args...)...)
 		path := fmt.Sprintf("/websites/%d/orders", s.websiteID)
-		if s.header != "Acme-Api-Version: 1" {
+		if want := "Acme-Api-Version: 1"; tc.args == nil && s.header != "from "+envVersionHeader || tc.args != nil && s.header != want {
 			t.Errorf("%v %v: header line %q", tc.env, tc.args, s.header)
 		}
 		for header, want := range map[string]int{"Acme-Api-Version: 1": 200, "Service-Api-Version: 1": 400, "": 400, "Acme-Api-Version: 2": 400} {
@@ -137,6 +139,38 @@ func TestServeRequiresTheVersionHeaderItIsGiven(t *testing.T) {
 		}
 		if code := s.stop(); code != exitOK {
 			t.Errorf("serve exited %d", code)
+		}
+	}
+}
+
+// The header from ORDERMSG_VERSION_HEADER, meant for the real service, is
+// never printed: serve says where it comes from, and its lines to try read
+// the variable. A flag's header, typed on the command line, is shown.
+func TestServeNeverPrintsTheVersionHeaderFromTheEnvironment(t *testing.T) {
+	env := map[string]string{envVersionHeader: "Acme-Api-Version: sk_live_SECRET"}
+	s := startServe(t, env, "--websites", "1", "--orders", "3", "--messages", "3")
+	if strings.Contains(s.printed, "SECRET") || strings.Contains(s.printed, "Acme-Api-Version") {
+		t.Errorf("serve printed the variable's header:\n%s", s.printed)
+	}
+	for _, want := range []string{
+		"(header from " + envVersionHeader + ")\n",
+		fmt.Sprintf(`curl -u %s: -H "$%s" %s/websites/%d/orders`+"\n", s.key, envVersionHeader, s.url, s.websiteID),
+		fmt.Sprintf("ORDERMSG_WEBSITE_ID=%d ordermsg orders list\n", s.websiteID),
+	} {
+		if !strings.Contains(s.printed, want) {
+			t.Errorf("serve printed no %q:\n%s", want, s.printed)
+		}
+	}
+	if code := s.get(t, fmt.Sprintf("/websites/%d/orders", s.websiteID), env[envVersionHeader]); code != 200 {
+		t.Errorf("with the variable's header: %d", code)
+	}
+	s.stop()
+
+	s = startServe(t, env, "--websites", "1", "--orders", "3", "--messages", "3", "--version-header", "Acme-Api-Version: 7")
+	defer s.stop()
+	for _, want := range []string{"(header Acme-Api-Version: 7)\n", "-H 'Acme-Api-Version: 7' ", envVersionHeader + "='Acme-Api-Version: 7' ordermsg orders list\n"} {
+		if !strings.Contains(s.printed, want) {
+			t.Errorf("serve printed no %q:\n%s", want, s.printed)
 		}
 	}
 }
