@@ -117,7 +117,9 @@ func WithVersionHeader(name, value string) Option {
 // Transfer-Encoding, Trailer, Connection, Keep-Alive, TE, Upgrade,
 // Accept-Encoding, Range, If-Range, Expect, Cookie, Cookie2, and every
 // Proxy-* header: see reservedHeaders), and value a non-empty header value
-// without control characters. WithVersionHeader, the fake's
+// without control characters and without leading or trailing white space
+// (net/http trims it on the wire, while httpmock's transport sees it: the
+// two would disagree). WithVersionHeader, the fake's
 // ordermsgtest.WithVersionHeader and the command-line tool all use it.
 //
 // Its error is a *VersionHeaderError, which matches ErrInvalidArgument. It
@@ -136,6 +138,8 @@ func CheckVersionHeader(name, value string) error {
 		reason = canonical + " cannot be the version header: " + proxyHeaders
 	case value == "":
 		reason = "the value is empty"
+	case strings.Trim(value, " \t") != value:
+		reason = "the value has leading or trailing white space, which net/http trims"
 	case !httpguts.ValidHeaderFieldValue(value):
 		reason = "the value contains a control character"
 	default:

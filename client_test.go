@@ -264,6 +264,26 @@ func TestVersionHeaderRefusesReservedHeaders(t *testing.T) {
 	}
 }
 
+// A value with leading or trailing white space (or only white space) is
+// refused, without being shown: net/http trims it on the wire, httpmock's
+// transport does not, so a test and production would disagree. White space
+// inside the value is the value's.
+func TestVersionHeaderRefusesSurroundingWhiteSpace(t *testing.T) {
+	for _, value := range []string{" ", "\t", "  ", " 1 ", "1 ", "\t1", "SECRET\t"} {
+		err := CheckVersionHeader("Acme-Api-Version", value)
+		var vh *VersionHeaderError
+		if !errors.As(err, &vh) || vh.Reason != "the value has leading or trailing white space, which net/http trims" || strings.Contains(err.Error(), "SECRET") {
+			t.Errorf("CheckVersionHeader(%q) = %v", value, err)
+		}
+		if _, err := NewClient(testBaseURL, testAPIKey, WithVersionHeader("Acme-Api-Version", value)); !errors.Is(err, ErrInvalidArgument) {
+			t.Errorf("WithVersionHeader(%q): %v", value, err)
+		}
+	}
+	if err := CheckVersionHeader("Acme-Api-Version", "2024-01 beta"); err != nil {
+		t.Errorf("white space inside the value: %v", err)
+	}
+}
+
 // A name that is not one of the reserved headers is never shown: it may be
 // the key, given where the header goes.
 func TestVersionHeaderErrorNeverShowsTheNameOrValue(t *testing.T) {

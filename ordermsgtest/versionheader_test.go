@@ -87,6 +87,7 @@ func TestWithVersionHeaderRefusesWhatTheSDKRefuses(t *testing.T) {
 		{"Transfer-Encoding", "chunked", "ordermsgtest: WithVersionHeader: Transfer-Encoding cannot be the version header"},
 		{"", "1", "ordermsgtest: WithVersionHeader: the name is empty"},
 		{"Acme-Api-Version", "", "ordermsgtest: WithVersionHeader: the value is empty"},
+		{"Acme-Api-Version", " SECRET ", "ordermsgtest: WithVersionHeader: the value has leading or trailing white space"},
 		{"Acme Api Version", "SECRET", "ordermsgtest: WithVersionHeader: the name is not an HTTP token"},
 	} {
 		opt := ordermsgtest.WithVersionHeader(tc.name, tc.value)
