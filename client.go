@@ -115,8 +115,10 @@ func WithVersionHeader(name, value string) Option {
 // !#$%&'*+-.^_`|~) that neither the client nor net/http sets, drops or acts
 // on itself (Authorization, Accept, User-Agent, Host, Content-Length,
 // Transfer-Encoding, Trailer, Connection, Keep-Alive, TE, Upgrade,
-// Accept-Encoding, Range, If-Range, Expect, Cookie, Cookie2, and every
-// Proxy-* header: see reservedHeaders), and value a non-empty header value
+// Accept-Encoding, Range, If-Range, Expect, Cookie, Cookie2,
+// Www-Authenticate, Referer, Content-Type, Content-Encoding,
+// Content-Language, Content-Location, and every Proxy-* header: see
+// reservedHeaders), and value a non-empty header value
 // without control characters and without leading or trailing white space
 // (net/http trims it on the wire, while httpmock's transport sees it: the
 // two would disagree). WithVersionHeader, the fake's
@@ -157,6 +159,7 @@ const (
 	writtenHeaders    = "net/http writes it from the request itself and drops a value set by hand"
 	connectionHeaders = "it is about the connection, which net/http manages; HTTP/2 drops or refuses it"
 	proxyHeaders      = "it is for proxies, which net/http talks to itself"
+	bodyHeaders       = "it describes a request's body, and net/http's redirects (301, 302, 303) drop it"
 )
 
 // reservedHeaders are the header names, canonical, that the version header
@@ -179,6 +182,12 @@ var reservedHeaders = map[string]string{
 	"Expect":            "net/http acts on it (Expect: 100-continue) rather than pass it on",
 	"Cookie":            "net/http's cookie jar and redirects rewrite or drop it",
 	"Cookie2":           "net/http's redirects drop it",
+	"Www-Authenticate":  "net/http's redirects to another host drop it, as they drop credentials",
+	"Referer":           "it names the page a request came from, which net/http sets on a redirect, and drops on one from https to http",
+	"Content-Type":      bodyHeaders,
+	"Content-Encoding":  bodyHeaders,
+	"Content-Language":  bodyHeaders,
+	"Content-Location":  bodyHeaders,
 }
 
 // WithUserAgent puts product (such as "my-app/1.2") before the SDK's own

@@ -238,6 +238,7 @@ func TestVersionHeaderIsConfigurableAndUserAgentDefault(t *testing.T) {
 func TestVersionHeaderRefusesReservedHeaders(t *testing.T) {
 	reserved := []string{"Authorization", "Accept", "User-Agent", "Host", "Content-Length", "Transfer-Encoding", "Trailer",
 		"Connection", "Keep-Alive", "TE", "Upgrade", "Accept-Encoding", "Range", "If-Range", "Expect", "Cookie", "Cookie2",
+		"WWW-Authenticate", "Referer", "Content-Type", "Content-Encoding", "Content-Language", "Content-Location",
 		"Proxy-Authorization", "Proxy-Connection", "Proxy-Anything"}
 	for _, name := range reserved {
 		for _, spelled := range []string{name, strings.ToLower(name), strings.ToUpper(name)} {
