@@ -34,7 +34,7 @@ func (f *filters) dates() (since, until ordermsg.Date, err error) {
 			continue
 		}
 		if *d.dst, err = ordermsg.ParseDate(d.value); err != nil {
-			return since, until, usagef("%s %q: want a date YYYY-MM-DD", d.flag, d.value)
+			return since, until, usagef("%s %q: want a date YYYY-MM-DD that exists, from 0001-01-01, such as 2024-03-01", d.flag, d.value)
 		}
 	}
 	// Dates of the YYYY-MM-DD form sort as their text does.
