@@ -175,10 +175,54 @@ func TestServeNeverPrintsTheVersionHeaderFromTheEnvironment(t *testing.T) {
 	}
 }
 
+// serve's flags are checked before it listens, and a value it cannot serve
+// with is a usage error (exit 2) in the tool's words: no text of package
+// net, and a port out of range is the command line's fault, not the
+// network's.
+func TestServeFlagsAreCheckedInTheToolsWords(t *testing.T) {
+	const wantAddr = "want a loopback host and a port from 0 to 65535, such as 127.0.0.1:8080 (port 0: any free port)\n"
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--addr", "abc"}, `--addr "abc": ` + wantAddr},
+		{[]string{"--addr", "127.0.0.1:99999"}, `--addr "127.0.0.1:99999": ` + wantAddr},
+		{[]string{"--addr", "127.0.0.1:-1"}, `--addr "127.0.0.1:-1": ` + wantAddr},
+		{[]string{"--addr", "localhost:http"}, `--addr "localhost:http": ` + wantAddr},
+		{[]string{"--addr", "10.0.0.1:8080"}, `--addr "10.0.0.1:8080": the fake serves on loopback only: ` + wantAddr},
+		{[]string{"--websites", "0"}, "--websites 0: want 1 to 10000 (the fake holds every record in memory)\n"},
+		{[]string{"--websites", "-3"}, "--websites -3: want 1 to 10000 (the fake holds every record in memory)\n"},
+		{[]string{"--websites", "10001"}, "--websites 10001: want 1 to 10000 (the fake holds every record in memory)\n"},
+		{[]string{"--orders", "-1"}, "--orders -1: want 0 to 100000 per website (the fake holds every record in memory)\n"},
+		{[]string{"--orders", "100001"}, "--orders 100001: want 0 to 100000 per website (the fake holds every record in memory)\n"},
+		{[]string{"--messages", "-1"}, "--messages -1: want 0 to 100000 per website (the fake holds every record in memory)\n"},
+		{[]string{"--messages", "1000000"}, "--messages 1000000: want 0 to 100000 per website (the fake holds every record in memory)\n"},
+		{[]string{"--fault-rate", "NaN"}, "--fault-rate NaN: want a share from 0 to 1\n"},
+		{[]string{"--fault-rate", "1.5"}, "--fault-rate 1.5: want a share from 0 to 1\n"},
+		{[]string{"--latency", "-1s"}, "--latency -1s: must not be negative\n"},
+		{[]string{"--add-every", "1ms"}, "--add-every 1ms: want 10ms or more, or 0 (never)\n"},
+		{[]string{"--add-every", "-1s"}, "--add-every -1s: want 10ms or more, or 0 (never)\n"},
+	} {
+		stdout, stderr, code := cli{}.run(context.Background(), append([]string{"serve"}, tc.args...)...)
+		if code != exitUsage || stdout != "" || !strings.HasPrefix(stderr, "error: "+tc.want) {
+			t.Errorf("serve %v: exit %d, stdout %q, stderr %q; want %q", tc.args, code, stdout, stderr, tc.want)
+		}
+	}
+	// The bounds themselves are taken.
+	cfg := ordermsgtest.Config{Websites: 10_000, OrdersPerWebsite: 100_000, MessagesPerWebsite: 100_000}
+	if err := checkServeFlags("127.0.0.1:65535", cfg, 1, 0, 10*time.Millisecond); err != nil {
+		t.Errorf("the largest values: %v", err)
+	}
+	cfg = ordermsgtest.Config{Websites: 1}
+	if err := checkServeFlags("localhost:0", cfg, 0, 0, 0); err != nil {
+		t.Errorf("the smallest values: %v", err)
+	}
+}
+
 // serve --add-every adds records while it serves, and says so.
 func TestServeAddsRecordsWhileServing(t *testing.T) {
 	start := time.Now().Truncate(time.Second)
-	s := startServe(t, nil, "--websites", "1", "--orders", "4", "--messages", "4", "--add-every", "1ms")
+	s := startServe(t, nil, "--websites", "1", "--orders", "4", "--messages", "4", "--add-every", "10ms")
 	defer s.stop()
 	c, err := ordermsg.NewClient(s.url, s.key)
 	if err != nil {
