@@ -179,6 +179,34 @@ func groupCommand(use, short, example string) *cobra.Command {
 // connect returns a client and the website to read, from --demo, the flags
 // or the environment. close releases a demo server.
 func (a *app) connect() (c *ordermsg.Client, websiteID int64, close func(), err error) {
+	return a.connectWith(func(header ordermsgtest.Option, opts []ordermsg.Option) (*ordermsg.Client, int64, func(), error) {
+		srv := ordermsgtest.NewServer(nil, header)
+		c, err := srv.Client(opts...)
+		if err != nil {
+			srv.Close()
+			return nil, 0, nil, err
+		}
+		return c, srv.WebsiteID, srv.Close, nil
+	})
+}
+
+// connectMirror is connect for sync --db: its demo is the fake at a fixed
+// base URL (ordermsgtest.MockBaseURL), reached through an in-process
+// transport, so that every run of sync --demo reads the same source, as a
+// mirror keeps one per website. It serves no files, which sync does not
+// read.
+func (a *app) connectMirror() (c *ordermsg.Client, websiteID int64, close func(), err error) {
+	return a.connectWith(func(header ordermsgtest.Option, opts []ordermsg.Option) (*ordermsg.Client, int64, func(), error) {
+		h := ordermsgtest.NewHandler(nil, header)
+		c, err := h.Client(opts...)
+		return c, h.Dataset().Websites[0].ID, func() {}, err
+	})
+}
+
+// connectWith is connect, with demo making the client of --demo (and
+// telling the fake's first website) for the version header the fake must
+// require and the client's options.
+func (a *app) connectWith(demo func(header ordermsgtest.Option, opts []ordermsg.Option) (*ordermsg.Client, int64, func(), error)) (c *ordermsg.Client, websiteID int64, close func(), err error) {
 	if a.timeout < 0 {
 		return nil, 0, nil, usagef("--timeout %v: must not be negative", a.timeout)
 	}
@@ -207,12 +235,7 @@ func (a *app) connect() (c *ordermsg.Client, websiteID int64, close func(), err 
 				return nil, 0, nil, usagef("--%s does not go with --demo, which uses the built-in fake's own URL, key and website", name)
 			}
 		}
-		srv := ordermsgtest.NewServer(nil, ordermsgtest.WithVersionHeader(name, value))
-		if c, err = srv.Client(opts...); err != nil {
-			srv.Close()
-			return nil, 0, nil, err
-		}
-		return c, srv.WebsiteID, srv.Close, nil
+		return demo(ordermsgtest.WithVersionHeader(name, value), opts)
 	}
 	if websiteID == 0 {
 		if v := a.getenv(envWebsiteID); v != "" {
