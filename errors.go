@@ -1,6 +1,7 @@
 package ordermsg
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"net/http"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // Sentinel errors. An *APIError matches the one for its status code with
@@ -106,8 +108,11 @@ type APIError struct {
 	// remedy, which Error appends. It is set on a 400 to an API call (not a
 	// file download) that sent the version header under
 	// DefaultVersionHeader, the documentation's neutral name, which the real
-	// service may not know: it says to set the maker's name with
-	// WithVersionHeader, without guessing it.
+	// service may not know, when the response does not point elsewhere: its
+	// body mentions a version (in any case), or it holds no message at all
+	// (empty, or JSON without one). It says to set the maker's name with
+	// WithVersionHeader, without guessing it. A 400 whose message is about
+	// something else, such as "date_start must be a date", has none.
 	Hint string
 }
 
@@ -115,6 +120,19 @@ type APIError struct {
 // DefaultVersionHeader.
 const defaultVersionHeaderHint = "the request sent the version header under the documentation's neutral name, " +
 	DefaultVersionHeader + ", where Service stands for the maker's name: if the service expects its real name, set it with WithVersionHeader"
+
+// mayBeAboutTheVersion reports whether e, a 400, may be the service's
+// refusal of the version header: its body (which holds its message)
+// mentions a version, as DefaultVersionHeader's name does too, or it says
+// nothing: no message, and a body that is empty or JSON. A message, or a
+// body of text, that does not mention a version points elsewhere.
+func mayBeAboutTheVersion(e *APIError) bool {
+	if bytes.Contains(bytes.ToLower(e.Body), []byte("version")) {
+		return true
+	}
+	body := bytes.TrimSpace(e.Body)
+	return e.Message == http.StatusText(e.StatusCode) && (len(body) == 0 || jsontext.Value(body).IsValid())
+}
 
 // Error describes the failed request without credentials.
 func (e *APIError) Error() string {
