@@ -153,9 +153,9 @@ func (e *FleetError) Unwrap() error { return e.First.Err }
 // never hold the API key). A skipped website gets none, nor does the run of
 // a worker killed before the end of the website's Sync.
 //
-// In PostgreSQL each website in progress holds a connection beside its
-// Sync's: when db's pool is limited (sql.DB.SetMaxOpenConns), Parallel is
-// lowered to half the limit.
+// Each of the Parallel websites at a time is synced on one connection of
+// db's pool, kept from one website to the next: when the pool is limited
+// (sql.DB.SetMaxOpenConns), Parallel is lowered to the limit.
 //
 // SyncFleet returns a *FleetError when websites failed. When ctx ends, it
 // takes no more websites and returns, once those in progress have stopped
@@ -176,11 +176,8 @@ func (m *Mirror) SyncFleet(ctx context.Context, websites iter.Seq[Website], opts
 		return FleetResult{}, fmt.Errorf("mirror: Parallel %d: must not be negative", o.Parallel)
 	}
 	parallel := cmp.Or(o.Parallel, DefaultParallel)
-	if limit := m.db.Stats().MaxOpenConnections; m.backend == PostgreSQL && limit > 0 {
-		if limit < 2 {
-			return FleetResult{}, fmt.Errorf("mirror: SyncFleet needs a pool of 2 connections or more (one holds a website, another syncs it); the database allows %d", limit)
-		}
-		parallel = min(parallel, limit/2)
+	if limit := m.db.Stats().MaxOpenConnections; limit > 0 {
+		parallel = min(parallel, limit)
 	}
 	f := &fleet{m: m, opts: syncOpts, since: time.Now(), done: o.Done}
 
@@ -200,11 +197,32 @@ func (m *Mirror) SyncFleet(ctx context.Context, websites iter.Seq[Website], opts
 	var wg sync.WaitGroup
 	for range parallel {
 		wg.Go(func() {
+			// A slot keeps its connection from one website to the next,
+			// and takes another after a failure of the database, which
+			// may have ended it.
+			var conn *sql.Conn
+			defer func() {
+				if conn != nil {
+					conn.Close()
+				}
+			}()
 			for w := range todo {
 				if ctx.Err() != nil {
 					return
 				}
-				f.report(f.syncWebsite(ctx, w))
+				r := WebsiteResult{WebsiteID: w.ID}
+				if conn == nil {
+					conn, r.Err = m.conn(ctx)
+					r.Err = dbErr(r.Err)
+				}
+				if r.Err == nil {
+					r = f.syncWebsite(ctx, conn, w)
+				}
+				if errors.Is(r.Err, ErrDatabase) && conn != nil {
+					conn.Close()
+					conn = nil
+				}
+				f.report(r)
 			}
 		})
 	}
@@ -258,23 +276,23 @@ func (f *fleet) report(r WebsiteResult) {
 	}
 }
 
-// syncWebsite syncs one website of the fleet, unless another worker holds
-// it or synced it since the fleet began, and records its run.
-func (f *fleet) syncWebsite(ctx context.Context, w Website) WebsiteResult {
+// syncWebsite syncs one website of the fleet on conn, unless another
+// worker holds it or synced it since the fleet began, and records its run.
+func (f *fleet) syncWebsite(ctx context.Context, conn *sql.Conn, w Website) WebsiteResult {
 	r := WebsiteResult{WebsiteID: w.ID}
 	if r.Err = checkWebsite(w.Client, w.ID); r.Err != nil {
 		return r
 	}
-	release, skip, err := f.m.hold(ctx, w.ID, f.since)
+	release, skip, err := f.m.hold(ctx, conn, w.ID, f.since)
 	if err != nil || skip != NotSkipped {
-		r.Err, r.Skipped = err, skip
+		r.Err, r.Skipped = dbErr(err), skip
 		return r
 	}
 	defer release()
 	r.Started = time.Now()
-	r.Result, r.Err = f.m.Sync(ctx, w.Client, w.ID, &f.opts)
+	r.Result, r.Err = f.m.sync(ctx, w.Client, w.ID, &f.opts, conn)
 	r.Finished = time.Now()
-	if err := f.m.recordRun(context.WithoutCancel(ctx), r); err != nil {
+	if err := f.m.recordRun(context.WithoutCancel(ctx), conn, r); err != nil {
 		if r.Err == nil {
 			r.Err = dbErr(fmt.Errorf("mirror: recording the run of website %d: %w", w.ID, err))
 		} else {
@@ -284,44 +302,32 @@ func (f *fleet) syncWebsite(ctx context.Context, w Website) WebsiteResult {
 	return r
 }
 
-// hold takes a website for this worker, until release is called: in
-// PostgreSQL, a session advisory lock on a connection of its own, tried
-// and never waited for; in SQLite nothing. It returns SkipHeld when
-// another worker holds the website, and SkipSynced when another synced it
-// since the given time.
-func (m *Mirror) hold(ctx context.Context, site int64, since time.Time) (release func(), skip Skip, err error) {
-	if m.backend != PostgreSQL {
-		err := m.withConn(ctx, func(conn *sql.Conn) error {
-			var err error
-			skip, err = m.syncedSince(ctx, conn, site, since)
-			return err
-		})
-		return func() {}, skip, dbErr(err)
-	}
-	conn, err := m.db.Conn(ctx)
-	if err != nil {
-		return nil, NotSkipped, dbErr(err)
-	}
-	key := advisoryKey(fmt.Sprintf("ordermsg mirror fleet website %d", site))
-	var held bool
-	if err := conn.QueryRowContext(ctx, "SELECT pg_try_advisory_lock($1)", key).Scan(&held); err != nil || !held {
-		conn.Close()
-		if err != nil {
-			return nil, NotSkipped, dbErr(fmt.Errorf("mirror: taking website %d: %w", site, err))
+// hold takes a website for this worker, on conn, until release is called:
+// in PostgreSQL, a session advisory lock, tried and never waited for; in
+// SQLite nothing. It returns SkipHeld when another worker holds the
+// website, and SkipSynced when another synced it since the given time.
+func (m *Mirror) hold(ctx context.Context, conn *sql.Conn, site int64, since time.Time) (release func(), skip Skip, err error) {
+	release = func() {}
+	if m.backend == PostgreSQL {
+		key := advisoryKey(fmt.Sprintf("ordermsg mirror fleet website %d", site))
+		var held bool
+		if err := conn.QueryRowContext(ctx, "SELECT pg_try_advisory_lock($1)", key).Scan(&held); err != nil {
+			return nil, NotSkipped, fmt.Errorf("mirror: taking website %d: %w", site, err)
 		}
-		return nil, SkipHeld, nil
-	}
-	release = func() {
-		if _, err := conn.ExecContext(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock($1)", key); err != nil {
-			// The lock belongs to the session: end it rather than
-			// return it to the pool still locked.
-			conn.Raw(func(any) error { return errBadConn })
+		if !held {
+			return nil, SkipHeld, nil
 		}
-		conn.Close()
+		release = func() {
+			if _, err := conn.ExecContext(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock($1)", key); err != nil {
+				// The lock belongs to the session: end it rather than
+				// return it to the pool still locked.
+				conn.Raw(func(any) error { return errBadConn })
+			}
+		}
 	}
 	if skip, err = m.syncedSince(ctx, conn, site, since); err != nil || skip != NotSkipped {
 		release()
-		return nil, skip, dbErr(err)
+		return nil, skip, err
 	}
 	return release, NotSkipped, nil
 }
@@ -341,8 +347,8 @@ func (m *Mirror) syncedSince(ctx context.Context, conn *sql.Conn, site int64, si
 	return SkipSynced, nil
 }
 
-// recordRun adds the row of a website's run to mirror_runs.
-func (m *Mirror) recordRun(ctx context.Context, r WebsiteResult) error {
+// recordRun adds the row of a website's run to mirror_runs, on conn.
+func (m *Mirror) recordRun(ctx context.Context, conn *sql.Conn, r WebsiteResult) error {
 	status, text := "ok", any(nil)
 	if r.Err != nil {
 		// Text holds neither a NUL nor bytes that are not UTF-8.
@@ -352,9 +358,7 @@ func (m *Mirror) recordRun(ctx context.Context, r WebsiteResult) error {
 	total.add(r.Messages)
 	b := m.backend
 	q := fmt.Sprintf("INSERT INTO %s (%s) VALUES (%s)", runsTable.name, strings.Join(runsTable.names(), ", "), marks(len(runsTable.columns)))
-	return m.withConn(ctx, func(conn *sql.Conn) error {
-		_, err := conn.ExecContext(ctx, b.rebind(q), r.WebsiteID, b.value(typeStamp, r.Started), b.value(typeStamp, r.Finished),
-			status, total.New, total.Updated, total.Deleted, text)
-		return err
-	})
+	_, err := conn.ExecContext(ctx, b.rebind(q), r.WebsiteID, b.value(typeStamp, r.Started), b.value(typeStamp, r.Finished),
+		status, total.New, total.Updated, total.Deleted, text)
+	return err
 }

@@ -308,8 +308,9 @@ func (b *barrier) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // TestSyncFleetSyncsParallelWebsitesAtOnce: with Parallel 3, six websites
-// are synced three at a time, never more; and a PostgreSQL pool of 2
-// connections lowers it to 1, while one of 1 is refused.
+// are synced three at a time, never more; and a pool of 1 connection
+// lowers it to 1, without waiting for itself (a website takes one
+// connection for all its work).
 func TestSyncFleetSyncsParallelWebsitesAtOnce(t *testing.T) {
 	mirrortest.ForEach(t, func(t *testing.T, be mirrortest.Backend, target string) {
 		srv, sites := fleetSites(t, 6)
@@ -332,21 +333,14 @@ func TestSyncFleetSyncsParallelWebsitesAtOnce(t *testing.T) {
 		if b.most != 3 {
 			t.Errorf("%d websites were synced at once, want at most 3", b.most)
 		}
-		if be.Backend != mirror.PostgreSQL {
-			return
-		}
 		srv.AddOrders(2)
-		db.SetMaxOpenConns(2)
+		db.SetMaxOpenConns(1)
 		b.n, b.most = 1, 0
 		if res, err, _ := syncFleet(m, context.Background(), fleetOf(sites...), &mirror.FleetOptions{Parallel: 3}); err != nil || res.Synced != 6 || res.Orders.New != 2 {
-			t.Fatalf("a pool of 2 connections: %+v, %v", res, err)
+			t.Fatalf("a pool of 1 connection: %+v, %v", res, err)
 		}
 		if b.most != 1 {
-			t.Errorf("with a pool of 2 connections, %d websites were synced at once, want 1", b.most)
-		}
-		db.SetMaxOpenConns(1)
-		if _, err := m.SyncFleet(context.Background(), fleetOf(sites...), nil); err == nil || !strings.Contains(err.Error(), "2 connections or more") {
-			t.Errorf("a pool of 1 connection: %v", err)
+			t.Errorf("with a pool of 1 connection, %d websites were synced at once, want 1", b.most)
 		}
 	})
 }
@@ -426,6 +420,33 @@ func TestSyncFleetRefusesBadInput(t *testing.T) {
 		}
 		if rows := runRows(t, db); len(rows) != 1 || rows[0].status != "ok" {
 			t.Errorf("mirror_runs: %+v", rows)
+		}
+	})
+}
+
+// TestFleetChecksTheSchemaOnce: a second SyncFleet of three websites, with
+// nothing new, makes 2 requests per website, and neither DDL nor a look-up
+// in the catalog: Open checked the schema, once, and did no DDL either on a
+// database of this version.
+func TestFleetChecksTheSchemaOnce(t *testing.T) {
+	mirrortest.ForEach(t, func(t *testing.T, be mirrortest.Backend, target string) {
+		srv, sites := fleetSites(t, 3)
+		syncFleet(openMirror(t, be, be.Open(t, target)), context.Background(), fleetOf(sites...), nil)
+		var s statements
+		m := openMirror(t, be, counted(t, be, target, &s))
+		if ddl, catalog := s.ddl.Load(), s.catalog.Load(); ddl != 0 || catalog == 0 {
+			t.Errorf("Open of a database of this version: %d DDL statements, %d look-ups in the catalog; want none and some", ddl, catalog)
+		}
+		s = statements{}
+		before := srv.Handler.Stats().Requests
+		if res, err, _ := syncFleet(m, context.Background(), fleetOf(sites...), nil); err != nil || res != (mirror.FleetResult{Synced: 3}) {
+			t.Fatalf("nothing new: %+v, %v", res, err)
+		}
+		if n := srv.Handler.Stats().Requests - before; n != 6 {
+			t.Errorf("%d requests for 3 websites with nothing new, want 2 each", n)
+		}
+		if ddl, catalog, all := s.ddl.Load(), s.catalog.Load(), s.all.Load(); ddl != 0 || catalog != 0 || all == 0 {
+			t.Errorf("SyncFleet with nothing new: %d DDL statements and %d look-ups in the catalog of %d statements; want none", ddl, catalog, all)
 		}
 	})
 }

@@ -85,20 +85,31 @@ func Open(ctx context.Context, db *sql.DB, backend Backend) (*Mirror, error) {
 	return m, nil
 }
 
-// withConn runs f on a connection of its own, set up for the backend.
+// withConn runs f on a connection of its own (see conn).
 func (m *Mirror) withConn(ctx context.Context, f func(*sql.Conn) error) error {
-	conn, err := m.db.Conn(ctx)
+	conn, err := m.conn(ctx)
 	if err != nil {
 		return err
 	}
 	defer conn.Close()
+	return f(conn)
+}
+
+// conn takes a connection of the pool, set up for the backend; the caller
+// closes it.
+func (m *Mirror) conn(ctx context.Context) (*sql.Conn, error) {
+	conn, err := m.db.Conn(ctx)
+	if err != nil {
+		return nil, err
+	}
 	if m.backend == SQLite {
 		// Another run may hold the write lock for one batch: wait for it.
 		if _, err := conn.ExecContext(ctx, fmt.Sprintf("PRAGMA busy_timeout = %d", busyWait.Milliseconds())); err != nil {
-			return err
+			conn.Close()
+			return nil, err
 		}
 	}
-	return f(conn)
+	return conn, nil
 }
 
 // Options tune a Sync. The zero value (or nil) is a run that reads the new
@@ -202,6 +213,12 @@ type Result struct {
 // returned; the next Sync goes on from there. Errors of the database match
 // ErrDatabase; others come from the API or the network.
 func (m *Mirror) Sync(ctx context.Context, c *ordermsg.Client, websiteID int64, opts *Options) (Result, error) {
+	return m.sync(ctx, c, websiteID, opts, nil)
+}
+
+// sync is Sync, on conn when not nil (else on connections of the pool, one
+// at a time).
+func (m *Mirror) sync(ctx context.Context, c *ordermsg.Client, websiteID int64, opts *Options, conn *sql.Conn) (Result, error) {
 	o, err := opts.withDefaults()
 	if err == nil {
 		err = checkWebsite(c, websiteID)
@@ -209,7 +226,7 @@ func (m *Mirror) Sync(ctx context.Context, c *ordermsg.Client, websiteID int64, 
 	if err != nil {
 		return Result{}, err
 	}
-	run := &run{m: m, c: c, site: websiteID, opts: o}
+	run := &run{m: m, c: c, site: websiteID, opts: o, conn: conn}
 	var res Result
 	err = run.checkSource(ctx)
 	if err == nil {
@@ -239,6 +256,15 @@ type run struct {
 	c    *ordermsg.Client
 	site int64
 	opts Options
+	conn *sql.Conn // the run's connection, or nil for one of the pool at a time
+}
+
+// withConn runs f on the run's connection, or on one of the pool.
+func (r *run) withConn(ctx context.Context, f func(*sql.Conn) error) error {
+	if r.conn != nil {
+		return f(r.conn)
+	}
+	return r.m.withConn(ctx, f)
 }
 
 // progress reports one record read.

@@ -17,7 +17,7 @@ import (
 // (with Reconcile) every one.
 func syncTable[T any](ctx context.Context, r *run, t *table[T]) (Counts, error) {
 	var counts Counts
-	err := r.m.withConn(ctx, func(conn *sql.Conn) error {
+	err := r.withConn(ctx, func(conn *sql.Conn) error {
 		unlock, err := r.m.lock(ctx, conn, r.site, t.name)
 		if err != nil {
 			return dbErr(err)
