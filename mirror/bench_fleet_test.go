@@ -97,14 +97,16 @@ func BenchmarkFleetWorkers(b *testing.B) {
 		}
 		for _, parallel := range []int{1, mirror.DefaultParallel} {
 			b.Run(fmt.Sprintf("%s/parallel-%d", size.name, parallel), func(b *testing.B) {
-				fleetWorkers(b, sites, parallel)
+				fleetWorkers(b, srv, sites, parallel)
 			})
 		}
 	}
 }
 
-// fleetWorkers is a run of BenchmarkFleetWorkers.
-func fleetWorkers(b *testing.B, sites []site, parallel int) {
+// fleetWorkers is a run of BenchmarkFleetWorkers. It also reports the
+// requests of the three workers over those of the one: above 1 when they
+// sync a website more than once.
+func fleetWorkers(b *testing.B, srv *ordermsgtest.Server, sites []site, parallel int) {
 	be := mirrortest.Backends()[1]
 	ctx := context.Background()
 	workers := func(target string, n int) time.Duration {
@@ -126,15 +128,21 @@ func fleetWorkers(b *testing.B, sites []site, parallel int) {
 		return time.Since(start)
 	}
 	var one, three time.Duration
+	var oneRequests, threeRequests int64
 	for range b.N {
 		b.StopTimer()
 		first, second := be.New(b), be.New(b)
 		openMirror(b, be, be.Open(b, first))
 		openMirror(b, be, be.Open(b, second))
 		b.StartTimer()
+		before := srv.Handler.Stats().Requests
 		one += workers(first, 1)
+		oneRequests += srv.Handler.Stats().Requests - before
+		before = srv.Handler.Stats().Requests
 		three += workers(second, 3)
+		threeRequests += srv.Handler.Stats().Requests - before
 	}
+	b.ReportMetric(float64(threeRequests)/float64(oneRequests), "3-workers-requests/1-worker-requests")
 	n := float64(b.N)
 	b.ReportMetric(one.Seconds()*1000/n, "ms/1-worker")
 	b.ReportMetric(three.Seconds()*1000/n, "ms/3-workers")
