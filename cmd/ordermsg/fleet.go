@@ -75,7 +75,7 @@ func (f *fleetRun) run(ctx context.Context) error {
 		return &localFailure{f.target.hide(fmt.Errorf("%s: %w", f.target.name, err))}
 	}
 
-	out := &fleetOutput{run: f, bar: newFleetProgress(a, len(sites)), worst: exitOK}
+	out := &fleetOutput{ctx: ctx, run: f, bar: newFleetProgress(a, len(sites)), worst: exitOK}
 	websites := func(yield func(mirror.Website) bool) {
 		for _, s := range sites {
 			// Checked when FILE was read: NewClient cannot fail here.
@@ -88,7 +88,7 @@ func (f *fleetRun) run(ctx context.Context) error {
 	start := time.Now()
 	res, _ := m.SyncFleet(ctx, websites, &mirror.FleetOptions{Options: f.opts, Parallel: f.parallel, Done: out.website})
 	out.bar.stop()
-	done := res.Synced + res.Failed + res.Skipped
+	done := res.Synced + res.Failed + res.Skipped - out.interrupted
 	if ctx.Err() != nil {
 		return &stopped{fmt.Sprintf("after %d of %d websites (%s keeps what was synced; run again to go on)", done, len(sites), f.target.name)}
 	}
@@ -114,11 +114,14 @@ func (f *fleetRun) run(ctx context.Context) error {
 // the exit needs: the worst failure's code and the first failed websites.
 // Its methods are called one at a time (mirror.FleetOptions.Done).
 type fleetOutput struct {
+	ctx    context.Context // the run's: it ends with Ctrl-C or SIGTERM
 	run    *fleetRun
 	bar    *progress
 	worst  int
 	failed []int64 // the first maxListed
 	more   int     // failed beyond them
+	// interrupted is the number of websites a signal stopped in.
+	interrupted int
 }
 
 // maxListed is the number of failed websites the last line names.
@@ -126,11 +129,14 @@ const maxListed = 10
 
 // website prints the line of a website: its counts and time as the line of
 // one website's sync, prefixed by it; that another worker held it or synced
-// it; or why it failed.
+// it; why it failed; or, stopped by a signal, what it kept.
 func (o *fleetOutput) website(r mirror.WebsiteResult) {
 	o.bar.clear()
 	w := o.run.a.stdout
 	switch {
+	case r.Err != nil && o.ctx.Err() != nil && errors.Is(r.Err, o.ctx.Err()):
+		fmt.Fprintf(w, "website %d: interrupted; orders: %v; messages: %v (kept)\n", r.WebsiteID, r.Orders, r.Messages)
+		o.interrupted++
 	case r.Err != nil:
 		fmt.Fprintf(w, "website %d: failed: %v\n", r.WebsiteID, o.run.target.hide(r.Err))
 		o.worst = max(o.worst, fleetExitCode(r.Err))

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -286,5 +287,39 @@ func TestWebsitesFileRefusals(t *testing.T) {
 		if code != exitUsage || !strings.Contains(stderr, tc.want) || stdout != "" {
 			t.Errorf("%s: exit %d, stdout %q, stderr %q; want 2 and %q", tc.name, code, stdout, stderr, tc.want)
 		}
+	}
+}
+
+// TestSyncFleetCLIInterrupted: a fleet interrupted (Ctrl-C) in its second
+// website exits 130, says how far it got, prints the websites it finished
+// and the one it stopped in, and the next run completes every website.
+func TestSyncFleetCLIInterrupted(t *testing.T) {
+	srv, sites := fleetService(t, 3)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	stopIn := fmt.Sprintf("/websites/%d/", sites[1].ID)
+	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, stopIn) {
+			cancel()
+		}
+		srv.Handler.ServeHTTP(w, r)
+	}))
+	t.Cleanup(front.Close)
+	target := filepath.Join(t.TempDir(), "fleet.db")
+	file := websitesFile(t, fileOf(sites))
+	env := map[string]string{envBaseURL: front.URL}
+	stdout, stderr, code := cli{env: env}.run(ctx, "sync", "--db", target, "--websites", file, "--parallel", "1")
+	want := fmt.Sprintf("website %d: interrupted; orders: 0 new, 0 updated, 0 unchanged, 0 deleted; messages: 0 new, 0 updated, 0 unchanged, 0 deleted (kept)\n", sites[1].ID)
+	if code != 130 || stderr != "interrupted after 1 of 3 websites ("+target+" keeps what was synced; run again to go on)\n" ||
+		!strings.HasPrefix(stdout, fmt.Sprintf("website %d: orders: 12 new", sites[0].ID)) || !strings.HasSuffix(stdout, want) {
+		t.Fatalf("exit %d\nstdout %s\nstderr %s", code, stdout, stderr)
+	}
+	stdout, stderr, code = cli{env: env}.run(context.Background(), "sync", "--db", target, "--websites", file)
+	if lines, total := fleetLines(t, stdout); code != exitOK || fmt.Sprint(total) != "[3 3 0 0]" || lines[fmt.Sprint(sites[0].ID)] != "synced 0 0" {
+		t.Fatalf("the run after: exit %d\n%s%s", code, stdout, stderr)
+	}
+	db := mirrortest.Backends()[0].Open(t, target)
+	for _, w := range sites {
+		mirrortest.SameRecords(t, db, srv, w.ID, w.APIKey)
 	}
 }
