@@ -329,10 +329,15 @@ func (c *Client) Get(ctx context.Context, path string, query url.Values, v any) 
 	if !strings.HasPrefix(path, "/") || strings.ContainsAny(path, "?#\\") || slices.Contains(segments, ".") || slices.Contains(segments, "..") {
 		return invalidArgument("Get: path %q must start with / and have no query, fragment or dot segments", path)
 	}
-	return c.do(ctx, path, query, false, func(u string, body []byte) error {
+	return c.do(ctx, path, query, false, nil, func(u string, body []byte) error {
 		return newDecodeError(u, json.Unmarshal(body, v, codecOptions))
 	})
 }
+
+// BaseURL returns the base URL the client was made for: its scheme, host,
+// port and path, without a trailing slash. It never carries credentials
+// (NewClient refuses a base URL with them).
+func (c *Client) BaseURL() string { return c.baseURL.String() }
 
 // CloseIdleConnections closes the idle keep-alive connections of the
 // client's transport. A program that is done with the client may call it.

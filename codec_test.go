@@ -116,8 +116,8 @@ func TestEveryDecoderGivesTheClientsResult(t *testing.T) {
 		client func([]byte) (any, error)
 		fresh  func() any
 	}{
-		{"orders_list_unknown.json", func(b []byte) (any, error) { return decodePage[Order]("u", b, ObjectOrder, false) }, func() any { return new(Page[Order]) }},
-		{"messages_list_unknown.json", func(b []byte) (any, error) { return decodePage[Message]("u", b, ObjectMessage, false) }, func() any { return new(Page[Message]) }},
+		{"orders_list_unknown.json", func(b []byte) (any, error) { return decodePage[Order]("u", b, ObjectOrder, false, false) }, func() any { return new(Page[Order]) }},
+		{"messages_list_unknown.json", func(b []byte) (any, error) { return decodePage[Message]("u", b, ObjectMessage, false, false) }, func() any { return new(Page[Message]) }},
 		{"message_full.json", func(b []byte) (any, error) { return decodeRecord[Message]("u", b, ObjectMessage, false) }, func() any { return new(Message) }},
 		{"order_full.json", func(b []byte) (any, error) { return decodeRecord[Order]("u", b, ObjectOrder, false) }, func() any { return new(Order) }},
 	} {
@@ -206,7 +206,7 @@ func TestPageRecordOfAnotherKindIsPointedAt(t *testing.T) {
 		{`null`, `data[1]: expected object, got null`},
 	} {
 		body := `{"meta": {}, "data": [{"object": "order", "id": 1} ,` + "\n\t" + tc.bad + `], "object": "list"}`
-		_, err := decodePage[Order]("u", []byte(body), ObjectOrder, false)
+		_, err := decodePage[Order]("u", []byte(body), ObjectOrder, false, false)
 		var de *DecodeError
 		if !errors.As(err, &de) || !strings.Contains(err.Error(), tc.want) {
 			t.Fatalf("%s: got %v, want %s", tc.bad, err, tc.want)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"sync"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 	jsonv1 "github.com/go-json-experiment/json/v1"
 	"github.com/ordermsg/ordermsg-go/internal/jsonerr"
+	"github.com/ordermsg/ordermsg-go/internal/jsonscan"
 	"github.com/ordermsg/ordermsg-go/internal/jsontok"
 )
 
@@ -99,27 +101,25 @@ func decodeRecord[T any, P record[T]](url string, body []byte, kind string, keep
 
 // decodePage decodes a list page: a "list" of objects of the given kind.
 // With keepRaw, each record keeps its own copy of its bytes, from a second
-// pass over the body that only callers who ask for them pay.
-func decodePage[T any, P record[T]](url string, body []byte, kind string, keepRaw bool) (*Page[T], error) {
+// pass over the body that only callers who ask for them pay. With skip, a
+// page that fails for some of its records only is decoded one record at a
+// time (decodeByRecord): the others are its Data.
+func decodePage[T any, P record[T]](url string, body []byte, kind string, keepRaw, skip bool) (*Page[T], error) {
 	p := new(Page[T])
-	if err := decodeBody(url, body, p, decodeOptions); err != nil {
-		return nil, err
-	}
-	if p.Object != ObjectList {
+	err := decodeBody(url, body, p, decodeOptions)
+	if err == nil && p.Object != ObjectList {
 		return nil, &DecodeError{URL: url, Offset: -1, Err: wrongObject(p.Object, ObjectList)}
 	}
-	for i, rec := range p.Data {
-		var err error
-		switch {
-		case rec == nil:
-			err = errors.New("expected object, got null")
-		case P(rec).kind() != kind:
-			err = wrongObject(P(rec).kind(), kind)
-		default:
-			continue
+	if err == nil {
+		err = checkRecords[T, P](url, body, kind, p.Data)
+	}
+	if err != nil {
+		if skip {
+			if p, ok := decodeByRecord[T, P](url, body, kind, keepRaw); ok {
+				return p, nil
+			}
 		}
-		at, ptr := jsonerr.ElementOffset(body, "data", i), jsontext.Pointer("/data/"+strconv.Itoa(i))
-		return nil, &DecodeError{URL: url, Offset: at, Err: &jsonerr.PathError{At: ptr, Detail: err, Err: &json.SemanticError{ByteOffset: at, JSONPointer: ptr, Err: err}}}
+		return nil, err
 	}
 	if keepRaw {
 		var raw struct {
@@ -134,6 +134,77 @@ func decodePage[T any, P record[T]](url string, body []byte, kind string, keepRa
 		p.raw = bytes.Trim(body, jsonSpace)
 	}
 	return p, nil
+}
+
+// checkRecords checks that every record of a decoded page is an object of
+// the given kind.
+func checkRecords[T any, P record[T]](url string, body []byte, kind string, data []*T) error {
+	for i, rec := range data {
+		var err error
+		switch {
+		case rec == nil:
+			err = errors.New("expected object, got null")
+		case P(rec).kind() != kind:
+			err = wrongObject(P(rec).kind(), kind)
+		default:
+			continue
+		}
+		at, ptr := jsonerr.ElementOffset(body, "data", i), jsontext.Pointer("/data/"+strconv.Itoa(i))
+		return &DecodeError{URL: url, Offset: at, Err: &jsonerr.PathError{At: ptr, Detail: err, Err: &json.SemanticError{ByteOffset: at, JSONPointer: ptr, Err: err}}}
+	}
+	return nil
+}
+
+// decodeByRecord decodes a page that failed as a whole one record at a
+// time: the records that decode are its Data, each of the others is a
+// *RecordDecodeError in skipped. It reports false, for the page's own error
+// to stand, when the page is not a list apart from its records (a broken
+// envelope, metadata or syntax), or when every record decodes on its own.
+func decodeByRecord[T any, P record[T]](url string, body []byte, kind string, keepRaw bool) (*Page[T], bool) {
+	data, records, ok := jsonscan.ArrayMember(body, "data")
+	if !ok {
+		return nil, false
+	}
+	p := new(Page[T])
+	envelope := slices.Concat(body[:data.Start], []byte("[]"), body[data.End:])
+	if decodeBody(url, envelope, p, decodeOptions) != nil || p.Object != ObjectList {
+		return nil, false
+	}
+	p.Data = make([]*T, 0, len(records))
+	for i, at := range records {
+		raw := bytes.Clone(body[at.Start:at.End]) // a record's error keeps nothing of the body
+		v, err := decodeRecord[T, P](url, raw, kind, keepRaw)
+		if err != nil {
+			p.skipped = append(p.skipped, undecodable(kind, i, at.Start, raw, err))
+			continue
+		}
+		p.Data = append(p.Data, v)
+	}
+	if len(p.skipped) == 0 {
+		return nil, false
+	}
+	if keepRaw {
+		p.raw = bytes.Trim(body, jsonSpace)
+	}
+	return p, true
+}
+
+// undecodable is the *RecordDecodeError of record i of a page, which starts
+// at offset in the page's body and failed with err, a *DecodeError of its
+// own bytes (its Offset moves to the page's body). Page is set by the walk.
+func undecodable(kind string, i int, offset int64, raw []byte, err error) *RecordDecodeError {
+	var de *DecodeError
+	if errors.As(err, &de) && de.Offset >= 0 {
+		de.Offset += offset
+	}
+	e := &RecordDecodeError{Object: kind, Index: i, Offset: offset, Raw: raw, Err: err}
+	m := jsonscan.Members(raw, "id", "date_created")
+	e.ID, _ = strconv.ParseInt(string(m[0]), 10, 64)
+	var ts Timestamp
+	if m[1] != nil && json.Unmarshal(m[1], &ts) == nil {
+		e.Created = ts.Time
+	}
+	return e
 }
 
 // newDecodeError wraps a failure of encoding/json/v2, if any, in a

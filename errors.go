@@ -193,6 +193,51 @@ func (e *DecodeError) Error() string {
 // Unwrap returns the underlying error.
 func (e *DecodeError) Unwrap() error { return e.Err }
 
+// RecordDecodeError is a record of a list page that could not be decoded,
+// which All and Sync yield (with a nil record) when they were given
+// WithSkipUndecodable, and then go on past it. It names the record as well
+// as its bytes allow, and keeps them exactly as sent. Unwrap gives Err, a
+// *DecodeError whose Offset is the failing byte's in the page's body, so
+// errors.As finds a *DecodeError as it does when the whole page fails.
+type RecordDecodeError struct {
+	// Object is the kind of record the list holds: "order" or "message".
+	Object string
+	// ID is the record's "id" when it can be read (a number, given once),
+	// else 0.
+	ID int64
+	// Created is the record's "date_created" when it can be read, else the
+	// zero time.
+	Created time.Time
+	// Page is the number of the page, and Index the record's position in
+	// its data, from 0.
+	Page, Index int
+	// Offset is the byte offset at which the record starts in the page's
+	// body.
+	Offset int64
+	// Raw is the record exactly as the server sent it.
+	Raw []byte
+	// Err is why the record could not be decoded: a *DecodeError.
+	Err error
+}
+
+// Error names the page, the record, where it starts and why it could not
+// be decoded.
+func (e *RecordDecodeError) Error() string {
+	what := fmt.Sprintf("%s %d", e.Object, e.ID)
+	if e.ID == 0 {
+		what = e.Object + " whose id cannot be read"
+	}
+	var de *DecodeError
+	if !errors.As(e.Err, &de) {
+		return fmt.Sprintf("ordermsg: record %d of page %d (%s, at byte %d) cannot be decoded: %v", e.Index, e.Page, what, e.Offset, e.Err)
+	}
+	return fmt.Sprintf("ordermsg: decoding response of %s: record %d of page %d (%s, at byte %d) cannot be decoded: %v",
+		de.URL, e.Index, e.Page, what, e.Offset, de.Err)
+}
+
+// Unwrap returns Err.
+func (e *RecordDecodeError) Unwrap() error { return e.Err }
+
 // Errors of an incremental sync (Orders.Sync, Messages.Sync) and of its
 // checkpoint.
 var (
@@ -206,6 +251,12 @@ var (
 	ErrListShifted = errors.New("ordermsg: the list kept changing during the sync")
 	// ErrOverlapMissing is matched by an *OverlapError.
 	ErrOverlapMissing = errors.New("ordermsg: the server did not list again the records the checkpoint remembers")
+	// ErrFutureCheckpoint is matched by the error of a Sync given a
+	// checkpoint whose mark is more than FutureTolerance after this
+	// machine's clock: a machine with a wrong clock made it, or it was
+	// edited. Such a checkpoint would count every record created until its
+	// mark as yielded, so Sync refuses it before any request.
+	ErrFutureCheckpoint = errors.New("ordermsg: the checkpoint's mark is in the future")
 )
 
 // CheckpointMismatchError is the error of a Sync given a checkpoint made by

@@ -87,7 +87,7 @@ func ExampleNewCheckpointAt() {
 	srv, c := fakeService()
 	defer srv.Close()
 	ctx := context.Background()
-	now := time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC) // time.Now() in a real job; after every order of the fake
+	now := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC) // time.Now() in a real job; after every order of the fake
 	cp := ordermsg.NewCheckpointAt(now)
 
 	n := 0
@@ -101,7 +101,7 @@ func ExampleNewCheckpointAt() {
 	fmt.Println(cp.Mark())
 	// Output:
 	// history skipped: 0
-	// 2030-01-01 00:00:00 +0000 UTC
+	// 2025-01-01 00:00:00 +0000 UTC
 }
 
 // Load the checkpoint a previous run saved, or start from now when there is

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"time"
 
 	"github.com/ordermsg/ordermsg-go"
@@ -149,4 +151,64 @@ func ExampleClient_Get() {
 	}
 	fmt.Println(raw["object"])
 	// Output: list
+}
+
+// Read the response behind a call: a request id, a rate limit, anything
+// the API's documentation does not describe. Here the service in front of
+// the fake sets X-Request-Id.
+func ExampleResponse() {
+	ds := ordermsgtest.Generate(ordermsgtest.Config{Seed: 1, Websites: 1, OrdersPerWebsite: 40, MessagesPerWebsite: 50})
+	fake := ordermsgtest.NewHandler(ds)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-Request-Id", "req-42")
+		fake.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	c, err := ordermsg.NewClient(srv.URL, ds.Websites[0].APIKey)
+	if err != nil {
+		panic(err)
+	}
+
+	var resp ordermsg.Response
+	page, err := c.Orders.List(context.Background(), ds.Websites[0].ID, &ordermsg.ListOrdersOptions{Count: 5, Response: &resp})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(resp.StatusCode, resp.Header.Get("X-Request-Id"), len(page.Data))
+	// Output: 200 req-42 5
+}
+
+// Go past a record that cannot be decoded, here one with a lone UTF-16
+// surrogate in a string, instead of failing its whole page: it comes as a
+// *RecordDecodeError that names it and keeps its bytes, and the walk goes
+// on.
+func ExampleWithSkipUndecodable() {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `{"object":"list","data":[`+
+			`{"object":"order","id":1,"date_created":"2024-03-10T12:00:00+00:00"},`+
+			`{"object":"order","id":2,"date_created":"2024-03-10T12:01:00+00:00","status":"\ud800"},`+
+			`{"object":"order","id":3,"date_created":"2024-03-10T12:02:00+00:00"}],`+
+			`"meta":{"pagination":{"total":3,"count":3,"per_page":25,"current_page":1,"total_pages":1}}}`)
+	}))
+	defer srv.Close()
+	c, err := ordermsg.NewClient(srv.URL, "my-api-key")
+	if err != nil {
+		panic(err)
+	}
+
+	for o, err := range c.Orders.All(context.Background(), 7, nil, ordermsg.WithSkipUndecodable()) {
+		var bad *ordermsg.RecordDecodeError
+		switch {
+		case errors.As(err, &bad):
+			fmt.Printf("order %d cannot be decoded; its %d bytes are kept\n", bad.ID, len(bad.Raw))
+		case err != nil:
+			panic(err)
+		default:
+			fmt.Println("order", o.ID)
+		}
+	}
+	// Output:
+	// order 1
+	// order 2 cannot be decoded; its 86 bytes are kept
+	// order 3
 }

@@ -1,6 +1,7 @@
 package ordermsg
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -155,9 +156,24 @@ func FuzzDecodeMessage(f *testing.F) {
 
 func FuzzDecodePage(f *testing.F) {
 	addSeeds(f, `{"object":"list","data":[],"meta":{"pagination":{"total":0}}}`, `{"object":"list","data":[null]}`,
-		`{"object":"list","data":[{"object":"order","z":1}],"meta":{"pagination":{"total":1,"cursor":"c"},"links":{}},"next":"n"}`)
+		`{"object":"list","data":[{"object":"order","z":1}],"meta":{"pagination":{"total":1,"cursor":"c"},"links":{}},"next":"n"}`,
+		`{"object":"list","data":[{"object":"order","id":1,"t":"\ud800"},null,{"object":"order","id":2}],"meta":{"pagination":{"total":3}}}`)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		fixedPoint(t, data, func(b []byte) (*Page[Order], error) { return decodePage[Order]("u", b, ObjectOrder, false) })
+		fixedPoint(t, data, func(b []byte) (*Page[Order], error) { return decodePage[Order]("u", b, ObjectOrder, false, false) })
+		// Going past bad records never panics either, and each one skipped
+		// keeps its bytes as they stand in the body, in its place.
+		p, err := decodePage[Order]("u", data, ObjectOrder, true, true)
+		if err != nil {
+			return
+		}
+		for i, e := range entries[Order, *Order](p) {
+			if e.bad == nil {
+				continue
+			}
+			if e.bad.Index != i || !bytes.Equal(data[e.bad.Offset:e.bad.Offset+int64(len(e.bad.Raw))], e.bad.Raw) {
+				t.Fatalf("record %d skipped as %+v", i, e.bad)
+			}
+		}
 	})
 }
 

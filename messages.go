@@ -31,10 +31,10 @@ func (s *MessagesService) All(ctx context.Context, websiteID int64, opts *ListMe
 // that the checkpoint cp does not cover, and advances *cp as each message is
 // yielded, exactly as Orders.Sync does for orders (see there for the options
 // it sets and refuses, and the errors it yields); a MessageType filter is
-// accepted as Status is there. A checkpoint belongs to the messages of one
-// website.
-func (s *MessagesService) Sync(ctx context.Context, websiteID int64, cp *Checkpoint, opts *ListMessagesOptions) iter.Seq2[*Message, error] {
-	return s.r.sync(ctx, websiteID, cp, orNew(opts))
+// accepted as Status is there, and WithSkipUndecodable as there. A
+// checkpoint belongs to the messages of one website.
+func (s *MessagesService) Sync(ctx context.Context, websiteID int64, cp *Checkpoint, opts *ListMessagesOptions, walk ...WalkOption) iter.Seq2[*Message, error] {
+	return s.r.sync(ctx, websiteID, cp, orNew(opts), walk)
 }
 
 // GetMessageOptions are the query parameters of Messages.Get, as
@@ -42,6 +42,7 @@ func (s *MessagesService) Sync(ctx context.Context, websiteID int64, cp *Checkpo
 type GetMessageOptions struct {
 	Includes    []MessageInclude `url:"includes,comma,omitempty"`
 	KeepRawJSON bool             `url:"-"`
+	Response    *Response        `url:"-"`
 }
 
 // ListMessagesOptions are the query parameters of Messages.List and
@@ -58,12 +59,15 @@ type ListMessagesOptions struct {
 	MessageType MessageType      `url:"message_type,omitempty"`
 	Includes    []MessageInclude `url:"includes,comma,omitempty"`
 	KeepRawJSON bool             `url:"-"`
+	Response    *Response        `url:"-"`
 }
 
-func (o *GetMessageOptions) validate() error      { return checkIncludes(o.Includes) }
-func (o *GetMessageOptions) keepsRawJSON() bool   { return o.KeepRawJSON }
-func (o *ListMessagesOptions) keepsRawJSON() bool { return o.KeepRawJSON }
-func (o *ListMessagesOptions) startPage() int     { return o.Page }
+func (o *GetMessageOptions) validate() error           { return checkIncludes(o.Includes) }
+func (o *GetMessageOptions) keepsRawJSON() bool        { return o.KeepRawJSON }
+func (o *GetMessageOptions) responseInto() *Response   { return o.Response }
+func (o *ListMessagesOptions) keepsRawJSON() bool      { return o.KeepRawJSON }
+func (o *ListMessagesOptions) responseInto() *Response { return o.Response }
+func (o *ListMessagesOptions) startPage() int          { return o.Page }
 
 func (o *ListMessagesOptions) validate() error {
 	return checkListOptions(o.Page, o.Count, o.DateStart, o.DateEnd, o.Includes)

@@ -56,20 +56,36 @@ func (s *OrdersService) All(ctx context.Context, websiteID int64, opts *ListOrde
 // filter in the loop.
 //
 // Sync yields a *CheckpointMismatchError, before any request, for a
-// checkpoint of another website or of messages; an *OverlapError
-// (ErrOverlapMissing) when the server's date filter starts after the mark; a
-// *ListShiftedError (ErrListShifted) when the list keeps shifting (four
-// listings in a run; nothing is lost); and an *OrderingError
-// (ErrNotAscending) when the server does not list in ascending creation
-// order (nothing out of order is yielded).
-func (s *OrdersService) Sync(ctx context.Context, websiteID int64, cp *Checkpoint, opts *ListOrdersOptions) iter.Seq2[*Order, error] {
-	return s.r.sync(ctx, websiteID, cp, orNew(opts))
+// checkpoint of another website or of messages, and an error that matches
+// ErrFutureCheckpoint for one whose mark is more than FutureTolerance after
+// this machine's clock; an *OverlapError (ErrOverlapMissing) when the
+// server's date filter starts after the mark (a record the checkpoint
+// remembers is missing from two listings in a row: one missing listing is
+// taken for the list shifting, and listed again); a *ListShiftedError
+// (ErrListShifted) when the list keeps shifting (four listings in a run;
+// nothing is lost); and an *OrderingError (ErrNotAscending) when the server
+// does not list in ascending creation order (nothing out of order is
+// yielded).
+//
+// Of the walk options, Sync takes WithSkipUndecodable: an order that cannot
+// be decoded is yielded as a *RecordDecodeError and the checkpoint advances
+// over it when its id and date_created can be read (else later Syncs yield
+// it again while it is in the checkpoint's window). Pages are fetched one at
+// a time whatever WithConcurrency says.
+func (s *OrdersService) Sync(ctx context.Context, websiteID int64, cp *Checkpoint, opts *ListOrdersOptions, walk ...WalkOption) iter.Seq2[*Order, error] {
+	return s.r.sync(ctx, websiteID, cp, orNew(opts), walk)
 }
 
 // GetOrderOptions are the query parameters of Orders.Get.
 type GetOrderOptions struct {
 	Includes    []OrderInclude `url:"includes,comma,omitempty"` // additional fields, sent as one comma-separated value
 	KeepRawJSON bool           `url:"-"`                        // keep each record's bytes as sent, for RawJSON; free when false
+	// Response, when set, receives the HTTP response behind a successful
+	// call (its status and headers). In All and Sync it is set before the
+	// first record of each page is yielded: in the loop's body it is the
+	// response of the page the current record came from. Options that
+	// carry a Response are not for calls made at once.
+	Response *Response `url:"-"`
 }
 
 // ListOrdersOptions are the query parameters of Orders.List and Orders.All.
@@ -87,12 +103,15 @@ type ListOrdersOptions struct {
 	Status      OrderStatus    `url:"status,omitempty"`         // keeps orders with this status
 	Includes    []OrderInclude `url:"includes,comma,omitempty"` // additional fields
 	KeepRawJSON bool           `url:"-"`                        // as in GetOrderOptions
+	Response    *Response      `url:"-"`                        // as in GetOrderOptions
 }
 
-func (o *GetOrderOptions) validate() error      { return checkIncludes(o.Includes) }
-func (o *GetOrderOptions) keepsRawJSON() bool   { return o.KeepRawJSON }
-func (o *ListOrdersOptions) keepsRawJSON() bool { return o.KeepRawJSON }
-func (o *ListOrdersOptions) startPage() int     { return o.Page }
+func (o *GetOrderOptions) validate() error           { return checkIncludes(o.Includes) }
+func (o *GetOrderOptions) keepsRawJSON() bool        { return o.KeepRawJSON }
+func (o *GetOrderOptions) responseInto() *Response   { return o.Response }
+func (o *ListOrdersOptions) keepsRawJSON() bool      { return o.KeepRawJSON }
+func (o *ListOrdersOptions) responseInto() *Response { return o.Response }
+func (o *ListOrdersOptions) startPage() int          { return o.Page }
 
 func (o *ListOrdersOptions) validate() error {
 	return checkListOptions(o.Page, o.Count, o.DateStart, o.DateEnd, o.Includes)

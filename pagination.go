@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -20,7 +21,65 @@ type Page[T any] struct {
 	Meta    ListMeta       `json:"meta"`
 	Unknown jsontext.Value `json:",embed"` // members the SDK does not model, as sent
 
-	raw []byte // the page as sent, with KeepRawJSON
+	raw     []byte               // the page as sent, with KeepRawJSON
+	skipped []*RecordDecodeError // the records that could not be decoded, with WithSkipUndecodable, by Index
+	resp    *Response            // the response, when the walk's caller asked for it
+}
+
+// entry is an element of a page's data as a walk yields it: a record, or
+// the error of one that could not be decoded (WithSkipUndecodable).
+type entry[T any, P record[T]] struct {
+	rec *T
+	bad *RecordDecodeError
+}
+
+// id is the record's id; for one that could not be decoded, its id when it
+// could be read, else 0.
+func (e entry[T, P]) id() int64 {
+	if e.bad != nil {
+		return e.bad.ID
+	}
+	return P(e.rec).refID()
+}
+
+// created is the record's creation time; for one that could not be decoded,
+// its creation time when it could be read, else the zero time.
+func (e entry[T, P]) created() time.Time {
+	if e.bad != nil {
+		return e.bad.Created
+	}
+	return P(e.rec).createdAt()
+}
+
+// placed reports whether the entry can be placed in creation order: a
+// record, or the error of one whose id and creation time could be read.
+func (e entry[T, P]) placed() bool {
+	return e.bad == nil || (e.bad.ID != 0 && !e.bad.Created.IsZero())
+}
+
+// err is the entry's error: nil for a record.
+func (e entry[T, P]) err() error {
+	if e.bad != nil {
+		return e.bad
+	}
+	return nil
+}
+
+// entries returns the page's records and skipped records in the order of
+// its data.
+func entries[T any, P record[T]](p *Page[T]) []entry[T, P] {
+	out := make([]entry[T, P], 0, len(p.Data)+len(p.skipped))
+	data, skipped := p.Data, p.skipped
+	for i := 0; len(data)+len(skipped) > 0; i++ {
+		if len(skipped) > 0 && skipped[0].Index == i {
+			out = append(out, entry[T, P]{bad: skipped[0]})
+			skipped = skipped[1:]
+			continue
+		}
+		out = append(out, entry[T, P]{rec: data[0]})
+		data = data[1:]
+	}
+	return out
 }
 
 // ListMeta is the metadata of a list response.
@@ -75,10 +134,27 @@ var (
 	ErrNoPagination = errors.New("ordermsg: the page has no pagination metadata")
 )
 
-// WalkOption configures a walk (Orders.All, Messages.All).
+// WalkOption configures a walk (Orders.All, Messages.All) or a Sync.
 type WalkOption func(*walkConfig)
 
-type walkConfig struct{ concurrency int }
+type walkConfig struct {
+	concurrency int
+	skip        bool      // WithSkipUndecodable
+	into        *Response // the options' Response: the caller's, set per page
+}
+
+// WithSkipUndecodable makes a walk or a Sync go past a record that cannot
+// be decoded (a string that is not valid Unicode, a value of the wrong
+// type): it is yielded as a *RecordDecodeError, with a nil record, that
+// names it and keeps its bytes, and the walk goes on with the next record
+// when the loop continues. The other records of its page are yielded as
+// usual. Without it, the default, such a record fails its whole page with a
+// *DecodeError, which ends the walk. A page that is not a list apart from
+// its records (a broken envelope or pagination, a syntax error) fails
+// either way.
+func WithSkipUndecodable() WalkOption {
+	return func(c *walkConfig) { c.skip = true }
+}
 
 // WithConcurrency lets a walk fetch up to n pages at once once the first page
 // has told how many there are. Records are still yielded in exactly the order
@@ -104,10 +180,19 @@ func (r resource[T, P]) walkList(ctx context.Context, websiteID int64, opts list
 	}
 	q, err := r.checkList(websiteID, opts)
 	start, keepRaw := max(opts.startPage(), 1), opts.keepsRawJSON() // as the call found them, like q
+	cfg.into = opts.responseInto()
 	fetch := func(ctx context.Context, page int, received func()) (*Page[T], error) {
 		pq := maps.Clone(q)
 		pq.Set("page", strconv.Itoa(page))
-		return r.fetchPage(ctx, websiteID, pq, keepRaw, received)
+		how := pageRead{keepRaw: keepRaw, skip: cfg.skip}
+		if cfg.into != nil {
+			how.into = new(Response)
+		}
+		p, err := r.fetchPage(ctx, websiteID, pq, how, received)
+		if p != nil {
+			p.resp = how.into
+		}
+		return p, err
 	}
 	if ctx == nil {
 		err = invalidArgument("nil context")
@@ -117,7 +202,7 @@ func (r resource[T, P]) walkList(ctx context.Context, websiteID int64, opts list
 			yield(nil, err)
 			return
 		}
-		walk[T, P](ctx, fetch, start, cfg.concurrency, check, yield)
+		walk[T, P](ctx, fetch, start, cfg, check, yield)
 	}
 }
 
@@ -135,9 +220,13 @@ func (r resource[T, P]) walkList(ctx context.Context, websiteID int64, opts list
 // not yet yielded.
 //
 // check, when not nil, sees each page's pagination once the page is known to
-// be the one asked for, before its records; its error ends the walk.
+// be the one asked for, before its records; its error ends the walk. The
+// records of a page that could not be decoded (cfg.skip) are yielded as
+// their *RecordDecodeError in their place, and cfg.into, when set, receives
+// each page's response before the page's first record.
 func walk[T any, P record[T]](ctx context.Context, fetch func(ctx context.Context, page int, received func()) (*Page[T], error),
-	start, concurrency int, check func(Pagination) error, yield func(*T, error) bool) {
+	start int, cfg walkConfig, check func(Pagination) error, yield func(*T, error) bool) {
+	concurrency := cfg.concurrency
 	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	defer func() {
@@ -232,15 +321,16 @@ func walk[T any, P record[T]](ctx context.Context, fetch func(ctx context.Contex
 		if perPage := max(pg.PerPage, 0); perPage == 0 || start-1 <= pg.Total/perPage {
 			before = (start - 1) * perPage
 		}
-		if len(res.page.Data) == 0 && !last {
+		elems := entries[T, P](res.page)
+		if len(elems) == 0 && !last {
 			if before+arrived < pg.Total {
 				yield(nil, fmt.Errorf("%w: page %d of %d is empty after %d of %d records", ErrEmptyPage, want, pg.TotalPages, before+arrived, pg.Total))
 				return
 			}
 			last = true // every record of total has arrived: total_pages overstates
 		}
-		arrived += len(res.page.Data)
-		fresh, err := seen.next(res.page.Data)
+		arrived += len(elems)
+		fresh, err := seen.next(elems)
 		if err != nil {
 			yield(nil, fmt.Errorf("%w: page %d", err, want))
 			return
@@ -249,12 +339,18 @@ func walk[T any, P record[T]](ctx context.Context, fetch func(ctx context.Contex
 			known = pg.TotalPages
 			fill()
 		}
-		for _, rec := range fresh {
+		if cfg.into != nil && res.page.resp != nil {
+			*cfg.into = *res.page.resp
+		}
+		for _, e := range fresh {
 			if err := ctx.Err(); err != nil {
 				yield(nil, err)
 				return
 			}
-			if !yield(rec, nil) {
+			if e.bad != nil {
+				e.bad.Page = want
+			}
+			if !yield(e.rec, e.err()) {
 				return
 			}
 		}
@@ -286,14 +382,15 @@ type pageMemory[T any, P record[T]] struct {
 	prev, cur map[int64]struct{}
 }
 
-// next returns the records of a page that were not on the page before nor
+// next returns the entries of a page that were not on the page before nor
 // earlier on it; ErrPaginationStuck when every one was on the page before.
-func (m *pageMemory[T, P]) next(records []*T) ([]*T, error) {
+// A record that could not be decoded counts by its id when it could be read.
+func (m *pageMemory[T, P]) next(records []entry[T, P]) ([]entry[T, P], error) {
 	clear(m.cur)
 	fresh := records[:0:0]
 	repeated := 0
 	for _, rec := range records {
-		id := P(rec).refID()
+		id := rec.id()
 		if id <= 0 {
 			fresh = append(fresh, rec)
 			continue

@@ -19,11 +19,12 @@ type record[T any] interface {
 }
 
 // queryOptions is an options struct of a request, never nil (orNew): it
-// checks itself before it is encoded, and says whether to keep the records'
-// bytes.
+// checks itself before it is encoded, says whether to keep the records'
+// bytes, and where the response goes (nil: nowhere).
 type queryOptions interface {
 	validate() error
 	keepsRawJSON() bool
+	responseInto() *Response
 }
 
 // listOptions are the options of a list, which a walk pages through.
@@ -46,8 +47,9 @@ type syncOptions[T any] interface {
 // noOptions is a request without options.
 type noOptions struct{}
 
-func (noOptions) validate() error    { return nil }
-func (noOptions) keepsRawJSON() bool { return false }
+func (noOptions) validate() error         { return nil }
+func (noOptions) keepsRawJSON() bool      { return false }
+func (noOptions) responseInto() *Response { return nil }
 
 // orNew returns o, or new zero options for nil.
 func orNew[O any](o *O) *O {
@@ -78,7 +80,7 @@ func (r resource[T, P]) get(ctx context.Context, websiteID, id int64, opts query
 	}
 	var out *T
 	keepRaw := opts.keepsRawJSON()
-	err = r.c.do(ctx, fmt.Sprintf("/websites/%d/%s/%d", websiteID, r.collection, id), q, !keepRaw,
+	err = r.c.do(ctx, fmt.Sprintf("/websites/%d/%s/%d", websiteID, r.collection, id), q, !keepRaw, opts.responseInto(),
 		func(u string, body []byte) (err error) {
 			out, err = decodeRecord[T, P](u, body, r.kind, keepRaw)
 			return err
@@ -91,7 +93,7 @@ func (r resource[T, P]) list(ctx context.Context, websiteID int64, opts listOpti
 	if err != nil {
 		return nil, err
 	}
-	return r.fetchPage(ctx, websiteID, q, opts.keepsRawJSON(), nil)
+	return r.fetchPage(ctx, websiteID, q, pageRead{keepRaw: opts.keepsRawJSON(), into: opts.responseInto()}, nil)
 }
 
 // checkList checks a list request and encodes its query.
@@ -102,16 +104,25 @@ func (r resource[T, P]) checkList(websiteID int64, opts listOptions) (url.Values
 	return encodeOptions(opts)
 }
 
+// pageRead says how a page is read: whether its records keep their bytes
+// (KeepRawJSON), whether a record that cannot be decoded is kept as a
+// *RecordDecodeError instead of failing the page (WithSkipUndecodable), and
+// where the response goes (nil: nowhere).
+type pageRead struct {
+	keepRaw, skip bool
+	into          *Response
+}
+
 // fetchPage fetches one page with a checked query, calling received (when
 // not nil) once the response has been read, before it is decoded.
-func (r resource[T, P]) fetchPage(ctx context.Context, websiteID int64, q url.Values, keepRaw bool, received func()) (*Page[T], error) {
+func (r resource[T, P]) fetchPage(ctx context.Context, websiteID int64, q url.Values, how pageRead, received func()) (*Page[T], error) {
 	var out *Page[T]
-	err := r.c.do(ctx, fmt.Sprintf("/websites/%d/%s", websiteID, r.collection), q, !keepRaw,
+	err := r.c.do(ctx, fmt.Sprintf("/websites/%d/%s", websiteID, r.collection), q, !how.keepRaw, how.into,
 		func(u string, body []byte) (err error) {
 			if received != nil {
 				received()
 			}
-			out, err = decodePage[T, P](u, body, r.kind, keepRaw)
+			out, err = decodePage[T, P](u, body, r.kind, how.keepRaw, how.skip)
 			return err
 		})
 	return out, err

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"slices"
 	"time"
 
 	"github.com/ordermsg/ordermsg-go/internal/checkpoint"
@@ -61,18 +62,22 @@ func (e *OrderingError) Is(target error) bool { return target == ErrNotAscending
 const maxListings = 4
 
 // sync is OrdersService.Sync and MessagesService.Sync: it lists again from cp
-// when the list shifts under it, up to maxListings times.
-func (r resource[T, P]) sync(ctx context.Context, websiteID int64, cp *Checkpoint, opts syncOptions[T]) iter.Seq2[*T, error] {
+// when the list shifts under it, up to maxListings times. Of walk, only
+// WithSkipUndecodable counts: pages are fetched one at a time.
+func (r resource[T, P]) sync(ctx context.Context, websiteID int64, cp *Checkpoint, opts syncOptions[T], walk []WalkOption) iter.Seq2[*T, error] {
+	walk = append(slices.Clip(walk), WithConcurrency(1))
 	return func(yield func(*T, error) bool) {
 		if err := r.startSync(websiteID, cp, opts); err != nil {
 			yield(nil, err)
 			return
 		}
+		missed := false // the listing before missed the overlap
 		for listing := 1; ; listing++ {
-			shift := r.syncListing(ctx, websiteID, cp, opts, yield)
+			shift, miss := r.syncListing(ctx, websiteID, cp, opts, walk, missed || listing == maxListings, yield)
 			if shift == nil {
 				return
 			}
+			missed = miss
 			if listing == maxListings {
 				shift.Listings = listing
 				yield(nil, shift)
@@ -86,6 +91,11 @@ func (r resource[T, P]) sync(ctx context.Context, websiteID int64, cp *Checkpoin
 func (r resource[T, P]) startSync(websiteID int64, cp *Checkpoint, opts syncOptions[T]) error {
 	if cp == nil {
 		return invalidArgument("Sync needs a checkpoint (a pointer to a zero Checkpoint to start from the beginning)")
+	}
+	if now := time.Now(); cp.Mark().After(now.Add(FutureTolerance)) {
+		return fmt.Errorf("%w: it is %s, more than %s after this machine's clock (%s); a clock was wrong when it was made, or it was edited: "+
+			"start again from a checkpoint of NewCheckpointAt, or set the clock right",
+			ErrFutureCheckpoint, cp.Mark().UTC().Format(time.RFC3339), FutureTolerance, now.UTC().Format(time.RFC3339))
 	}
 	list, err := opts.forSync(cp.overlapStart())
 	if err != nil {
@@ -108,10 +118,18 @@ var errShifted = errors.New("ordermsg: the list shifted")
 // after them back; those are all created after the record held, so listing
 // again from cp finds them. Records that joined only repeat others, but an
 // ordering error or a page of repeats after a change of total is a shift too.
-func (r resource[T, P]) syncListing(ctx context.Context, websiteID int64, cp *Checkpoint, opts syncOptions[T], yield func(*T, error) bool) *ListShiftedError {
+//
+// A listing that misses the newest record cp remembers, which still exists
+// (the overlap check), is taken for a shift too, and missed reported, unless
+// strict: a record that left a page already read while another joined
+// hides the shift from the total, and moves the next page's first record
+// onto the page read. When strict (the listing before missed it too), the
+// miss is the *OverlapError of a date filter that starts late.
+func (r resource[T, P]) syncListing(ctx context.Context, websiteID int64, cp *Checkpoint, opts syncOptions[T], walk []WalkOption,
+	strict bool, yield func(*T, error) bool) (shift *ListShiftedError, missed bool) {
 	start := cp.overlapStart()
 	list, _ := opts.forSync(start) // checked by startSync
-	shift := &ListShiftedError{Object: r.kind}
+	shift = &ListShiftedError{Object: r.kind}
 	prevTotal, changed := -1, false
 	check := func(pg Pagination) error {
 		if prevTotal >= 0 && pg.Total != prevTotal {
@@ -125,47 +143,84 @@ func (r resource[T, P]) syncListing(ctx context.Context, websiteID int64, cp *Ch
 	}
 	overlap := &overlapCheck[T, P]{r: r, mark: cp.s.Mark, dateStart: start}
 	overlap.want, overlap.pending = cp.s.Newest()
-	var held *T // listed, in order so far, not yet yielded
-	// release yields held unless cp covers it; false ends the listing.
+	// held is listed, in order so far, not yet yielded; after are the
+	// records listed after it that could not be decoded nor placed in
+	// creation order, yielded after it.
+	var held *entry[T, P]
+	var after []*RecordDecodeError
+	// release yields held unless cp covers it, then after; with held nil,
+	// it is the end of the list, for the overlap check. false ends the
+	// listing.
 	release := func() bool {
-		if err := overlap.verify(ctx, websiteID, opts, held); err != nil {
-			yield(nil, err)
+		var at time.Time // the end of the list
+		if held != nil {
+			at = held.created()
+		}
+		if err := overlap.verify(ctx, websiteID, opts, at); err != nil {
+			if !strict && errors.Is(err, ErrOverlapMissing) {
+				missed = true
+			} else {
+				yield(nil, err)
+			}
 			return false
 		}
-		if held == nil {
-			return true
+		if held != nil && !cp.s.Covers(held.created(), held.id()) {
+			cp.s.Advance(held.created(), held.id())
+			if !yield(held.rec, held.err()) {
+				return false
+			}
 		}
-		t, id := P(held).createdAt(), P(held).refID()
-		if cp.s.Covers(t, id) {
-			return true
+		held = nil
+		for len(after) > 0 {
+			bad := after[0]
+			after = after[1:]
+			if !yield(nil, bad) {
+				return false
+			}
 		}
-		cp.s.Advance(t, id)
-		return yield(held, nil)
+		return true
+	}
+	ended := func() (*ListShiftedError, bool) {
+		if missed {
+			return shift, true
+		}
+		return nil, false
 	}
 	// One page at a time: of pages fetched at once and answered at different
 	// times, a record that appears meanwhile can push another off both.
-	for rec, err := range r.walkList(ctx, websiteID, list, nil, check) {
+	for rec, err := range r.walkList(ctx, websiteID, list, walk, check) {
+		cur := entry[T, P]{rec: rec}
+		if bad, ok := err.(*RecordDecodeError); ok {
+			cur, err = entry[T, P]{bad: bad}, nil
+			if !cur.placed() {
+				if held != nil {
+					after = append(after, bad)
+				} else if !yield(nil, bad) {
+					return nil, false
+				}
+				continue
+			}
+		}
 		if err == nil {
-			err = r.checkOrder(held, rec)
+			err = r.checkOrder(held, cur)
 		}
 		switch {
 		case err == errShifted, err != nil && changed && (errors.Is(err, ErrNotAscending) || errors.Is(err, ErrPaginationStuck)):
-			return shift
+			return shift, false
 		case err != nil:
 			yield(nil, err)
-			return nil
+			return nil, false
 		}
-		overlap.see(rec)
+		overlap.see(cur)
 		if held != nil && !release() {
-			return nil
+			return ended()
 		}
-		held = rec
+		held = &cur
 	}
-	if release() && held != nil {
-		held = nil
+	if held == nil || release() {
 		release() // the end of the list, for the check
 	}
-	return nil
+	return ended()
 }
 
 // overlapCheck checks that a listing from a checkpoint lists the newest
@@ -180,18 +235,19 @@ type overlapCheck[T any, P record[T]] struct {
 	pending   bool // want not listed yet, and not checked
 }
 
-// see is called with each record listed, in order.
-func (c *overlapCheck[T, P]) see(rec *T) {
-	if c.pending && P(rec).refID() == c.want.ID && P(rec).createdAt().Equal(c.want.Created) {
+// see is called with each record listed and placed, in order.
+func (c *overlapCheck[T, P]) see(e entry[T, P]) {
+	if c.pending && e.id() == c.want.ID && e.created().Equal(c.want.Created) {
 		c.pending = false
 	}
 }
 
-// verify is called before rec is yielded, and with nil at the end of the
-// list: it checks the remembered record when rec is the first record
-// created after the mark, or at the end, and it has not been listed.
-func (c *overlapCheck[T, P]) verify(ctx context.Context, websiteID int64, opts syncOptions[T], rec *T) error {
-	if !c.pending || (rec != nil && !P(rec).createdAt().After(c.mark)) {
+// verify is called before a record created at t is yielded, and with the
+// zero time at the end of the list: it checks the remembered record when
+// the record is the first created after the mark, or at the end, and it has
+// not been listed.
+func (c *overlapCheck[T, P]) verify(ctx context.Context, websiteID int64, opts syncOptions[T], t time.Time) error {
+	if !c.pending || (!t.IsZero() && !t.After(c.mark)) {
 		return nil
 	}
 	c.pending = false
@@ -207,19 +263,20 @@ func (c *overlapCheck[T, P]) verify(ctx context.Context, websiteID int64, opts s
 	return &OverlapError{Object: c.r.kind, ID: c.want.ID, Created: c.want.Created, DateStart: c.dateStart}
 }
 
-// checkOrder checks that rec, listed after prev (nil for the first record),
-// has a creation time and was not created before prev.
-func (r resource[T, P]) checkOrder(prev, rec *T) error {
-	t := P(rec).createdAt()
+// checkOrder checks that cur, listed after prev (nil for the first record),
+// has a creation time, is not dated in the future, and was not created
+// before prev.
+func (r resource[T, P]) checkOrder(prev *entry[T, P], cur entry[T, P]) error {
+	t := cur.created()
 	if t.IsZero() {
-		return fmt.Errorf("%w: %s %d", ErrNoCreationTime, r.kind, P(rec).refID())
+		return fmt.Errorf("%w: %s %d", ErrNoCreationTime, r.kind, cur.id())
 	}
 	if now := time.Now(); t.After(now.Add(FutureTolerance)) {
 		return fmt.Errorf("%w: %s %d was created at %s, more than %s after this machine's clock (%s)",
-			ErrFutureRecord, r.kind, P(rec).refID(), t.Format(time.RFC3339), FutureTolerance, now.UTC().Format(time.RFC3339))
+			ErrFutureRecord, r.kind, cur.id(), t.Format(time.RFC3339), FutureTolerance, now.UTC().Format(time.RFC3339))
 	}
-	if prev == nil || !t.Before(P(prev).createdAt()) {
+	if prev == nil || !t.Before(prev.created()) {
 		return nil
 	}
-	return &OrderingError{Object: r.kind, PrevID: P(prev).refID(), PrevCreated: P(prev).createdAt(), ID: P(rec).refID(), Created: t}
+	return &OrderingError{Object: r.kind, PrevID: prev.id(), PrevCreated: prev.created(), ID: cur.id(), Created: t}
 }

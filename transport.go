@@ -15,12 +15,28 @@ import (
 	"github.com/ordermsg/ordermsg-go/internal/bodybuf"
 )
 
+// Response is the HTTP response behind a successful call: set the Response
+// field of a call's options to a *Response to receive it, as in
+// ExampleResponse. Its body has been read and decoded; what is left is what
+// the API's documentation does not describe, such as a request id or a rate
+// limit in the headers.
+type Response struct {
+	// StatusCode is the HTTP status code: 2xx.
+	StatusCode int
+	// Header is the response's header.
+	Header http.Header
+	// ReceivedAt is when the body had been read in full, by this machine's
+	// clock: which of two reads of a record is the later.
+	ReceivedAt time.Time
+}
+
 // response is a response whose body is read (up to the caps) and closed.
 type response struct {
-	status int
-	header http.Header
-	body   []byte
-	buf    *[]byte // when set, the pooled buffer body is in (bodybuf.Get)
+	status   int
+	header   http.Header
+	body     []byte
+	buf      *[]byte   // when set, the pooled buffer body is in (bodybuf.Get)
+	received time.Time // when the body had been read
 }
 
 // release gives r's pooled buffer back. r.body must not be used after it.
@@ -42,13 +58,14 @@ type call struct {
 	lend     bool          // a 2xx body is read into a pooled buffer (see Client.do)
 }
 
-// do sends a GET for path with query and hands a 2xx body to decode. The body
+// do sends a GET for path with query and hands a 2xx body to decode; into,
+// when not nil, receives the response once decode has returned nil. The body
 // is read inside the attempt (readBody), so that one cut off midway is
 // retried like a dropped connection. With lend, decode promises to keep
 // nothing of the body once it returns nil (the decoders of pages and records
 // without KeepRawJSON copy strings, Unknown members and FieldValues.Raw), and
 // the body is read into a pooled buffer that goes back to the pool then.
-func (c *Client) do(ctx context.Context, path string, query url.Values, lend bool, decode func(url string, body []byte) error) error {
+func (c *Client) do(ctx context.Context, path string, query url.Values, lend bool, into *Response, decode func(url string, body []byte) error) error {
 	if ctx == nil {
 		return invalidArgument("nil context")
 	}
@@ -80,6 +97,9 @@ func (c *Client) do(ctx context.Context, path string, query url.Values, lend boo
 		return err // the body may be in the error: its buffer is not reused
 	}
 	r.release()
+	if into != nil {
+		*into = Response{StatusCode: r.status, Header: r.header, ReceivedAt: r.received}
+	}
 	return nil
 }
 
@@ -131,7 +151,7 @@ func (k *call) readBody(resp *http.Response) error {
 		}
 		body = body[:limit]
 	}
-	k.resp = &response{status: resp.StatusCode, header: resp.Header, body: body, buf: buf}
+	k.resp = &response{status: resp.StatusCode, header: resp.Header, body: body, buf: buf, received: time.Now()}
 	return nil
 }
 

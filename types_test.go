@@ -355,8 +355,8 @@ func TestUnknownMembersRoundTrip(t *testing.T) {
 		file   string
 		decode func([]byte) (any, error)
 	}{
-		{"orders_list_unknown.json", func(b []byte) (any, error) { return decodePage[Order]("u", b, ObjectOrder, false) }},
-		{"messages_list_unknown.json", func(b []byte) (any, error) { return decodePage[Message]("u", b, ObjectMessage, false) }},
+		{"orders_list_unknown.json", func(b []byte) (any, error) { return decodePage[Order]("u", b, ObjectOrder, false, false) }},
+		{"messages_list_unknown.json", func(b []byte) (any, error) { return decodePage[Message]("u", b, ObjectMessage, false, false) }},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			in := fixture(t, tc.file)
@@ -429,7 +429,7 @@ func TestDecodeIsStrict(t *testing.T) {
 		"null record":                    {`{"object":"list","data":[{"object":"order"},null],"meta":{}}`, "data[1]", `null`},
 	} {
 		t.Run(name, func(t *testing.T) {
-			p, err := decodePage[Order]("u", []byte(tc.body), ObjectOrder, false)
+			p, err := decodePage[Order]("u", []byte(tc.body), ObjectOrder, false, false)
 			var de *DecodeError
 			if p != nil || !errors.As(err, &de) {
 				t.Fatalf("%v, %v", p, err)

@@ -541,7 +541,7 @@ func TestWalkSendsTheNextRequestBeforeDecoding(t *testing.T) {
 		return p, nil
 	}
 	var ids []int64
-	walk[Order](context.Background(), fetch, 1, 1, nil, func(o *Order, err error) bool {
+	walk[Order](context.Background(), fetch, 1, walkConfig{concurrency: 1}, nil, func(o *Order, err error) bool {
 		if err != nil {
 			t.Fatal(err)
 		}
