@@ -14,9 +14,10 @@ import (
 //	pkg github.com/ordermsg/ordermsg-go, type APIError struct, StatusCode int
 //	pkg github.com/ordermsg/ordermsg-go, method (*Page[$0]) HasNextPage() bool
 //
-// A type of another package is written with its package's name, type
-// parameters as $0, $1, … (their names may change), byte and rune as
-// uint8 and int32, untyped constants' types as ideal-int, ideal-string, ….
+// A type of another package is written with its package's name, an alias
+// by its name, type parameters as $0, $1, … (their names may change), byte
+// and rune as uint8 and int32, untyped constants' types as ideal-int,
+// ideal-string, ….
 // The constants named in valueless are recorded without their value.
 func features(pkg *types.Package, valueless map[string]bool) []string {
 	w := &walker{pkg: pkg, valueless: valueless}
@@ -58,8 +59,8 @@ func (w *walker) object(obj types.Object) {
 
 func (w *walker) typeName(obj *types.TypeName) {
 	name := obj.Name()
-	if obj.IsAlias() {
-		w.emit("type %s = %s", name, w.typ(obj.Type()))
+	if alias, ok := obj.Type().(*types.Alias); ok {
+		w.emit("type %s = %s", name, w.typ(alias.Rhs()))
 		return
 	}
 	named := obj.Type().(*types.Named)
@@ -212,6 +213,23 @@ func (w *walker) params(t *types.Tuple, variadic bool) string {
 	return "(" + strings.Join(parts, ", ") + ")"
 }
 
+// name is a declared type with its package's name, when it is another
+// package's, and its type arguments.
+func (w *walker) name(obj *types.TypeName, args *types.TypeList) string {
+	s := obj.Name()
+	if pkg := obj.Pkg(); pkg != nil && pkg != w.pkg {
+		s = pkg.Name() + "." + s
+	}
+	if args.Len() > 0 {
+		var parts []string
+		for a := range args.Types() {
+			parts = append(parts, w.typ(a))
+		}
+		s += "[" + strings.Join(parts, ", ") + "]"
+	}
+	return s
+}
+
 func (w *walker) typ(t types.Type) string {
 	switch t := t.(type) {
 	case *types.Basic:
@@ -274,20 +292,11 @@ func (w *walker) typ(t types.Type) string {
 		prefix := map[types.ChanDir]string{types.SendRecv: "chan ", types.SendOnly: "chan<- ", types.RecvOnly: "<-chan "}[t.Dir()]
 		return prefix + w.typ(t.Elem())
 	case *types.Alias:
-		return w.typ(types.Unalias(t))
+		// By its own name: what it stands for may differ between Go
+		// releases (encoding/json's RawMessage is jsontext.Value on 1.27).
+		return w.name(t.Obj(), t.TypeArgs())
 	case *types.Named:
-		s := t.Obj().Name()
-		if pkg := t.Obj().Pkg(); pkg != nil && pkg != w.pkg {
-			s = pkg.Name() + "." + s
-		}
-		if args := t.TypeArgs(); args.Len() > 0 {
-			var parts []string
-			for a := range args.Types() {
-				parts = append(parts, w.typ(a))
-			}
-			s += "[" + strings.Join(parts, ", ") + "]"
-		}
-		return s
+		return w.name(t.Obj(), t.TypeArgs())
 	case *types.TypeParam:
 		return fmt.Sprintf("$%d", t.Index())
 	case *types.Tuple:

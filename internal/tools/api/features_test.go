@@ -52,6 +52,7 @@ type Stamp struct{ time.Time }
 type Sealed interface{ Open() error; seal() }
 type Reader interface{ Read([]byte) (int, error) }
 type Alias = Kind
+type Raw struct{ A Alias; I any }
 func unexported() {}
 `)
 	got := features(pkg, map[string]bool{"Version": true})
@@ -74,8 +75,11 @@ func unexported() {}
 		"pkg example.com/p, type Inner struct, N int",
 		"pkg example.com/p, type Kind string",
 		"pkg example.com/p, type Option func(*Client)",
-		"pkg example.com/p, type Page[$0 interface{}] struct",
-		"pkg example.com/p, type Page[$0 interface{}] struct, Data []*$0",
+		"pkg example.com/p, type Page[$0 any] struct",
+		"pkg example.com/p, type Page[$0 any] struct, Data []*$0",
+		"pkg example.com/p, type Raw struct",
+		"pkg example.com/p, type Raw struct, A Alias", // an alias by its name
+		"pkg example.com/p, type Raw struct, I any",
 		"pkg example.com/p, type Reader interface { Read }",
 		"pkg example.com/p, type Reader interface, Read([]uint8) (int, error)",
 		"pkg example.com/p, type Sealed interface, Open() error",
