@@ -43,7 +43,7 @@ trap 'rm -rf "$work"' EXIT
 
 step "a clone of $(git rev-parse --short HEAD), released as $version"
 [ -z "$(git status --porcelain)" ] || echo "uncommitted changes are not rehearsed: only the commit is"
-git clone -q --no-hardlinks "$(git rev-parse --path-format=absolute --git-common-dir)" "$work/clone"
+git clone -q "$(git rev-parse --path-format=absolute --git-common-dir)" "$work/clone"
 git -C "$work/clone" checkout -q -B rehearsal "$(git rev-parse HEAD)"
 export GIT_AUTHOR_NAME=rehearsal GIT_AUTHOR_EMAIL=rehearsal@ordermsg.invalid
 export GIT_COMMITTER_NAME=rehearsal GIT_COMMITTER_EMAIL=rehearsal@ordermsg.invalid
