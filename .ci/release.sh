@@ -82,6 +82,6 @@ printf 'tags: %s\n' $tags
 
 cat <<EOF
 
-Nothing is pushed. Publish the commit and every tag together:
-  git push origin HEAD $(echo $tags)
+Nothing is pushed. Publish the commit and every tag at once:
+  git push --atomic origin HEAD:$(git branch --show-current 2>/dev/null | grep . || echo main) $(echo $tags)
 EOF
