@@ -20,18 +20,16 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"path"
 	"path/filepath"
 	"slices"
 	"strings"
 
-	"github.com/ordermsg/ordermsg-go/internal/tools/workspace"
+	"github.com/ordermsg/ordermsg-go/internal/tools/repository"
 	"golang.org/x/mod/semver"
 	"golang.org/x/tools/go/packages"
 )
@@ -96,7 +94,7 @@ type record map[string][]string
 
 // load type-checks the public packages of every module in go.work.
 func load(root string) (record, error) {
-	_, mods, err := workspace.Read(func(name string) ([]byte, error) {
+	_, mods, err := repository.Modules(func(name string) ([]byte, error) {
 		return os.ReadFile(filepath.Join(root, filepath.FromSlash(name)))
 	})
 	if err != nil {
@@ -178,14 +176,14 @@ func readRecord(root string) (record, error) {
 		if err != nil {
 			return nil, err
 		}
-		rec[filepath.Base(f)] = lines(data)
+		rec[filepath.Base(f)] = lines(string(data))
 	}
 	return rec, nil
 }
 
-func lines(data []byte) []string {
+func lines(data string) []string {
 	var out []string
-	for l := range strings.SplitSeq(string(data), "\n") {
+	for l := range strings.SplitSeq(data, "\n") {
 		if l = strings.TrimSpace(l); l != "" {
 			out = append(out, l)
 		}
@@ -250,7 +248,7 @@ func diff(a, b []string) (onlyA, onlyB []string) {
 // lastRelease is the highest release tag vX.Y.Z[-pre] the current commit
 // contains, or "" when there is none.
 func lastRelease(root string) (string, error) {
-	out, err := git(root, "tag", "--merged", "HEAD", "--list", "v*")
+	out, err := repository.Git(root, "tag", "--merged", "HEAD", "--list", "v*")
 	if err != nil {
 		return "", err
 	}
@@ -265,7 +263,7 @@ func lastRelease(root string) (string, error) {
 
 // gitRecord is the record as it was at tag.
 func gitRecord(root, tag string) (record, error) {
-	out, err := git(root, "ls-tree", "--name-only", tag, recordDir+"/")
+	out, err := repository.Git(root, "ls-tree", "--name-only", tag, recordDir+"/")
 	if err != nil {
 		return nil, err
 	}
@@ -274,23 +272,11 @@ func gitRecord(root, tag string) (record, error) {
 		if !strings.HasSuffix(f, ".txt") {
 			continue
 		}
-		data, err := git(root, "show", tag+":"+f)
+		data, err := repository.Git(root, "show", tag+":"+f)
 		if err != nil {
 			return nil, err
 		}
 		rec[path.Base(f)] = lines(data)
 	}
 	return rec, nil
-}
-
-func git(dir string, args ...string) ([]byte, error) {
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		return nil, fmt.Errorf("git %s: %v: %s", strings.Join(args, " "), err, bytes.TrimSpace(stderr.Bytes()))
-	}
-	return out, nil
 }

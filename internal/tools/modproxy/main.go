@@ -19,12 +19,11 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 
-	"github.com/ordermsg/ordermsg-go/internal/tools/workspace"
+	"github.com/ordermsg/ordermsg-go/internal/tools/repository"
 	"golang.org/x/mod/module"
 	"golang.org/x/mod/zip"
 )
@@ -55,19 +54,19 @@ func build(repo, version, out string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	commit, err := git(repo, "rev-parse", version+"^{commit}")
+	commit, err := repository.Git(repo, "rev-parse", version+"^{commit}")
 	if err != nil {
 		return nil, fmt.Errorf("no tag %s: %w", version, err)
 	}
 	commit = strings.TrimSpace(commit)
-	_, mods, err := workspace.Read(func(name string) ([]byte, error) {
-		s, err := git(repo, "show", version+":"+name)
+	_, mods, err := repository.Modules(func(name string) ([]byte, error) {
+		s, err := repository.Git(repo, "show", version+":"+name)
 		return []byte(s), err
 	})
 	if err != nil {
 		return nil, err
 	}
-	when, err := git(repo, "show", "-s", "--format=%cI", commit)
+	when, err := repository.Git(repo, "show", "-s", "--format=%cI", commit)
 	if err != nil {
 		return nil, err
 	}
@@ -79,7 +78,7 @@ func build(repo, version, out string) ([]string, error) {
 	var paths []string
 	for _, m := range mods {
 		tag := m.Tag(version)
-		at, err := git(repo, "rev-parse", tag+"^{commit}")
+		at, err := repository.Git(repo, "rev-parse", tag+"^{commit}")
 		if err != nil {
 			return nil, fmt.Errorf("module %s has no tag %s: %w", m.Path, tag, err)
 		}
@@ -99,7 +98,7 @@ func build(repo, version, out string) ([]string, error) {
 
 // writeModule writes the list, .info, .mod and .zip of one module version,
 // in the layout of the GOPROXY protocol.
-func writeModule(repo, out string, m workspace.Module, version, tag string, info []byte) error {
+func writeModule(repo, out string, m repository.Module, version, tag string, info []byte) error {
 	escPath, err := module.EscapePath(m.Path)
 	if err != nil {
 		return err
@@ -120,7 +119,7 @@ func writeModule(repo, out string, m workspace.Module, version, tag string, info
 	if err := zip.CreateFromVCS(&z, module.Version{Path: m.Path, Version: version}, repo, tag, subdir); err != nil {
 		return err
 	}
-	mod, err := git(repo, "show", tag+":"+m.FileName("go.mod"))
+	mod, err := repository.Git(repo, "show", tag+":"+m.FileName("go.mod"))
 	if err != nil {
 		return err
 	}
@@ -140,16 +139,4 @@ func writeModule(repo, out string, m workspace.Module, version, tag string, info
 		versions = append(versions, version)
 	}
 	return os.WriteFile(listFile, []byte(strings.Join(versions, "\n")+"\n"), 0o666)
-}
-
-func git(dir string, args ...string) (string, error) {
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		return "", fmt.Errorf("git %s: %v: %s", strings.Join(args, " "), err, bytes.TrimSpace(stderr.Bytes()))
-	}
-	return string(out), nil
 }

@@ -25,9 +25,9 @@ func run(t *testing.T, dir string, env []string, name string, args ...string) st
 
 var gitIdentity = []string{"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.invalid", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.invalid"}
 
-// repository makes a git repository of two modules, example.com/r and
+// gitRepository makes a git repository of two modules, example.com/r and
 // example.com/r/sub (which requires the first), and returns its folder.
-func repository(t *testing.T, files map[string]string) string {
+func gitRepository(t *testing.T, files map[string]string) string {
 	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("no git")
@@ -75,7 +75,7 @@ func zipNames(t *testing.T, file string) []string {
 }
 
 func TestProxyServesTheTaggedModules(t *testing.T) {
-	repo := repository(t, nil)
+	repo := gitRepository(t, nil)
 	run(t, repo, nil, "git", "tag", "v0.1.0")
 	run(t, repo, nil, "git", "tag", "sub/v0.1.0")
 	out := t.TempDir()
@@ -129,7 +129,7 @@ func TestProxyRefusesWhatAReleaseCannotBe(t *testing.T) {
 		}, "one commit"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			repo := repository(t, tc.files)
+			repo := gitRepository(t, tc.files)
 			tc.tags(t, repo)
 			_, err := build(repo, "v0.1.0", t.TempDir())
 			if err == nil || !strings.Contains(err.Error(), tc.want) {

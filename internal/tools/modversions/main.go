@@ -43,7 +43,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ordermsg/ordermsg-go/internal/tools/workspace"
+	"github.com/ordermsg/ordermsg-go/internal/tools/repository"
 	"golang.org/x/mod/modfile"
 	"golang.org/x/mod/module"
 	"golang.org/x/mod/semver"
@@ -119,8 +119,8 @@ func (r repo) readFile(name string) ([]byte, error) {
 	return os.ReadFile(filepath.Join(r.root, filepath.FromSlash(name)))
 }
 
-func (r repo) read() (*modfile.WorkFile, []workspace.Module, error) {
-	return workspace.Read(r.readFile)
+func (r repo) read() (*modfile.WorkFile, []repository.Module, error) {
+	return repository.Modules(r.readFile)
 }
 
 // check returns the version the modules require one another at, and every
@@ -152,7 +152,7 @@ func (r repo) check() (string, []string, error) {
 			problems = append(problems, fmt.Sprintf("%s: replace %s: a go.mod has no replace directive (go.work serves a clone)", name, rep.Old.Path))
 		}
 		for _, req := range m.File.Require {
-			if !workspace.Own(mods, req.Mod.Path) {
+			if !repository.Own(mods, req.Mod.Path) {
 				continue
 			}
 			required[req.Mod.Path] = true
@@ -194,7 +194,7 @@ func (r repo) check() (string, []string, error) {
 
 // workReplaces are the replace directives go.work needs: each module that
 // a sibling requires, at version, by its folder.
-func workReplaces(mods []workspace.Module, required map[string]bool, version string) []string {
+func workReplaces(mods []repository.Module, required map[string]bool, version string) []string {
 	var want []string
 	for _, m := range mods {
 		if required[m.Path] {
@@ -250,7 +250,7 @@ func (r repo) set(version string) error {
 	for _, m := range mods {
 		changed := false
 		for _, req := range m.File.Require {
-			if workspace.Own(mods, req.Mod.Path) {
+			if repository.Own(mods, req.Mod.Path) {
 				required[req.Mod.Path] = true
 				if req.Mod.Version != version {
 					if err := m.File.AddRequire(req.Mod.Path, version); err != nil {
@@ -286,7 +286,7 @@ func (r repo) set(version string) error {
 		}
 	}
 	for _, rep := range slices.Clone(work.Replace) {
-		if workspace.Own(mods, rep.Old.Path) && (rep.Old.Version != version || !required[rep.Old.Path]) {
+		if repository.Own(mods, rep.Old.Path) && (rep.Old.Version != version || !required[rep.Old.Path]) {
 			if err := work.DropReplace(rep.Old.Path, rep.Old.Version); err != nil {
 				return err
 			}
@@ -320,7 +320,7 @@ type versionConst struct {
 }
 
 // sdkVersion finds `const Version = "…"` among the root package's files.
-func (r repo) sdkVersion(root workspace.Module) (*versionConst, error) {
+func (r repo) sdkVersion(root repository.Module) (*versionConst, error) {
 	entries, err := os.ReadDir(filepath.Join(r.root, root.Dir))
 	if err != nil {
 		return nil, err

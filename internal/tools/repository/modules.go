@@ -1,7 +1,8 @@
-// Package workspace reads the repository's modules from go.work: the one
-// list of modules that the release tools check, tag and record, so that a
-// module added to go.work is released with the others.
-package workspace
+// Package repository reads what the release tools need of the repository:
+// its modules, from go.work (the one list of modules that the tools check,
+// tag and record, so that a module added to go.work is released with the
+// others), and its git history.
+package repository
 
 import (
 	"fmt"
@@ -34,11 +35,11 @@ func (m Module) Tag(v string) string {
 // File names a file under the module's folder, relative to the top.
 func (m Module) FileName(name string) string { return path.Join(m.Dir, name) }
 
-// Read parses go.work and the go.mod of every module it uses; read gives
+// Modules parses go.work and the go.mod of every module it uses; read gives
 // the content of a file by its slash-separated name relative to the
 // repository's top (from the disk, or from a commit). The root module comes
 // first, the others in the order of go.work.
-func Read(read func(name string) ([]byte, error)) (*modfile.WorkFile, []Module, error) {
+func Modules(read func(name string) ([]byte, error)) (*modfile.WorkFile, []Module, error) {
 	data, err := read("go.work")
 	if err != nil {
 		return nil, nil, err
