@@ -73,14 +73,18 @@ func (c *Checkpoint) IsZero() bool { return c.s.Mark.IsZero() }
 // yielded (or the start time of NewCheckpointAt), zero before the first.
 func (c *Checkpoint) Mark() time.Time { return c.s.Mark }
 
-// claim checks that c belongs to the resource and website given, or to none
-// yet, and makes it theirs.
-func (c *Checkpoint) claim(resource string, website int64) error {
+// check reports a *CheckpointMismatchError unless c belongs to the
+// resource and website given, or to none yet.
+func (c *Checkpoint) check(resource string, website int64) error {
 	if c.s.Resource != "" && (c.s.Resource != resource || c.s.Website != website) {
 		return &CheckpointMismatchError{CheckpointResource: c.s.Resource, CheckpointWebsite: c.s.Website, Resource: resource, Website: website}
 	}
-	c.s.Resource, c.s.Website = resource, website
 	return nil
+}
+
+// claim makes c, which check has passed, belong to the resource and website.
+func (c *Checkpoint) claim(resource string, website int64) {
+	c.s.Resource, c.s.Website = resource, website
 }
 
 // overlapStart is the date_start of a sync from c (see checkpoint.State.OverlapStart).

@@ -73,8 +73,12 @@ func WithHTTPClient(hc *http.Client) Option {
 	}
 }
 
-// WithRetry sets the retry policy. RetryPolicy{} (MaxRetries 0) turns
-// retrying off.
+// WithRetry sets the retry policy. WithRetry(RetryPolicy{}) turns retrying
+// off: tests on httpmock fixtures want it, so that an error fixture (a 429
+// or a 5xx, such as ordermsgtest.ErrorResponder's) or a URL without a
+// responder (httpmock's error, which the client takes for a network
+// failure) comes back at once rather than after three retries and their
+// backoff.
 func WithRetry(p RetryPolicy) Option {
 	return func(s *settings) error {
 		np, err := p.normalized()
@@ -83,22 +87,109 @@ func WithRetry(p RetryPolicy) Option {
 	}
 }
 
+// DefaultVersionHeader and DefaultAPIVersion are the version header a client
+// sends without WithVersionHeader: Service-Api-Version: 1, as the API's
+// documentation writes it. The word Service stands for the maker's name,
+// which the real service expects instead: set it with WithVersionHeader.
+const (
+	DefaultVersionHeader = "Service-Api-Version"
+	DefaultAPIVersion    = "1"
+)
+
 // WithVersionHeader sets the name and value of the version header sent with
-// every request (default Service-Api-Version: 1). The name must be an HTTP
-// token other than a header the client sets itself (Authorization, Accept,
-// User-Agent, Host), and the value a valid non-empty header value.
+// every request, in place of DefaultVersionHeader: DefaultAPIVersion. The
+// API's documentation writes the name with the neutral word Service where
+// the maker's name stands: give the real one, such as
+// WithVersionHeader("Acme-Api-Version", "1"). CheckVersionHeader says which
+// names and values are refused; NewClient returns its *VersionHeaderError.
 func WithVersionHeader(name, value string) Option {
 	return func(s *settings) error {
-		switch http.CanonicalHeaderKey(name) {
-		case "Authorization", "Accept", "User-Agent", "Host":
-			return invalidArgument("WithVersionHeader: %q is a header the client sets itself", name)
+		if err := CheckVersionHeader(name, value); err != nil {
+			return err
 		}
-		if !httpguts.ValidHeaderFieldName(name) || value == "" || !httpguts.ValidHeaderFieldValue(value) {
-			return invalidArgument("WithVersionHeader: the name must be an HTTP token and the value a non-empty header value without control characters")
-		}
-		s.versionHeader, s.versionValue = name, value
+		s.versionHeader, s.versionValue = http.CanonicalHeaderKey(name), value
 		return nil
 	}
+}
+
+// CheckVersionHeader reports whether name and value can be sent as the
+// version header: name must be an HTTP token (letters, digits and
+// !#$%&'*+-.^_`|~) that neither the client nor net/http sets, drops or acts
+// on itself (Authorization, Accept, User-Agent, Host, Content-Length,
+// Transfer-Encoding, Trailer, Connection, Keep-Alive, TE, Upgrade,
+// Accept-Encoding, Range, If-Range, Expect, Cookie, Cookie2,
+// Www-Authenticate, Referer, Content-Type, Content-Encoding,
+// Content-Language, Content-Location, and every Proxy-* header: see
+// reservedHeaders), and value a non-empty header value
+// without control characters and without leading or trailing white space
+// (net/http trims it on the wire, while httpmock's transport sees it: the
+// two would disagree). WithVersionHeader, the fake's
+// ordermsgtest.WithVersionHeader and the command-line tool all use it.
+//
+// Its error is a *VersionHeaderError, which matches ErrInvalidArgument. It
+// never shows value, which may be a key given in the wrong place, and names
+// name only when it is one of the reserved headers above.
+func CheckVersionHeader(name, value string) error {
+	var reason string
+	switch canonical := http.CanonicalHeaderKey(name); {
+	case name == "":
+		reason = "the name is empty"
+	case !httpguts.ValidHeaderFieldName(name):
+		reason = "the name is not an HTTP token: letters, digits and !#$%&'*+-.^_`|~ only, without spaces or a colon"
+	case reservedHeaders[canonical] != "":
+		reason = canonical + " cannot be the version header: " + reservedHeaders[canonical]
+	case strings.HasPrefix(canonical, "Proxy-"):
+		reason = canonical + " cannot be the version header: " + proxyHeaders
+	case value == "":
+		reason = "the value is empty"
+	case strings.Trim(value, " \t") != value:
+		reason = "the value has leading or trailing white space, which net/http trims"
+	case !httpguts.ValidHeaderFieldValue(value):
+		reason = "the value contains a control character"
+	default:
+		return nil
+	}
+	return &VersionHeaderError{Reason: reason}
+}
+
+// Why each reserved header cannot carry the version: the client, or
+// net/http beneath it, sets, drops or acts on it (read from net/http's
+// request writing, its HTTP/2 header encoding, its transport and its
+// redirects).
+const (
+	clientHeaders     = "the client sets it on every request"
+	writtenHeaders    = "net/http writes it from the request itself and drops a value set by hand"
+	connectionHeaders = "it is about the connection, which net/http manages; HTTP/2 drops or refuses it"
+	proxyHeaders      = "it is for proxies, which net/http talks to itself"
+	bodyHeaders       = "it describes a request's body, and net/http's redirects (301, 302, 303) drop it"
+)
+
+// reservedHeaders are the header names, canonical, that the version header
+// may not take, with the reason; every Proxy-* name is refused too.
+var reservedHeaders = map[string]string{
+	"Authorization":     clientHeaders,
+	"Accept":            clientHeaders,
+	"User-Agent":        clientHeaders,
+	"Host":              writtenHeaders,
+	"Content-Length":    writtenHeaders,
+	"Transfer-Encoding": writtenHeaders,
+	"Trailer":           writtenHeaders,
+	"Connection":        connectionHeaders,
+	"Keep-Alive":        connectionHeaders,
+	"Te":                connectionHeaders,
+	"Upgrade":           connectionHeaders,
+	"Accept-Encoding":   "net/http asks for gzip itself and, when it is set by hand, leaves the body compressed",
+	"Range":             "it asks for part of the body, which downloads set themselves to resume",
+	"If-Range":          "it goes with Range, which downloads set themselves to resume",
+	"Expect":            "net/http acts on it (Expect: 100-continue) rather than pass it on",
+	"Cookie":            "net/http's cookie jar and redirects rewrite or drop it",
+	"Cookie2":           "net/http's redirects drop it",
+	"Www-Authenticate":  "net/http's redirects to another host drop it, as they drop credentials",
+	"Referer":           "it names the page a request came from, which net/http sets on a redirect, and drops on one from https to http",
+	"Content-Type":      bodyHeaders,
+	"Content-Encoding":  bodyHeaders,
+	"Content-Language":  bodyHeaders,
+	"Content-Location":  bodyHeaders,
 }
 
 // WithUserAgent puts product (such as "my-app/1.2") before the SDK's own
@@ -167,8 +258,14 @@ func WithMaxBodySize(n int64) Option {
 // loopback unless WithAllowHTTP is given, and a key that HTTP Basic
 // authentication cannot carry as a user-id: empty, with a colon or a control
 // character, with leading or trailing white space, or a URL (the arguments
-// swapped). Its errors match ErrInvalidArgument and never show the key, nor
+// swapped); and a base URL with the key in its host or path (a key of 8
+// characters or more), which would show it wherever the URL is shown. Its errors match ErrInvalidArgument and never show the key, nor
 // the base URL's userinfo or query.
+//
+// Without WithHTTPClient, requests go through a clone of
+// http.DefaultTransport, or through http.DefaultTransport itself when it is
+// not an *http.Transport (after httpmock.Activate, or when a tracing
+// wrapper has replaced it).
 func NewClient(baseURL, apiKey string, opts ...Option) (*Client, error) {
 	if err := checkAPIKey(apiKey); err != nil {
 		return nil, err
@@ -176,8 +273,8 @@ func NewClient(baseURL, apiKey string, opts ...Option) (*Client, error) {
 	s := &settings{Client: Client{
 		credentials:    &credentials{authorization: "Basic " + base64.StdEncoding.EncodeToString([]byte(apiKey+":"))},
 		retry:          DefaultRetryPolicy(),
-		versionHeader:  "Service-Api-Version",
-		versionValue:   "1",
+		versionHeader:  DefaultVersionHeader,
+		versionValue:   DefaultAPIVersion,
 		userAgent:      defaultUserAgent,
 		attemptTimeout: defaultAttemptTimeout,
 		maxBodySize:    defaultMaxBodySize,
@@ -197,9 +294,7 @@ func NewClient(baseURL, apiKey string, opts ...Option) (*Client, error) {
 	if c.httpClient != nil {
 		hc = *c.httpClient
 	} else {
-		t := http.DefaultTransport.(*http.Transport).Clone()
-		t.MaxIdleConnsPerHost = maxConcurrency // a walk's pages in flight, see WithConcurrency
-		hc.Transport = t
+		hc.Transport = defaultTransport()
 	}
 	if s.timeoutSet || hc.Timeout == 0 {
 		hc.Timeout = c.attemptTimeout
@@ -215,6 +310,21 @@ func NewClient(baseURL, apiKey string, opts ...Option) (*Client, error) {
 	c.Orders = &OrdersService{r: resource[Order, *Order]{c: c, collection: "orders", kind: ObjectOrder}}
 	c.Messages = &MessagesService{r: resource[Message, *Message]{c: c, collection: "messages", kind: ObjectMessage}}
 	return c, nil
+}
+
+// defaultTransport is the transport of a client made without
+// WithHTTPClient: a clone of http.DefaultTransport that keeps as many idle
+// connections to the API as a walk has pages in flight (see
+// WithConcurrency). A default transport that is not an *http.Transport (one
+// that httpmock.Activate or a tracing wrapper put there) is used as it is.
+func defaultTransport() http.RoundTripper {
+	t, ok := http.DefaultTransport.(*http.Transport)
+	if !ok {
+		return http.DefaultTransport
+	}
+	t = t.Clone()
+	t.MaxIdleConnsPerHost = maxConcurrency
+	return t
 }
 
 // checkAPIKey refuses the keys NewClient's doc lists (RFC 7617: a user-id
@@ -265,10 +375,27 @@ func parseBaseURL(raw, apiKey string, allowHTTP bool) (*url.URL, error) {
 		return nil, &argumentError{kind: ErrPlainHTTP, msg: "ordermsg: base URL " + shown +
 			": plain http to a host that is not loopback would send the API key in the clear; use https or WithAllowHTTP"}
 	}
+	if len(apiKey) >= minKeyInURL && strings.Contains(strings.ToLower(u.Host+u.Path), strings.ToLower(apiKey)) {
+		return nil, invalidArgument("the base URL contains the API key: pass the key to NewClient only")
+	}
+	// One spelling for one base URL: the scheme and host in lower case,
+	// without the scheme's default port.
+	u.Scheme, u.Host = strings.ToLower(u.Scheme), strings.ToLower(u.Host)
+	if port := u.Port(); (u.Scheme == "https" && port == "443") || (u.Scheme == "http" && port == "80") {
+		u.Host = u.Hostname()
+		if strings.Contains(u.Host, ":") {
+			u.Host = "[" + u.Host + "]" // an IPv6 literal
+		}
+	}
 	u.Path = strings.TrimRight(u.Path, "/")
 	u.RawPath = ""
 	return u, nil
 }
+
+// minKeyInURL is the length from which an API key found in the base URL is
+// taken for the key put there by mistake: a shorter one could be a word of
+// the path by chance.
+const minKeyInURL = 8
 
 // redirect is the client's redirect policy. It refuses, without retry, a
 // scheme other than http(s), a change of scheme (https to http would expose
@@ -334,9 +461,11 @@ func (c *Client) Get(ctx context.Context, path string, query url.Values, v any) 
 	})
 }
 
-// BaseURL returns the base URL the client was made for: its scheme, host,
-// port and path, without a trailing slash. It never carries credentials
-// (NewClient refuses a base URL with them).
+// BaseURL returns the base URL the client was made for in one spelling:
+// scheme and host in lower case, the port unless it is the scheme's
+// default, and the path without a trailing slash. It never carries
+// credentials: NewClient refuses a base URL with userinfo, a query, or the
+// API key in it.
 func (c *Client) BaseURL() string { return c.baseURL.String() }
 
 // CloseIdleConnections closes the idle keep-alive connections of the

@@ -38,10 +38,10 @@ func TestNewClientRefusesBadInput(t *testing.T) {
 		{"plain http remote", "http://api.example.com", testAPIKey, nil, "plain http"},
 		{"nil http client", testBaseURL, testAPIKey, []Option{WithHTTPClient(nil)}, "nil client"},
 		{"bad retry", testBaseURL, testAPIKey, []Option{WithRetry(RetryPolicy{MaxRetries: -1})}, "negative"},
-		{"bad version header", testBaseURL, testAPIKey, []Option{WithVersionHeader("X", "")}, "WithVersionHeader"},
-		{"space in version header name", testBaseURL, testAPIKey, []Option{WithVersionHeader("Service Api Version", "1")}, "WithVersionHeader"},
-		{"NUL in version header value", testBaseURL, testAPIKey, []Option{WithVersionHeader("Service-Api-Version", "1\x00")}, "WithVersionHeader"},
-		{"version header overwrites credentials", testBaseURL, testAPIKey, []Option{WithVersionHeader("authorization", "1")}, "sets itself"},
+		{"bad version header", testBaseURL, testAPIKey, []Option{WithVersionHeader("X", "")}, "WithVersionHeader: the value is empty"},
+		{"space in version header name", testBaseURL, testAPIKey, []Option{WithVersionHeader("Service Api Version", "1")}, "WithVersionHeader: the name is not an HTTP token"},
+		{"NUL in version header value", testBaseURL, testAPIKey, []Option{WithVersionHeader("Service-Api-Version", "1\x00")}, "WithVersionHeader: the value contains a control character"},
+		{"version header overwrites credentials", testBaseURL, testAPIKey, []Option{WithVersionHeader("authorization", "1")}, "Authorization cannot be the version header: the client sets it"},
 		{"DEL in user agent", testBaseURL, testAPIKey, []Option{WithUserAgent("my-app\x7f/1")}, "WithUserAgent"},
 		{"newline in user agent", testBaseURL, testAPIKey, []Option{WithUserAgent("my-app\r\nX-Evil: 1")}, "WithUserAgent"},
 		{"negative attempt timeout", testBaseURL, testAPIKey, []Option{WithAttemptTimeout(-1)}, "WithAttemptTimeout"},
@@ -231,6 +231,143 @@ func TestVersionHeaderIsConfigurableAndUserAgentDefault(t *testing.T) {
 	}
 }
 
+// The version header cannot be a header that the client or net/http sets,
+// drops or acts on: each is refused by NewClient, so no request is sent, in
+// any case, with a
+// *VersionHeaderError that names the reserved header and never the value.
+func TestVersionHeaderRefusesReservedHeaders(t *testing.T) {
+	reserved := []string{"Authorization", "Accept", "User-Agent", "Host", "Content-Length", "Transfer-Encoding", "Trailer",
+		"Connection", "Keep-Alive", "TE", "Upgrade", "Accept-Encoding", "Range", "If-Range", "Expect", "Cookie", "Cookie2",
+		"WWW-Authenticate", "Referer", "Content-Type", "Content-Encoding", "Content-Language", "Content-Location",
+		"Proxy-Authorization", "Proxy-Connection", "Proxy-Anything"}
+	for _, name := range reserved {
+		for _, spelled := range []string{name, strings.ToLower(name), strings.ToUpper(name)} {
+			c, err := NewClient(testBaseURL, testAPIKey, WithVersionHeader(spelled, "Basic c2VjcmV0"))
+			var vh *VersionHeaderError
+			if !errors.As(err, &vh) || !errors.Is(err, ErrInvalidArgument) || !strings.HasPrefix(vh.Reason, http.CanonicalHeaderKey(name)+" cannot be the version header: ") {
+				t.Errorf("WithVersionHeader(%q): %v", spelled, err)
+			}
+			if strings.Contains(err.Error(), "c2VjcmV0") {
+				t.Errorf("WithVersionHeader(%q): the error shows the value: %v", spelled, err)
+			}
+			if err := CheckVersionHeader(spelled, "1"); err == nil {
+				t.Errorf("CheckVersionHeader(%q) = nil", spelled)
+			}
+			if c != nil {
+				t.Errorf("WithVersionHeader(%q): a client was made", spelled)
+			}
+		}
+	}
+	for _, name := range []string{"Acme-Api-Version", "X-Api-Version", "Api-Version", "Proxy", "Service-Api-Version"} {
+		if err := CheckVersionHeader(name, "1"); err != nil {
+			t.Errorf("CheckVersionHeader(%q) = %v", name, err)
+		}
+	}
+}
+
+// A value with leading or trailing white space (or only white space) is
+// refused, without being shown: net/http trims it on the wire, httpmock's
+// transport does not, so a test and production would disagree. White space
+// inside the value is the value's.
+func TestVersionHeaderRefusesSurroundingWhiteSpace(t *testing.T) {
+	for _, value := range []string{" ", "\t", "  ", " 1 ", "1 ", "\t1", "SECRET\t"} {
+		err := CheckVersionHeader("Acme-Api-Version", value)
+		var vh *VersionHeaderError
+		if !errors.As(err, &vh) || vh.Reason != "the value has leading or trailing white space, which net/http trims" || strings.Contains(err.Error(), "SECRET") {
+			t.Errorf("CheckVersionHeader(%q) = %v", value, err)
+		}
+		if _, err := NewClient(testBaseURL, testAPIKey, WithVersionHeader("Acme-Api-Version", value)); !errors.Is(err, ErrInvalidArgument) {
+			t.Errorf("WithVersionHeader(%q): %v", value, err)
+		}
+	}
+	if err := CheckVersionHeader("Acme-Api-Version", "2024-01 beta"); err != nil {
+		t.Errorf("white space inside the value: %v", err)
+	}
+}
+
+// A name that is not one of the reserved headers is never shown: it may be
+// the key, given where the header goes.
+func TestVersionHeaderErrorNeverShowsTheNameOrValue(t *testing.T) {
+	for _, tc := range [][2]string{{"sk live SECRET", "1"}, {"sk_SECRET_key", ""}, {"sk_SECRET_key", "bad\nSECRET"}, {"", "SECRET"}, {"sk:SECRET", "1"}} {
+		err := CheckVersionHeader(tc[0], tc[1])
+		if err == nil || strings.Contains(err.Error(), "SECRET") {
+			t.Errorf("CheckVersionHeader(%q, %q) = %v", tc[0], tc[1], err)
+		}
+	}
+}
+
+// A 400 to a request that sent the documentation's neutral name says to set
+// the maker's name, and how, without guessing it; a request that sent
+// another name, or another status, gets no such hint.
+func TestBadRequestWithTheDefaultVersionHeaderHints(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		opts   []Option
+		status int
+		hint   bool
+	}{
+		{"default name, 400", nil, 400, true},
+		{"default name given explicitly, 400", []Option{WithVersionHeader("service-api-version", "1")}, 400, true},
+		{"the maker's name, 400", []Option{WithVersionHeader("Acme-Api-Version", "1")}, 400, false},
+		{"default name, 404", nil, 404, false},
+	} {
+		c, mt := newMockClient(t, append([]Option{WithRetry(RetryPolicy{})}, tc.opts...)...)
+		mt.RegisterResponder(http.MethodGet, testBaseURL+"/websites/1/orders/2", httpmock.NewStringResponder(tc.status, `{"message":"missing version header"}`))
+		_, err := c.Orders.Get(context.Background(), 1, 2, nil)
+		var apiErr *APIError
+		if !errors.As(err, &apiErr) {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if got := apiErr.Hint != ""; got != tc.hint {
+			t.Errorf("%s: hint %q", tc.name, apiErr.Hint)
+		}
+		want := "ordermsg: GET " + testBaseURL + "/websites/1/orders/2: " + fmt.Sprint(tc.status) + " " + http.StatusText(tc.status) + ": missing version header"
+		if tc.hint {
+			want += "; the request sent the version header under the documentation's neutral name, Service-Api-Version, " +
+				"where Service stands for the maker's name: if the service expects its real name, set it with WithVersionHeader"
+		}
+		if err.Error() != want {
+			t.Errorf("%s:\n got %s\nwant %s", tc.name, err, want)
+		}
+	}
+}
+
+// The hint is given only when the 400 does not point elsewhere: its message
+// or body mentions a version or the header's name, in any case, or it has
+// no message at all. A message about something else gets none.
+func TestVersionHeaderHintOnlyWhenTheBadRequestMayBeAboutIt(t *testing.T) {
+	for body, hint := range map[string]bool{
+		`{"message":"missing version header"}`:                       true,
+		`{"error":"Unsupported API VERSION"}`:                        true,
+		`{"message":"header service-api-version is not recognised"}`: true,
+		`{"message":"bad request","detail":"see Acme-Api-Version"}`:  true,
+		`Version header required`:                                    true,
+		``:                                                           true,
+		"  \n":                                                       true,
+		`{}`:                                                         true,
+		`{"object":"error","status":400}`:                            true,
+		`{"message":"date_start must be a date"}`:                    false,
+		`{"message":"count must be an integer from 1 to 100"}`: false,
+		`{"error":{"message":"unknown include: mesage"}}`:      false,
+		`count must be an integer`:                             false,
+		`<html><body>Bad Request</body></html>`:                false,
+	} {
+		c, mt := newMockClient(t, WithRetry(RetryPolicy{}))
+		mt.RegisterResponder(http.MethodGet, testBaseURL+"/websites/1/orders/2", httpmock.NewStringResponder(400, body))
+		_, err := c.Orders.Get(context.Background(), 1, 2, nil)
+		var apiErr *APIError
+		if !errors.As(err, &apiErr) {
+			t.Fatalf("%q: %v", body, err)
+		}
+		if got := apiErr.Hint != ""; got != hint {
+			t.Errorf("body %q: hint %q, want one: %v", body, apiErr.Hint, hint)
+		}
+		if got := strings.Contains(err.Error(), "WithVersionHeader"); got != hint {
+			t.Errorf("body %q: %v", body, err)
+		}
+	}
+}
+
 func TestCallerErrorsSendNoRequest(t *testing.T) {
 	c, mt := newMockClient(t)
 	mt.RegisterNoResponder(httpmock.NewStringResponder(200, "{}"))
@@ -363,5 +500,28 @@ func TestIncludesAreSentWithLiteralCommas(t *testing.T) {
 	}
 	if got, want := raw.Load(), "includes=notes,user&search=a%2Cb"; got != want {
 		t.Errorf("raw Get query = %q, want %q (only includes keeps its commas)", got, want)
+	}
+}
+
+// A client made without WithHTTPClient sends through http.DefaultTransport
+// even when it is not an *http.Transport (httpmock.Activate, a tracing
+// wrapper): NewClient uses it as it is rather than panic.
+func TestNewClientTakesADefaultTransportThatIsNotAnHTTPTransport(t *testing.T) {
+	mt := httpmock.NewMockTransport()
+	mt.RegisterResponder(http.MethodGet, testBaseURL+"/websites/1/orders/2",
+		httpmock.NewBytesResponder(200, fixture(t, "order_plain.json")))
+	saved := http.DefaultTransport
+	http.DefaultTransport = mt
+	t.Cleanup(func() { http.DefaultTransport = saved })
+
+	c, err := NewClient(testBaseURL, testAPIKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Orders.Get(context.Background(), 1, 2, nil); err != nil {
+		t.Fatal(err)
+	}
+	if n := mt.GetTotalCallCount(); n != 1 {
+		t.Errorf("http.DefaultTransport served %d requests, want 1", n)
 	}
 }

@@ -173,7 +173,13 @@ func decodeByRecord[T any, P record[T]](url string, body []byte, kind string, ke
 	p.Data = make([]*T, 0, len(records))
 	for i, at := range records {
 		raw := bytes.Clone(body[at.Start:at.End]) // a record's error keeps nothing of the body
-		v, err := decodeRecord[T, P](url, raw, kind, keepRaw)
+		var v *T
+		var err error
+		if raw[0] == '{' {
+			v, err = decodeRecord[T, P](url, raw, kind, keepRaw)
+		} else {
+			err = &DecodeError{URL: url, Offset: 0, Err: fmt.Errorf("the record is not a JSON object: it starts with %q", raw[0])}
+		}
 		if err != nil {
 			p.skipped = append(p.skipped, undecodable(kind, i, at.Start, raw, err))
 			continue
@@ -199,7 +205,9 @@ func undecodable(kind string, i int, offset int64, raw []byte, err error) *Recor
 	}
 	e := &RecordDecodeError{Object: kind, Index: i, Offset: offset, Raw: raw, Err: err}
 	m := jsonscan.Members(raw, "id", "date_created")
-	e.ID, _ = strconv.ParseInt(string(m[0]), 10, 64)
+	if id, err := strconv.ParseInt(string(m[0]), 10, 64); err == nil {
+		e.ID = id
+	}
 	var ts Timestamp
 	if m[1] != nil && json.Unmarshal(m[1], &ts) == nil {
 		e.Created = ts.Time

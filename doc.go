@@ -7,7 +7,9 @@
 //	for o, err := range c.Orders.All(ctx, websiteID, nil) { … }
 //
 // Requests carry HTTP Basic authentication (the key as username, an empty
-// password) and the version header Service-Api-Version: 1. Failures that are
+// password) and the version header, Service-Api-Version: 1 as the API's
+// documentation writes it (DefaultVersionHeader), where Service stands for
+// the maker's name: give the real one with WithVersionHeader. Failures that are
 // safe to repeat are retried (see RetryPolicy). Errors are *APIError for a
 // non-2xx response and *DecodeError for a 2xx body that is not the JSON
 // expected. The package logs nothing unless WithLogger is given.

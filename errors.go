@@ -1,6 +1,7 @@
 package ordermsg
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"net/http"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // Sentinel errors. An *APIError matches the one for its status code with
@@ -102,6 +104,34 @@ type APIError struct {
 	// largest Duration. A wait beyond the retry policy's MaxWait is returned
 	// here rather than slept through, so the caller decides.
 	RetryAfter time.Duration
+	// Hint, when not empty, is the SDK's reading of a likely cause and its
+	// remedy, which Error appends. It is set on a 400 to an API call (not a
+	// file download) that sent the version header under
+	// DefaultVersionHeader, the documentation's neutral name, which the real
+	// service may not know, when the response does not point elsewhere: its
+	// body mentions a version (in any case), or it holds no message at all
+	// (empty, or JSON without one). It says to set the maker's name with
+	// WithVersionHeader, without guessing it. A 400 whose message is about
+	// something else, such as "date_start must be a date", has none.
+	Hint string
+}
+
+// defaultVersionHeaderHint is the Hint of a 400 to a request that sent
+// DefaultVersionHeader.
+const defaultVersionHeaderHint = "the request sent the version header under the documentation's neutral name, " +
+	DefaultVersionHeader + ", where Service stands for the maker's name: if the service expects its real name, set it with WithVersionHeader"
+
+// mayBeAboutTheVersion reports whether e, a 400, may be the service's
+// refusal of the version header: its body (which holds its message)
+// mentions a version, as DefaultVersionHeader's name does too, or it says
+// nothing: no message, and a body that is empty or JSON. A message, or a
+// body of text, that does not mention a version points elsewhere.
+func mayBeAboutTheVersion(e *APIError) bool {
+	if bytes.Contains(bytes.ToLower(e.Body), []byte("version")) {
+		return true
+	}
+	body := bytes.TrimSpace(e.Body)
+	return e.Message == http.StatusText(e.StatusCode) && (len(body) == 0 || jsontext.Value(body).IsValid())
 }
 
 // Error describes the failed request without credentials.
@@ -114,6 +144,10 @@ func (e *APIError) Error() string {
 	}
 	if e.RetryAfter > 0 {
 		fmt.Fprintf(&b, " (retry after %s)", e.RetryAfter)
+	}
+	if e.Hint != "" {
+		b.WriteString("; ")
+		b.WriteString(e.Hint)
 	}
 	return b.String()
 }
@@ -169,6 +203,20 @@ func errorMessage(status int, body []byte) string {
 	}
 	return s
 }
+
+// VersionHeaderError is the error of a version header that cannot be sent
+// (see CheckVersionHeader). It matches ErrInvalidArgument.
+type VersionHeaderError struct {
+	// Reason says what is wrong. It never holds the header's value, and
+	// names the header only when it is one the client or net/http reserves.
+	Reason string
+}
+
+// Error says what is wrong with the header given to WithVersionHeader.
+func (e *VersionHeaderError) Error() string { return "ordermsg: WithVersionHeader: " + e.Reason }
+
+// Is makes errors.Is(err, ErrInvalidArgument) true.
+func (e *VersionHeaderError) Is(target error) bool { return target == ErrInvalidArgument }
 
 // DecodeError is returned when a 2xx response is not the JSON expected: empty,
 // not JSON, cut short, or of the wrong shape. No value is returned with it.

@@ -42,7 +42,7 @@ func (s *MessagesService) Sync(ctx context.Context, websiteID int64, cp *Checkpo
 type GetMessageOptions struct {
 	Includes    []MessageInclude `url:"includes,comma,omitempty"`
 	KeepRawJSON bool             `url:"-"`
-	Response    *Response        `url:"-"`
+	Response    *Response        `url:"-"` // receives the response, as in GetOrderOptions
 }
 
 // ListMessagesOptions are the query parameters of Messages.List and
@@ -59,7 +59,7 @@ type ListMessagesOptions struct {
 	MessageType MessageType      `url:"message_type,omitempty"`
 	Includes    []MessageInclude `url:"includes,comma,omitempty"`
 	KeepRawJSON bool             `url:"-"`
-	Response    *Response        `url:"-"`
+	Response    *Response        `url:"-"` // receives the response (of the page, in All and Sync), as in ListOrdersOptions
 }
 
 func (o *GetMessageOptions) validate() error           { return checkIncludes(o.Includes) }
@@ -73,8 +73,9 @@ func (o *ListMessagesOptions) validate() error {
 	return checkListOptions(o.Page, o.Count, o.DateStart, o.DateEnd, o.Includes)
 }
 
-func (o *ListMessagesOptions) forSync(start Date) (listOptions, error) {
+func (o *ListMessagesOptions) forSync(start Date, into *Response) (listOptions, error) {
 	out := *o
+	out.Response = into
 	return &out, setSyncFields(&out.Page, &out.DateStart, &out.DateEnd, &out.Direction, &out.Sort, start)
 }
 

@@ -81,10 +81,8 @@ type GetOrderOptions struct {
 	Includes    []OrderInclude `url:"includes,comma,omitempty"` // additional fields, sent as one comma-separated value
 	KeepRawJSON bool           `url:"-"`                        // keep each record's bytes as sent, for RawJSON; free when false
 	// Response, when set, receives the HTTP response behind a successful
-	// call (its status and headers). In All and Sync it is set before the
-	// first record of each page is yielded: in the loop's body it is the
-	// response of the page the current record came from. Options that
-	// carry a Response are not for calls made at once.
+	// call: its status and headers. A failed call leaves it as it was.
+	// Options that carry a Response are not for calls made at once.
 	Response *Response `url:"-"`
 }
 
@@ -103,7 +101,10 @@ type ListOrdersOptions struct {
 	Status      OrderStatus    `url:"status,omitempty"`         // keeps orders with this status
 	Includes    []OrderInclude `url:"includes,comma,omitempty"` // additional fields
 	KeepRawJSON bool           `url:"-"`                        // as in GetOrderOptions
-	Response    *Response      `url:"-"`                        // as in GetOrderOptions
+	// Response, as in GetOrderOptions, receives the response of List. In
+	// All and Sync it is, in the loop's body, the response of the page
+	// that the current record (or record error) came from.
+	Response *Response `url:"-"`
 }
 
 func (o *GetOrderOptions) validate() error           { return checkIncludes(o.Includes) }
@@ -117,8 +118,9 @@ func (o *ListOrdersOptions) validate() error {
 	return checkListOptions(o.Page, o.Count, o.DateStart, o.DateEnd, o.Includes)
 }
 
-func (o *ListOrdersOptions) forSync(start Date) (listOptions, error) {
+func (o *ListOrdersOptions) forSync(start Date, into *Response) (listOptions, error) {
 	out := *o
+	out.Response = into
 	return &out, setSyncFields(&out.Page, &out.DateStart, &out.DateEnd, &out.Direction, &out.Sort, start)
 }
 

@@ -29,8 +29,9 @@ type Page[T any] struct {
 // entry is an element of a page's data as a walk yields it: a record, or
 // the error of one that could not be decoded (WithSkipUndecodable).
 type entry[T any, P record[T]] struct {
-	rec *T
-	bad *RecordDecodeError
+	rec  *T
+	bad  *RecordDecodeError
+	resp Response // its page's, in a Sync whose caller asked for it
 }
 
 // id is the record's id; for one that could not be decoded, its id when it
@@ -150,8 +151,13 @@ type walkConfig struct {
 // when the loop continues. The other records of its page are yielded as
 // usual. Without it, the default, such a record fails its whole page with a
 // *DecodeError, which ends the walk. A page that is not a list apart from
-// its records (a broken envelope or pagination, a syntax error) fails
-// either way.
+// its records (a broken envelope or pagination, a syntax error, a record
+// nested deeper than the decoder's limit of 10,000 levels) fails either
+// way.
+//
+// A record without an id that can be read (null, or an id that is not a
+// number) is told from another by its bytes: the walk yields it once even
+// when it moves onto the next page, and so does one Sync.
 func WithSkipUndecodable() WalkOption {
 	return func(c *walkConfig) { c.skip = true }
 }
@@ -176,7 +182,9 @@ const maxConcurrency = 64
 func (r resource[T, P]) walkList(ctx context.Context, websiteID int64, opts listOptions, walkOpts []WalkOption, check func(Pagination) error) iter.Seq2[*T, error] {
 	cfg := walkConfig{concurrency: 1}
 	for _, o := range walkOpts {
-		o(&cfg)
+		if o != nil {
+			o(&cfg)
+		}
 	}
 	q, err := r.checkList(websiteID, opts)
 	start, keepRaw := max(opts.startPage(), 1), opts.keepsRawJSON() // as the call found them, like q
@@ -377,27 +385,38 @@ func checkCurrentPage(pg Pagination, start, want int) error {
 // shifted onto the next page (new records at the head of the list) are not
 // yielded twice. A record without a positive id matches no other: it is
 // always yielded, and plays no part in telling that the server repeats
-// itself.
+// itself; but one that could not be decoded (WithSkipUndecodable), without
+// an id that could be read, is told by its bytes.
 type pageMemory[T any, P record[T]] struct {
-	prev, cur map[int64]struct{}
+	prev, cur       map[int64]struct{}
+	prevRaw, curRaw map[string]struct{} // the bytes of such records, made when first needed
 }
 
 // next returns the entries of a page that were not on the page before nor
 // earlier on it; ErrPaginationStuck when every one was on the page before.
-// A record that could not be decoded counts by its id when it could be read.
 func (m *pageMemory[T, P]) next(records []entry[T, P]) ([]entry[T, P], error) {
 	clear(m.cur)
+	clear(m.curRaw)
 	fresh := records[:0:0]
 	repeated := 0
 	for _, rec := range records {
-		id := rec.id()
-		if id <= 0 {
+		var onThisPage, onPrevPage bool
+		switch id := rec.id(); {
+		case id > 0:
+			_, onThisPage = m.cur[id]
+			_, onPrevPage = m.prev[id]
+			m.cur[id] = struct{}{}
+		case rec.bad != nil:
+			if m.curRaw == nil {
+				m.prevRaw, m.curRaw = map[string]struct{}{}, map[string]struct{}{}
+			}
+			_, onThisPage = m.curRaw[string(rec.bad.Raw)]
+			_, onPrevPage = m.prevRaw[string(rec.bad.Raw)]
+			m.curRaw[string(rec.bad.Raw)] = struct{}{}
+		default:
 			fresh = append(fresh, rec)
 			continue
 		}
-		_, onThisPage := m.cur[id]
-		_, onPrevPage := m.prev[id]
-		m.cur[id] = struct{}{}
 		switch {
 		case onPrevPage:
 			repeated++
@@ -406,6 +425,7 @@ func (m *pageMemory[T, P]) next(records []entry[T, P]) ([]entry[T, P], error) {
 		}
 	}
 	m.prev, m.cur = m.cur, m.prev
+	m.prevRaw, m.curRaw = m.curRaw, m.prevRaw
 	if len(records) > 0 && repeated == len(records) {
 		return nil, ErrPaginationStuck
 	}

@@ -35,12 +35,13 @@ type listOptions interface {
 
 // syncOptions are list options that a Sync can take. forSync returns a copy
 // that lists the records created from start on in ascending creation order,
-// or an error when the caller set what Sync chooses. certainlyLists reports
+// and sends each page's response to into, or an error when the caller set
+// what Sync chooses. certainlyLists reports
 // whether rec, read by id, surely belongs in the list: its status or type
 // matches, and no Search is set (the spec does not say what a search reads).
 type syncOptions[T any] interface {
 	listOptions
-	forSync(start Date) (listOptions, error)
+	forSync(start Date, into *Response) (listOptions, error)
 	certainlyLists(rec *T) bool
 }
 

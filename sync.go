@@ -71,9 +71,10 @@ func (r resource[T, P]) sync(ctx context.Context, websiteID int64, cp *Checkpoin
 			yield(nil, err)
 			return
 		}
+		run := &syncRun{into: opts.responseInto(), unplaced: map[string]bool{}}
 		missed := false // the listing before missed the overlap
 		for listing := 1; ; listing++ {
-			shift, miss := r.syncListing(ctx, websiteID, cp, opts, walk, missed || listing == maxListings, yield)
+			shift, miss := r.syncListing(ctx, websiteID, cp, opts, walk, run, missed || listing == maxListings, yield)
 			if shift == nil {
 				return
 			}
@@ -87,24 +88,37 @@ func (r resource[T, P]) sync(ctx context.Context, websiteID int64, cp *Checkpoin
 	}
 }
 
+// syncRun is what one Sync keeps across its listings: where the caller
+// wants each record's page response, and the records that could not be
+// decoded nor placed that it has yielded (by their bytes), which a listing
+// after a shift lists again.
+type syncRun struct {
+	into     *Response
+	unplaced map[string]bool
+}
+
 // startSync checks a Sync's arguments before any request, and claims cp.
 func (r resource[T, P]) startSync(websiteID int64, cp *Checkpoint, opts syncOptions[T]) error {
 	if cp == nil {
 		return invalidArgument("Sync needs a checkpoint (a pointer to a zero Checkpoint to start from the beginning)")
 	}
-	if now := time.Now(); cp.Mark().After(now.Add(FutureTolerance)) {
-		return fmt.Errorf("%w: it is %s, more than %s after this machine's clock (%s); a clock was wrong when it was made, or it was edited: "+
-			"start again from a checkpoint of NewCheckpointAt, or set the clock right",
-			ErrFutureCheckpoint, cp.Mark().UTC().Format(time.RFC3339), FutureTolerance, now.UTC().Format(time.RFC3339))
-	}
-	list, err := opts.forSync(cp.overlapStart())
+	list, err := opts.forSync(cp.overlapStart(), nil)
 	if err != nil {
 		return err
 	}
 	if _, err := r.checkList(websiteID, list); err != nil {
 		return err
 	}
-	return cp.claim(r.collection, websiteID)
+	if err := cp.check(r.collection, websiteID); err != nil {
+		return err
+	}
+	if now := time.Now(); cp.Mark().After(now.Add(FutureTolerance)) {
+		return fmt.Errorf("%w: it is %s, more than %s after this machine's clock (%s); a clock was wrong when it was made, or it was edited: "+
+			"start again from a checkpoint of NewCheckpointAt, or set the clock right",
+			ErrFutureCheckpoint, cp.Mark().UTC().Format(time.RFC3339), FutureTolerance, now.UTC().Format(time.RFC3339))
+	}
+	cp.claim(r.collection, websiteID)
+	return nil
 }
 
 // errShifted ends a walk whose list lost records between two pages.
@@ -125,10 +139,28 @@ var errShifted = errors.New("ordermsg: the list shifted")
 // hides the shift from the total, and moves the next page's first record
 // onto the page read. When strict (the listing before missed it too), the
 // miss is the *OverlapError of a date filter that starts late.
+//
+// Each record is yielded with its page's response in run.into, when set:
+// the walk sets pageResp before it yields a page's first record, and a
+// record held back carries its own.
 func (r resource[T, P]) syncListing(ctx context.Context, websiteID int64, cp *Checkpoint, opts syncOptions[T], walk []WalkOption,
-	strict bool, yield func(*T, error) bool) (shift *ListShiftedError, missed bool) {
+	run *syncRun, strict bool, yield func(*T, error) bool) (shift *ListShiftedError, missed bool) {
 	start := cp.overlapStart()
-	list, _ := opts.forSync(start) // checked by startSync
+	var pageResp Response
+	list, _ := opts.forSync(start, &pageResp) // checked by startSync
+	// emit yields an entry with its page's response.
+	emit := func(e *entry[T, P]) bool {
+		if run.into != nil {
+			*run.into = e.resp
+		}
+		if e.bad != nil && !e.placed() {
+			if run.unplaced[string(e.bad.Raw)] {
+				return true // yielded by an earlier listing of this run
+			}
+			run.unplaced[string(e.bad.Raw)] = true
+		}
+		return yield(e.rec, e.err())
+	}
 	shift = &ListShiftedError{Object: r.kind}
 	prevTotal, changed := -1, false
 	check := func(pg Pagination) error {
@@ -147,7 +179,7 @@ func (r resource[T, P]) syncListing(ctx context.Context, websiteID int64, cp *Ch
 	// records listed after it that could not be decoded nor placed in
 	// creation order, yielded after it.
 	var held *entry[T, P]
-	var after []*RecordDecodeError
+	var after []*entry[T, P]
 	// release yields held unless cp covers it, then after; with held nil,
 	// it is the end of the list, for the overlap check. false ends the
 	// listing.
@@ -166,15 +198,15 @@ func (r resource[T, P]) syncListing(ctx context.Context, websiteID int64, cp *Ch
 		}
 		if held != nil && !cp.s.Covers(held.created(), held.id()) {
 			cp.s.Advance(held.created(), held.id())
-			if !yield(held.rec, held.err()) {
+			if !emit(held) {
 				return false
 			}
 		}
 		held = nil
 		for len(after) > 0 {
-			bad := after[0]
+			e := after[0]
 			after = after[1:]
-			if !yield(nil, bad) {
+			if !emit(e) {
 				return false
 			}
 		}
@@ -189,13 +221,13 @@ func (r resource[T, P]) syncListing(ctx context.Context, websiteID int64, cp *Ch
 	// One page at a time: of pages fetched at once and answered at different
 	// times, a record that appears meanwhile can push another off both.
 	for rec, err := range r.walkList(ctx, websiteID, list, walk, check) {
-		cur := entry[T, P]{rec: rec}
+		cur := entry[T, P]{rec: rec, resp: pageResp}
 		if bad, ok := err.(*RecordDecodeError); ok {
-			cur, err = entry[T, P]{bad: bad}, nil
+			cur.rec, cur.bad, err = nil, bad, nil
 			if !cur.placed() {
 				if held != nil {
-					after = append(after, bad)
-				} else if !yield(nil, bad) {
+					after = append(after, &cur)
+				} else if !emit(&cur) {
 					return nil, false
 				}
 				continue
@@ -255,6 +287,8 @@ func (c *overlapCheck[T, P]) verify(ctx context.Context, websiteID int64, opts s
 	switch {
 	case errors.Is(err, ErrNotFound):
 		return nil // deleted
+	case errors.As(err, new(*DecodeError)):
+		return nil // it can no longer be read: whether it belongs in the list cannot be told
 	case err != nil:
 		return err
 	case !P(got).createdAt().Equal(c.want.Created) || !opts.certainlyLists(got):

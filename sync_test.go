@@ -440,8 +440,12 @@ type listServer struct {
 	// left are the records no longer listed: deleted, or their status
 	// changed out of the list's filter.
 	left map[int64]bool
-	// raw are records sent as these bytes instead of their own JSON.
-	raw                 map[int64]string
+	// raw are records sent as these bytes instead of their own JSON, in
+	// lists and by id.
+	raw map[int64]string
+	// hidden are records the list leaves out that are still read by id, as
+	// one whose status changed out of the list's filter.
+	hidden              map[int64]bool
 	inFlight, maxFlight int
 	requests            int
 }
@@ -504,7 +508,7 @@ func (ls *listServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start, _ := time.Parse(time.DateOnly, q.Get("date_start"))
 	var sel []listRecord
 	for _, x := range ls.recs {
-		if !x.created.Before(start) && !ls.left[x.id] {
+		if !x.created.Before(start) && !ls.left[x.id] && !ls.hidden[x.id] {
 			sel = append(sel, x)
 		}
 	}
@@ -522,6 +526,7 @@ func (ls *listServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return cmp.Compare(a.id, b.id)
 	})
 	lo, hi := min((page-1)*count, len(sel)), min(page*count, len(sel))
+	w.Header().Set("X-Page", strconv.Itoa(page))
 	data := []any{}
 	for _, x := range sel[lo:hi] {
 		if raw, ok := ls.raw[x.id]; ok {
@@ -540,6 +545,10 @@ func (ls *listServer) serveOne(w http.ResponseWriter, id string) {
 	defer ls.mu.Unlock()
 	for _, x := range ls.recs {
 		if strconv.FormatInt(x.id, 10) == id && !ls.left[x.id] {
+			if raw, ok := ls.raw[x.id]; ok {
+				io.WriteString(w, raw)
+				return
+			}
 			json.NewEncoder(w).Encode(map[string]any{"object": "order", "id": x.id, "date_created": x.created.Format(time.RFC3339)})
 			return
 		}

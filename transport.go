@@ -88,8 +88,13 @@ func (c *Client) do(ctx context.Context, path string, query url.Values, lend boo
 	r := k.resp
 	if r.status < 200 || r.status > 299 {
 		e := newAPIError(http.MethodGet, u, r)
-		if r.status == http.StatusTooManyRequests || r.status == http.StatusServiceUnavailable {
+		switch r.status {
+		case http.StatusTooManyRequests, http.StatusServiceUnavailable:
 			e.RetryAfter, _ = retryAfter(r.header, time.Now())
+		case http.StatusBadRequest:
+			if c.versionHeader == DefaultVersionHeader && mayBeAboutTheVersion(e) {
+				e.Hint = defaultVersionHeaderHint
+			}
 		}
 		return e
 	}

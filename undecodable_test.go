@@ -128,6 +128,10 @@ func TestWalkSkipUndecodableGoesPastBadRecords(t *testing.T) {
 			t.Errorf("step %d: text %q", i, e.Error())
 		}
 	}
+	if msg := got[2].bad.Error(); !strings.Contains(msg, "record 2 of page 1 (order whose id cannot be read, at byte") ||
+		!strings.Contains(msg, "the record is not a JSON object") {
+		t.Errorf("the null record's error: %s", msg)
+	}
 	// The offset is the record's in the page's body.
 	body := fmt.Sprintf(`{"object":"list","data":[%s]`, strings.Join(pages[0], ", "))
 	if off := got[1].bad.Offset; !bytes.HasPrefix([]byte(body)[off:], []byte(bad[0])) {
@@ -203,6 +207,8 @@ func TestBaseURLIsTheClientsWithoutSecrets(t *testing.T) {
 		"https://api.example.com":          "https://api.example.com",
 		"https://api.example.com:8443/v1/": "https://api.example.com:8443/v1",
 		"http://127.0.0.1:8080/":           "http://127.0.0.1:8080",
+		"HTTPS://API.Example.COM:443/V1":   "https://api.example.com/V1", // one spelling: the path keeps its case
+		"http://[::1]:80/":                 "http://[::1]",
 	} {
 		c, err := NewClient(in, testAPIKey)
 		if err != nil {
@@ -211,5 +217,39 @@ func TestBaseURLIsTheClientsWithoutSecrets(t *testing.T) {
 		if got := c.BaseURL(); got != want {
 			t.Errorf("NewClient(%q).BaseURL() = %q, want %q", in, got, want)
 		}
+	}
+	// The key put in the URL by mistake would show wherever it is shown.
+	_, err := NewClient("https://api.example.com/"+testAPIKey, testAPIKey)
+	if !errors.Is(err, ErrInvalidArgument) || strings.Contains(err.Error(), testAPIKey) {
+		t.Errorf("a base URL with the key in it: %v", err)
+	}
+}
+
+// Records that cannot be decoded and whose id cannot be read are told apart
+// by their bytes: two ids too large for an int64 are two records (neither
+// takes the largest int64 for its id), and one that moves onto the next
+// page, pushed by a record joining at the head, is yielded once.
+func TestWalkTellsUnreadableIDsApartByTheirBytes(t *testing.T) {
+	big1 := `{"object":"order","id":99999999999999999998,"date_created":"2024-03-10T12:00:00+00:00"}`
+	big2 := `{"object":"order","id":99999999999999999999,"date_created":"2024-03-10T12:00:00+00:00"}`
+	moved := `{"object":"order","id":"x"}`
+	c, _ := rawPages(t,
+		[]string{rawOrder(3, "2024-03-10T12:03:00+00:00", `"a"`), big1, big2},
+		[]string{moved, rawOrder(4, "2024-03-10T12:04:00+00:00", `"b"`)},
+		[]string{moved, rawOrder(5, "2024-03-10T12:05:00+00:00", `"c"`)})
+	var got []string
+	for o, err := range c.Orders.All(context.Background(), 1, nil, WithSkipUndecodable()) {
+		var bad *RecordDecodeError
+		switch {
+		case errors.As(err, &bad):
+			got = append(got, fmt.Sprintf("bad %d@%d.%d", bad.ID, bad.Page, bad.Index))
+		case err != nil:
+			t.Fatal(err)
+		default:
+			got = append(got, fmt.Sprint(o.ID))
+		}
+	}
+	if want := "[3 bad 0@1.1 bad 0@1.2 bad 0@2.0 4 5]"; fmt.Sprint(got) != want {
+		t.Errorf("yielded %v, want %s", got, want)
 	}
 }

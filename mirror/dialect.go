@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Backend is the kind of database a Mirror writes to. The tables, views and
@@ -63,15 +64,6 @@ func (b Backend) begin() string {
 	return "BEGIN"
 }
 
-// jsonType is the type of the column that holds a record as sent: in
-// PostgreSQL json, which keeps the text as it came.
-func (b Backend) jsonType() string {
-	if b == PostgreSQL {
-		return "json"
-	}
-	return "TEXT"
-}
-
 // tableExists is a query of one row whose count is 1 when the table (its
 // name the argument) exists.
 func (b Backend) tableExists() string {
@@ -83,3 +75,21 @@ func (b Backend) tableExists() string {
 
 // errBadConn makes database/sql drop a connection rather than reuse it.
 var errBadConn = driver.ErrBadConn
+
+// value is v as the argument of a column of type typ: a time.Time as the
+// column keeps it (see typeTime and typeStamp), anything else as it is.
+func (b Backend) value(typ colType, v any) any {
+	t, ok := v.(time.Time)
+	switch {
+	case !ok:
+		return v
+	case b == PostgreSQL:
+		return t.UTC()
+	case typ == typeStamp:
+		return t.UTC().Format(stampLayout)
+	}
+	return t.UTC().Format(time.RFC3339)
+}
+
+// stampLayout is the SQLite text of a typeStamp column.
+const stampLayout = "2006-01-02T15:04:05.000000Z"

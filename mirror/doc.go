@@ -14,21 +14,34 @@
 //   - orders, messages: one row per record, keyed by (website_id, id). The
 //     column json is the record exactly as the server sent it (PostgreSQL
 //     type json, which keeps the text; TEXT in SQLite). Beside it are the
-//     fields people filter and join on: date_created (UTC, RFC 3339 text:
-//     "2024-03-10T12:05:00Z", which sorts as time does), status, order_type,
-//     currency, total, amount_paid, promo_code (the code's text),
-//     message_type and the ids of linked records (message_id, order_id,
-//     user_id, portal_id, promo_code_id, form_id, file_id), NULL when the API
-//     sends 0 or null.
+//     fields people filter and join on: date_created (timestamptz in
+//     PostgreSQL; in SQLite UTC RFC 3339 text, "2024-03-10T12:05:00Z",
+//     which sorts as time does), status, order_type, currency, total,
+//     amount_paid, promo_code (the code's text), message_type and the ids of
+//     linked records (message_id, order_id, user_id, portal_id,
+//     promo_code_id, form_id, file_id), NULL when the API sends 0 or null;
+//     then nul_free_json, digest and read_at (below), and deleted_at: when
+//     a reconcile found the record gone from the server, else NULL. Rows are
+//     never removed: filter deleted_at IS NULL to read the live records.
 //   - sync_state: a checkpoint (an ordermsg.Checkpoint as JSON) per website
 //     and resource, written in the same transaction as the records it covers.
+//   - refused_records: the records the SDK could not decode (below).
+//   - website_sources: the base URL each website is mirrored from (below).
 //   - mirror_schema: the schema's version.
+//
+// Times the mirror takes from its own clock (read_at, deleted_at, and those
+// of refused_records and website_sources) are timestamptz in PostgreSQL and
+// UTC RFC 3339 text with microseconds in SQLite
+// ("2024-03-10T12:05:00.123456Z").
 //
 // # Views
 //
-// One row per element of a record's lists, the same columns in both
-// databases (booleans are 0/1 in SQLite, boolean in PostgreSQL; money is the
-// API's integers; timestamps are the wire's text):
+// One row per element of a live record's lists (deleted_at NULL), the same
+// columns in both databases (booleans are 0/1 in SQLite, boolean in
+// PostgreSQL; money is the API's integers; tax_percentage and weight are
+// numeric in PostgreSQL, REAL in SQLite; timestamps are timestamptz in
+// PostgreSQL and UTC RFC 3339 text in SQLite, NULL where the record's time
+// is one the database cannot hold, such as the year 0 in PostgreSQL):
 //
 //   - order_items: website_id, order_id, id, object, sku, title, quantity,
 //     status, unit_price, volume_price, subtotal (the item's pricing),
@@ -46,6 +59,59 @@
 //   - order_shipments, order_notes, print_ready_files,
 //     order_payment_transactions, message_payment_transactions.
 //
+// # Exact over time
+//
+// Options.Reconcile reads every record the server lists for the website: a
+// record it no longer lists, and that a retrieve confirms gone (a list can
+// shift during a walk and skip one), gets deleted_at; one listed again gets
+// it back to NULL; one that changed is rewritten, however old. A reconcile
+// where nothing changed writes nothing.
+//
+// A record read again counts as updated, and is rewritten, only when its
+// data changed: the column digest holds the SHA-256 of its JSON less what
+// the server signs anew on every read of a file link (in every object whose
+// "object" is "file": its expires, and the query string of its url), so
+// that a re-signed link is no change and a run compares without reading the
+// JSON back. read_at is when the stored data was read (the arrival of the
+// page that carried it): a write applies only when its read is later, so
+// two runs at once never let an older read overwrite a newer one.
+//
+// # Unusual data
+//
+// A string with a NUL character (\u0000) is stored: json keeps the record
+// as sent, a text column holds the value with each NUL replaced by U+FFFD,
+// and the views read nul_free_json, the record with each \u0000 replaced by
+// \ufffd, kept only for the records that have one (PostgreSQL fails every
+// query that takes text out of a json value holding \u0000).
+//
+// A record the SDK cannot decode (a lone surrogate such as \ud800, bytes
+// that are not UTF-8, a field of the wrong type) never stalls a website: it
+// is kept exactly as sent in refused_records (website_id, resource, id when
+// it can be read, page, index_on_page, byte_offset, raw, raw_digest,
+// reason, first_seen_at, last_seen_at), with the checkpoint that covers it,
+// and counted in Counts.Refused; every other record, on its page and after
+// it, is mirrored, and later runs go on past it. It stays there until it
+// decodes, or a reconcile finds the server no longer has it.
+//
+// # One source per website
+//
+// Each website remembers the base URL it was first mirrored from (scheme,
+// host, port and path; never credentials). A Sync from another base URL,
+// such as staging and production of the same website id, is refused before
+// any write with a *SourceError; Options.BaseURLMoved says that the service
+// really moved, and the run takes the new one. A database of an earlier
+// version takes the base URL of its next run.
+//
+// # Schema
+//
+// The schema is a series of numbered steps (migrations/), each run once and
+// never changed once released; a database is upgraded in place, in one
+// transaction, by the steps after its version, and a new one runs them all,
+// so that both get the same schema. The views are made again from their
+// description after every change of the schema. A step runs as one Exec of
+// several statements without arguments, which the drivers named above run
+// in order.
+//
 // # Runs at once, crashes
 //
 // Records are written in transactions of up to a batch, each with the
@@ -53,7 +119,8 @@
 // fetched. Two runs of the same website at once both finish and leave the
 // mirror exact: in PostgreSQL a run holds an advisory lock per website and
 // resource, so the second waits for the first and then finds nothing new; in
-// SQLite writes are serialized by the database and a run never moves a
-// stored checkpoint back. A run killed at any moment keeps what it
-// committed, and the next goes on from there.
+// SQLite writes are serialized by the database, a run never moves a stored
+// checkpoint back, and an older read never overwrites a newer one. A run
+// killed at any moment keeps what it committed, and the next goes on from
+// there.
 package mirror

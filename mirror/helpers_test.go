@@ -11,9 +11,11 @@ import (
 	"github.com/ordermsg/ordermsg-go/ordermsgtest"
 )
 
-// site is a website of the fake, with a client that reads it.
+// site is a website of the fake, with a client that reads it: from the
+// fake, or from url, a handler in front of it.
 type site struct {
 	srv *ordermsgtest.Server
+	url string
 	id  int64
 	key string
 	c   *ordermsg.Client
@@ -45,7 +47,7 @@ func siteOf(t testing.TB, srv *ordermsgtest.Server, i int) site {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return site{srv: srv, id: w.ID, key: w.APIKey, c: c}
+	return site{srv: srv, url: srv.URL, id: w.ID, key: w.APIKey, c: c}
 }
 
 func openMirror(t testing.TB, be mirrortest.Backend, db *sql.DB) *mirror.Mirror {
@@ -66,11 +68,14 @@ func syncSite(t testing.TB, m *mirror.Mirror, s site, opts *mirror.Options) mirr
 	return res
 }
 
-// sameRecords fails unless the mirror holds exactly the website's records,
-// with the server's JSON.
+// sameRecords fails unless the mirror's live records are exactly the
+// website's, with the JSON the client reads (through the handler in front
+// of the fake, if any).
 func sameRecords(t testing.TB, db *sql.DB, s site) {
 	t.Helper()
-	mirrortest.SameRecords(t, db, s.srv, s.id, s.key)
+	srv := *s.srv
+	srv.URL = s.url
+	mirrortest.SameRecords(t, db, &srv, s.id, s.key)
 }
 
 // querier is a *sql.DB or a *sql.Conn.

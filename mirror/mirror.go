@@ -104,28 +104,63 @@ func (m *Mirror) withConn(ctx context.Context, f func(*sql.Conn) error) error {
 // records 100 at a time.
 type Options struct {
 	// RefreshDays, when above 0, also reads again the records created in
-	// the RefreshDays days before the newest one mirrored, and updates
-	// those whose JSON changed: nothing in the API says when a record
-	// changes (statuses do).
+	// the RefreshDays days before the newest one mirrored, and rewrites
+	// those that changed: nothing in the API says when a record changes
+	// (statuses do). It has no effect with Reconcile, which reads them all.
 	RefreshDays int
+	// Reconcile, when true, also reads every record the server lists for
+	// the website (after the new ones): a record the server no longer has
+	// gets deleted_at, one listed again gets it back to NULL, and one that
+	// changed is rewritten, however old. It costs a full listing of the
+	// website (BENCHMARKS.md); run it less often than the new records,
+	// such as once a day.
+	Reconcile bool
+	// BaseURLMoved says that the service the website is mirrored from
+	// moved to the client's base URL: the run takes it as the website's
+	// source. Without it, a run from another base URL than the one the
+	// website was first mirrored from is refused (see SourceError).
+	BaseURLMoved bool
 	// PageSize is the count of each list request; 0 is 100.
 	PageSize int
-	// Concurrency is the number of pages the refresh pass fetches at once;
-	// 0 is 4. The new records are always read one page at a time (see
+	// Concurrency is the number of pages the refresh and reconcile passes
+	// fetch at once, and of records a reconcile retrieves at once; 0 is 4.
+	// The new records are always read one page at a time (see
 	// ordermsg.OrdersService.Sync).
 	Concurrency int
 	// Progress, when set, is called once for each record read.
 	Progress func()
 }
 
-// Counts are what a Sync did to one table.
+// Counts are what a Sync did to one table. A record read is counted once:
+// new, updated (its data changed, see the package doc, or it had been
+// found deleted) or unchanged.
 type Counts struct {
 	New, Updated, Unchanged int
+	// Deleted is the number of records a reconcile found deleted on the
+	// server, which now have deleted_at.
+	Deleted int
+	// Refused is the number of records read that the SDK could not decode,
+	// kept as sent in the table refused_records (see the package doc).
+	Refused int
 }
 
-// String is "N new, N updated, N unchanged".
+// String is "N new, N updated, N unchanged, N deleted", followed by ", N
+// refused" when records could not be decoded.
 func (c Counts) String() string {
-	return fmt.Sprintf("%d new, %d updated, %d unchanged", c.New, c.Updated, c.Unchanged)
+	s := fmt.Sprintf("%d new, %d updated, %d unchanged, %d deleted", c.New, c.Updated, c.Unchanged, c.Deleted)
+	if c.Refused > 0 {
+		s += fmt.Sprintf(", %d refused", c.Refused)
+	}
+	return s
+}
+
+// add adds the counts of d to c.
+func (c *Counts) add(d Counts) {
+	c.New += d.New
+	c.Updated += d.Updated
+	c.Unchanged += d.Unchanged
+	c.Deleted += d.Deleted
+	c.Refused += d.Refused
 }
 
 // Result is what a Sync did.
@@ -136,7 +171,13 @@ type Result struct {
 // Sync brings the mirror of one website up to date: the orders, then the
 // messages, created since the website's checkpoints, each with the data of
 // every include of OrderIncludes and MessageIncludes and its JSON exactly
-// as the server sent it; then, with RefreshDays, the recent records again.
+// as the server sent it; then, with RefreshDays, the recent records again,
+// or with Reconcile every record. A record that the SDK cannot decode is
+// kept as sent in refused_records and counted Refused, and the run goes on.
+//
+// Before any write, Sync checks that the website is mirrored from c's base
+// URL (its first run records it): a run from another one returns a
+// *SourceError, unless Options.BaseURLMoved.
 //
 // Records are written in transactions of up to batchSize records, each with
 // the checkpoint that covers them, and no transaction is open while a page
@@ -165,8 +206,10 @@ func (m *Mirror) Sync(ctx context.Context, c *ordermsg.Client, websiteID int64, 
 	}
 	run := &run{m: m, c: c, site: websiteID, opts: o}
 	var res Result
-	var err error
-	res.Orders, err = syncTable(ctx, run, ordersTable)
+	err := run.checkSource(ctx)
+	if err == nil {
+		res.Orders, err = syncTable(ctx, run, ordersTable)
+	}
 	if err == nil {
 		res.Messages, err = syncTable(ctx, run, messagesTable)
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -50,7 +51,7 @@ func clientOf(t testing.TB, url string, s site) site {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.c = c
+	s.c, s.url = c, url
 	return s
 }
 
@@ -121,6 +122,47 @@ func TestTwoRunsAtOnce(t *testing.T) {
 		}
 		if n := results[0].Messages.New + results[1].Messages.New; n != messages {
 			t.Errorf("messages counted new %d times, want %d: %+v", n, messages, results)
+		}
+		sameRecords(t, be.Open(t, target), s)
+	})
+}
+
+// TestTwoReconcilesAtOnce: after deletions and status changes on the
+// server, two reconciles of the same website at once, each through a handle
+// of its own, both succeed; each deletion and each change is counted by
+// exactly one of them, and the mirror's live records are the server's.
+func TestTwoReconcilesAtOnce(t *testing.T) {
+	mirrortest.ForEach(t, func(t *testing.T, be mirrortest.Backend, target string) {
+		srv := newFake(t, ordermsgtest.Config{Seed: 6, Websites: 1, OrdersPerWebsite: 300, MessagesPerWebsite: 350},
+			ordermsgtest.WithLatency(time.Millisecond))
+		s := siteOf(t, srv, 0)
+		syncSite(t, openMirror(t, be, be.Open(t, target)), s, nil)
+		var w *ordermsgtest.Website
+		srv.Handler.Snapshot(func(ds *ordermsgtest.Dataset) { w = ds.Websites[0] })
+		orders, messages := slices.Clone(w.Orders), slices.Clone(w.Messages)
+		for i := range 5 {
+			srv.Handler.DeleteOrder(s.id, orders[10+40*i].ID)
+			srv.Handler.DeleteMessage(s.id, messages[7+50*i].ID)
+			srv.Handler.SetOrderStatus(s.id, orders[30+40*i].ID, "shipped")
+		}
+		var wg sync.WaitGroup
+		results := make([]mirror.Result, 2)
+		errs := make([]error, 2)
+		for i := range 2 {
+			m := openMirror(t, be, be.Open(t, target))
+			wg.Go(func() {
+				results[i], errs[i] = m.Sync(context.Background(), s.c, s.id, &mirror.Options{PageSize: 20, Reconcile: true})
+			})
+		}
+		wg.Wait()
+		for i, err := range errs {
+			if err != nil {
+				t.Fatalf("run %d: %v", i, err)
+			}
+		}
+		o, m := results[0].Orders, results[1].Orders
+		if o.Deleted+m.Deleted != 5 || o.Updated+m.Updated != 5 || results[0].Messages.Deleted+results[1].Messages.Deleted != 5 {
+			t.Errorf("5 deletions of each and 5 changes, counted %+v and %+v", results[0], results[1])
 		}
 		sameRecords(t, be.Open(t, target), s)
 	})

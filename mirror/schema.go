@@ -1,20 +1,24 @@
 package mirror
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
+	"embed"
 	"errors"
 	"fmt"
+	"io/fs"
 	"slices"
 	"strings"
 	"time"
 )
 
 // SchemaVersion is the version of the tables and views that this package
-// makes, kept in the table mirror_schema. Version 1 is the unversioned
-// SQLite database of ordermsg sync --db before this package (one website,
-// records without their includes).
-const SchemaVersion = 2
+// makes, kept in the table mirror_schema: the number of its schema's steps
+// (migrations/). Version 1 is the unversioned SQLite database of ordermsg
+// sync --db before this package (one website, records without their
+// includes).
+const SchemaVersion = 3
 
 // ErrSchema is matched (errors.Is) by the error of Open for a database whose
 // tables are not a mirror's this version can use: made by a newer version,
@@ -22,79 +26,46 @@ const SchemaVersion = 2
 // error matches ErrDatabase too: the database is what is wrong.
 var ErrSchema = errors.New("mirror: the database's schema is not one this version can use")
 
-// tablesSQL makes the tables of the current version. {json} is the type of
-// the record column. The indexes of the filters lead with website_id, as
-// every query of one website filters by it too (and date_created comes next,
-// for the ranges of dates); those of the order–message links are on the
-// link alone, for a join of the two tables by it.
-const tablesSQL = `
-CREATE TABLE mirror_schema (version INTEGER NOT NULL);
-CREATE TABLE orders (
-	website_id    BIGINT NOT NULL,
-	id            BIGINT NOT NULL,
-	date_created  TEXT NOT NULL,
-	status        TEXT NOT NULL,
-	order_type    TEXT NOT NULL,
-	currency      TEXT NOT NULL,
-	total         BIGINT NOT NULL,
-	amount_paid   BIGINT NOT NULL,
-	message_id    BIGINT,
-	user_id       BIGINT,
-	portal_id     BIGINT,
-	promo_code_id BIGINT,
-	promo_code    TEXT,
-	json          {json} NOT NULL,
-	CONSTRAINT orders_website_id_id PRIMARY KEY (website_id, id)
-);
-CREATE INDEX orders_website_id_date_created ON orders (website_id, date_created);
-CREATE INDEX orders_website_id_status ON orders (website_id, status, date_created);
-CREATE INDEX orders_website_id_currency ON orders (website_id, currency, date_created);
-CREATE INDEX orders_message_id ON orders (message_id);
-CREATE TABLE messages (
-	website_id    BIGINT NOT NULL,
-	id            BIGINT NOT NULL,
-	date_created  TEXT NOT NULL,
-	message_type  TEXT NOT NULL,
-	order_id      BIGINT,
-	form_id       BIGINT,
-	user_id       BIGINT,
-	portal_id     BIGINT,
-	file_id       BIGINT,
-	json          {json} NOT NULL,
-	CONSTRAINT messages_website_id_id PRIMARY KEY (website_id, id)
-);
-CREATE INDEX messages_website_id_date_created ON messages (website_id, date_created);
-CREATE INDEX messages_website_id_message_type ON messages (website_id, message_type, date_created);
-CREATE INDEX messages_order_id ON messages (order_id);
-CREATE TABLE sync_state (
-	website_id  BIGINT NOT NULL,
-	resource    TEXT NOT NULL,
-	checkpoint  TEXT NOT NULL,
-	CONSTRAINT sync_state_website_id_resource PRIMARY KEY (website_id, resource)
-);`
+// migrations holds the steps of the schema, for each backend a folder of
+// files named for their number (0001_....sql): step n takes a database from
+// version n-1 to version n. A released step never changes; a change of the
+// schema is a new step. Each is the SQL of one Exec, which both backends
+// run statement after statement (PostgreSQL's simple protocol, which pgx
+// uses for a statement without arguments, and sqlite3_prepare's tail).
+//
+//go:embed migrations
+var migrations embed.FS
 
-// upgradeFrom1SQL turns a version 1 database into version 2 in place: the
-// records stay (without their includes until the next run reads them again,
-// which it does because the checkpoints are dropped), keyed now by website.
-const upgradeFrom1SQL = `
-ALTER TABLE orders RENAME TO orders_v1;
-ALTER TABLE messages RENAME TO messages_v1;
-DROP TABLE sync_state;
-{tables}
-INSERT INTO orders (website_id, id, date_created, status, order_type, currency, total, amount_paid,
-	message_id, user_id, portal_id, promo_code_id, json)
-SELECT website_id, id, date_created, status, order_type, currency, total, amount_paid,
-	message_id, user_id, portal_id, promo_code_id, CAST(json AS {json}) FROM orders_v1;
-INSERT INTO messages (website_id, id, date_created, message_type, order_id, form_id, user_id, portal_id, file_id, json)
-SELECT website_id, id, date_created, message_type, order_id, form_id, user_id, portal_id, file_id, CAST(json AS {json}) FROM messages_v1;
-DROP TABLE orders_v1;
-DROP TABLE messages_v1;`
+// steps returns the SQL of the schema's steps for b, step n at index n-1.
+func steps(b Backend) ([]string, error) {
+	dir := "migrations/" + strings.ToLower(b.String())
+	entries, err := fs.ReadDir(migrations, dir)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, 0, len(entries))
+	for i, e := range entries { // sorted by name
+		if !strings.HasPrefix(e.Name(), fmt.Sprintf("%04d_", i+1)) || !strings.HasSuffix(e.Name(), ".sql") {
+			return nil, fmt.Errorf("mirror: step %s: want %04d_<name>.sql", e.Name(), i+1)
+		}
+		sql, err := fs.ReadFile(migrations, dir+"/"+e.Name())
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, string(sql))
+	}
+	return out, nil
+}
 
 // schemaLockKey is the PostgreSQL advisory lock that serializes the making
 // and upgrading of the schema by runs that start at once.
 const schemaLockKey = 0x6f72646d73670001
 
-// setUp makes the schema, or upgrades it, in one transaction on conn.
+// setUp makes the schema, or upgrades it, in one transaction on conn: it
+// drops the views, runs every step after the database's version (all of
+// them for a new database, as for an old one), fills what the steps add
+// but cannot compute, then makes the views again from their description
+// and records the version.
 func setUp(ctx context.Context, b Backend, conn *sql.Conn) error {
 	return inTx(ctx, b, conn, func() error {
 		if b == PostgreSQL {
@@ -103,35 +74,85 @@ func setUp(ctx context.Context, b Backend, conn *sql.Conn) error {
 			}
 		}
 		version, err := schemaVersion(ctx, b, conn)
+		switch {
+		case err != nil:
+			return err
+		case version == SchemaVersion:
+			return nil
+		case version > SchemaVersion:
+			return fmt.Errorf("%w: it was made by a newer version (schema %d; this one knows %d): upgrade ordermsg", ErrSchema, version, SchemaVersion)
+		}
+		all, err := steps(b)
 		if err != nil {
 			return err
 		}
-		var steps string
-		switch {
-		case version == SchemaVersion:
-			return nil
-		case version == 0:
-			steps = tablesSQL
-		case version == 1:
-			steps = strings.Replace(upgradeFrom1SQL, "{tables}", tablesSQL, 1)
-		default:
-			return fmt.Errorf("%w: it was made by a newer version (schema %d; this one knows %d): upgrade ordermsg", ErrSchema, version, SchemaVersion)
+		if _, err := conn.ExecContext(ctx, dropViewsSQL()); err != nil {
+			return fmt.Errorf("mirror: dropping the views to make them again: %w", err)
 		}
-		steps = strings.ReplaceAll(steps, "{json}", b.jsonType()) + viewsSQL(b)
-		for stmt := range strings.SplitSeq(steps, ";") {
-			if strings.TrimSpace(stmt) == "" {
-				continue
+		for n := version + 1; n <= len(all); n++ {
+			if _, err := conn.ExecContext(ctx, all[n-1]); err != nil {
+				return fmt.Errorf("mirror: step %d of the schema: %w", n, err)
 			}
-			if _, err := conn.ExecContext(ctx, stmt); err != nil {
-				return fmt.Errorf("mirror: making the schema: %w", err)
+		}
+		if version > 0 && version < nulFreeStep {
+			if err := fillNULFreeJSON(ctx, b, conn); err != nil {
+				return err
 			}
 		}
 		if err := compressWithLZ4(ctx, b, conn); err != nil {
 			return err
 		}
-		_, err = conn.ExecContext(ctx, b.rebind("INSERT INTO mirror_schema (version) VALUES (?)"), SchemaVersion)
+		if _, err := conn.ExecContext(ctx, viewsSQL(b)); err != nil {
+			return fmt.Errorf("mirror: making the views: %w", err)
+		}
+		if _, err := conn.ExecContext(ctx, "DELETE FROM mirror_schema"); err != nil {
+			return err
+		}
+		_, err = conn.ExecContext(ctx, b.rebind("INSERT INTO mirror_schema (version) VALUES (?)"), len(all))
 		return err
 	})
+}
+
+// nulFreeStep is the step that adds the column nul_free_json.
+const nulFreeStep = 3
+
+// fillNULFreeJSON fills nul_free_json for the records that have a NUL and
+// none yet: those an earlier version stored, whose step added the column
+// but cannot compute it. A run writes it with every record.
+func fillNULFreeJSON(ctx context.Context, b Backend, conn *sql.Conn) error {
+	find := "SELECT website_id, id, json FROM %s WHERE nul_free_json IS NULL AND instr(json, ?) > 0"
+	if b == PostgreSQL {
+		find = "SELECT website_id, id, CAST(json AS TEXT) FROM %s WHERE nul_free_json IS NULL AND strpos(CAST(json AS TEXT), $1) > 0"
+	}
+	for _, table := range []string{ordersTable.name, messagesTable.name} {
+		type key struct{ site, id int64 }
+		fill := map[key][]byte{}
+		rows, err := conn.QueryContext(ctx, fmt.Sprintf(find, table), `\u0000`)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var k key
+			var raw []byte
+			if err := rows.Scan(&k.site, &k.id, &raw); err != nil {
+				rows.Close()
+				return err
+			}
+			if free := nulFreeJSON(raw); free != nil {
+				fill[k] = free
+			}
+		}
+		if err := cmp.Or(rows.Err(), rows.Close()); err != nil {
+			return err
+		}
+		for k, free := range fill {
+			q := b.rebind("UPDATE " + table + " SET nul_free_json = ? WHERE website_id = ? AND id = ?")
+			if _, err := conn.ExecContext(ctx, q, string(free), k.site, k.id); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // busyWait is how long a connection of a Mirror waits for another's lock

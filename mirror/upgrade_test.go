@@ -6,88 +6,191 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
-	"github.com/ordermsg/ordermsg-go"
 	"github.com/ordermsg/ordermsg-go/mirror"
 	"github.com/ordermsg/ordermsg-go/mirror/mirrortest"
 	"github.com/ordermsg/ordermsg-go/ordermsgtest"
 )
 
-// execScript runs the statements of a script, split at semicolons.
-func execScript(t *testing.T, db *sql.DB, script string) {
+// loadDump runs a dump of testdata (a database a released version made) in
+// the database at target, in one Exec, through a handle of its own: a
+// PostgreSQL dump empties the session's search_path.
+func loadDump(t *testing.T, be mirrortest.Backend, target, file string) {
 	t.Helper()
-	for stmt := range strings.SplitSeq(script, ";") {
-		if strings.TrimSpace(stripComments(stmt)) == "" {
-			continue
-		}
-		if _, err := db.Exec(stmt); err != nil {
-			t.Fatalf("%s: %v", stmt, err)
-		}
+	dump, err := os.ReadFile("testdata/" + file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := be.Open(t, target)
+	defer db.Close()
+	if _, err := db.Exec(string(dump)); err != nil {
+		t.Fatalf("loading %s: %v", file, err)
 	}
 }
 
-func stripComments(s string) string {
-	var out []string
-	for line := range strings.SplitSeq(s, "\n") {
-		if i := strings.Index(line, "--"); i >= 0 {
-			line = line[:i]
-		}
-		out = append(out, line)
+// version is the schema version the database records.
+func version(t *testing.T, db *sql.DB) int {
+	t.Helper()
+	var v int
+	if err := db.QueryRow("SELECT max(version) FROM mirror_schema").Scan(&v); err != nil {
+		t.Fatal(err)
 	}
-	return strings.Join(out, "\n")
+	return v
 }
 
-// TestUpgradeFromVersion1 opens a database made by ordermsg sync --db before
-// this package (testdata/schema_v1.sql, with records and a checkpoint as it
-// wrote them): Open upgrades it in place, keeping its records, and the next
-// Sync reads every record again with its includes.
+// count is the number of rows of query.
+func count(t *testing.T, db *sql.DB, query string) int {
+	t.Helper()
+	var n int
+	if err := db.QueryRow(query).Scan(&n); err != nil {
+		t.Fatalf("%s: %v", query, err)
+	}
+	return n
+}
+
+// TestUpgradeFromVersion1 opens a database that ordermsg sync --db made
+// before this package (testdata/v1_sqlite.sql, made by that release; SQLite
+// only, as it was): Open upgrades it in place, keeping its records, and the
+// next Sync reads every record again with its includes, counting each one
+// updated.
 func TestUpgradeFromVersion1(t *testing.T) {
+	be := mirrortest.Backends()[0]
+	target := be.New(t)
+	loadDump(t, be, target, "v1_sqlite.sql")
+	// The fake that version read from: seed 25, 7 orders, 9 messages.
+	srv := newFake(t, ordermsgtest.Config{Seed: 25, Websites: 1, OrdersPerWebsite: 7, MessagesPerWebsite: 9})
+	s := siteOf(t, srv, 0)
+	db := be.Open(t, target)
+	m := openMirror(t, be, db)
+	if v, kept := version(t, db), count(t, db, "SELECT count(*) FROM orders"); v != mirror.SchemaVersion || kept != 7 {
+		t.Fatalf("after Open: schema version %d, %d orders kept; want %d and 7", v, kept, mirror.SchemaVersion)
+	}
+	res := syncSite(t, m, s, nil)
+	if res.Orders != (mirror.Counts{Updated: 7}) || res.Messages != (mirror.Counts{Updated: 9}) {
+		t.Errorf("the run after the upgrade: %+v; want every kept record updated with its includes", res)
+	}
+	sameRecords(t, db, s)
+	openMirror(t, be, be.Open(t, target))
+	if res := syncSite(t, m, s, nil); res != (mirror.Result{}) {
+		t.Errorf("a run with nothing new after the upgrade: %+v", res)
+	}
+}
+
+// TestUpgradeFromVersion2 opens databases that the previous release made
+// (testdata/v2_sqlite.sql and v2_postgres.sql: two websites, and in one of
+// them a \u0000 nested in an order and in a message, on which that
+// release's PostgreSQL views failed): Open upgrades each in place to the
+// schema a new database gets, keeping every record; the views answer for
+// every website, with U+FFFD where the records hold \u0000; and a run that
+// reads every record again finds nothing changed (the stored records'
+// digests are worked out from their JSON) and takes the run's base URL as
+// the websites' source.
+func TestUpgradeFromVersion2(t *testing.T) {
 	mirrortest.ForEach(t, func(t *testing.T, be mirrortest.Backend, target string) {
-		srv := newFake(t, ordermsgtest.Config{Seed: 8, Websites: 1, OrdersPerWebsite: 12, MessagesPerWebsite: 15})
-		s := siteOf(t, srv, 0)
+		loadDump(t, be, target, "v2_"+strings.ToLower(be.Name)+".sql")
 		db := be.Open(t, target)
-		schema, err := os.ReadFile("testdata/schema_v1.sql")
-		if err != nil {
-			t.Fatal(err)
+		m := openMirror(t, be, db)
+		if v := version(t, db); v != mirror.SchemaVersion {
+			t.Fatalf("schema version %d after Open, want %d", v, mirror.SchemaVersion)
 		}
-		execScript(t, db, string(schema))
-		// Version 1 kept the bare list records and a checkpoint.
-		page, err := s.c.Orders.List(context.Background(), s.id, &ordermsg.ListOrdersOptions{Count: 5, Direction: ordermsg.DirectionAsc, KeepRawJSON: true})
-		if err != nil {
-			t.Fatal(err)
+		fresh := be.Open(t, be.New(t))
+		openMirror(t, be, fresh)
+		got, want := schemaOf(t, be, db), schemaOf(t, be, fresh)
+		if len(want) < 20 {
+			t.Fatalf("the schema's description has %d lines: too few to tell anything", len(want))
 		}
-		for _, o := range page.Data {
-			if _, err := db.Exec(fmt.Sprintf(`INSERT INTO orders (id, website_id, date_created, status, order_type, currency, total, amount_paid, json)
-				VALUES (%d, %d, '%s', 'new', 'ecommerce', '%s', %d, %d, '%s')`, o.ID, s.id, o.DateCreated.UTC().Format("2006-01-02T15:04:05Z"),
-				o.Currency, o.Pricing.Total, o.AmountPaid, strings.ReplaceAll(string(o.RawJSON()), "'", "''"))); err != nil {
-				t.Fatal(err)
+		if !slices.Equal(got, want) {
+			t.Errorf("the upgraded schema is not a new database's:\n%s", diffLines(got, want))
+		}
+		if n := count(t, db, "SELECT count(*) FROM orders") + count(t, db, "SELECT count(*) FROM messages"); n != 2*(6+8) {
+			t.Errorf("%d records after the upgrade, want 28", n)
+		}
+		for _, v := range viewNames {
+			count(t, db, "SELECT count(*) FROM "+v)
+		}
+		// Those that held \u0000 in the release's PostgreSQL failed.
+		for _, v := range []string{"order_items", "order_item_fields", "order_fields", "order_notes", "message_fields"} {
+			if n := count(t, db, "SELECT count(DISTINCT website_id) FROM "+v); n != 2 {
+				t.Errorf("view %s answers for %d websites, want 2", v, n)
 			}
 		}
-		if _, err := db.Exec(fmt.Sprintf(`INSERT INTO sync_state (resource, website_id, checkpoint) VALUES ('orders', %d, '{"created":"%s","ids":[%d]}')`,
-			s.id, page.Data[4].DateCreated.UTC().Format("2006-01-02T15:04:05Z"), page.Data[4].ID)); err != nil {
-			t.Fatal(err)
+		for q, want := range map[string]int{
+			"SELECT count(*) FROM order_items WHERE order_id = 1001000030 AND title LIKE '\uFFFD%'":                1,
+			"SELECT count(*) FROM message_fields WHERE message_id = 1001000028 AND formatted_value LIKE '\uFFFD%'": 1,
+		} {
+			if n := count(t, db, q); n != want {
+				t.Errorf("%s: %d, want %d", q, n, want)
+			}
 		}
 
-		m := openMirror(t, be, db)
-		var version, kept int
-		db.QueryRow("SELECT version FROM mirror_schema").Scan(&version)
-		db.QueryRow(fmt.Sprintf("SELECT count(*) FROM orders WHERE website_id = %d", s.id)).Scan(&kept)
-		if version != mirror.SchemaVersion || kept != 5 {
-			t.Fatalf("after Open: schema version %d, %d orders kept; want %d and 5", version, kept, mirror.SchemaVersion)
+		// The fake the release read from, with the same \u0000.
+		srv := newFake(t, ordermsgtest.Config{Seed: 25, Websites: 2, OrdersPerWebsite: 6, MessagesPerWebsite: 8})
+		sp, url := newSpoiler(t, srv.Handler)
+		sp.files = srv.FilesURL
+		sp.set(1001000030, at("title", `\u0000`))
+		sp.set(1001000028, at("formatted_value", `\u0000`))
+		for i := range 2 {
+			s := clientOf(t, url, siteOf(t, srv, i))
+			res := syncSite(t, m, s, &mirror.Options{RefreshDays: 1 << 20})
+			if res.Orders != (mirror.Counts{Unchanged: 6}) || res.Messages != (mirror.Counts{Unchanged: 8}) {
+				t.Errorf("website %d, read again after the upgrade: %+v; want every record unchanged", s.id, res)
+			}
+			sameRecords(t, db, s)
 		}
-		res := syncSite(t, m, s, nil)
-		if res.Orders != (mirror.Counts{New: 7, Updated: 5}) || res.Messages.New != 15 {
-			t.Errorf("the run after the upgrade: %+v; want the 5 kept orders updated with their includes", res)
-		}
-		sameRecords(t, db, s)
-		// Opening again changes nothing.
-		openMirror(t, be, be.Open(t, target))
-		if res := syncSite(t, m, s, nil); res != (mirror.Result{}) {
-			t.Errorf("a run with nothing new after the upgrade: %+v", res)
+		if n := count(t, db, "SELECT count(*) FROM website_sources WHERE base_url = '"+url+"'"); n != 2 {
+			t.Errorf("%d websites took the run's base URL, want 2", n)
 		}
 	})
+}
+
+// viewNames are the views the README documents.
+var viewNames = []string{"order_items", "order_item_fields", "order_fields", "message_fields", "order_shipments",
+	"order_notes", "print_ready_files", "order_payment_transactions", "message_payment_transactions"}
+
+// schemaOf describes the database's schema, one line per column, index,
+// constraint and view, sorted.
+func schemaOf(t *testing.T, be mirrortest.Backend, db *sql.DB) []string {
+	t.Helper()
+	queries := []string{
+		"SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'",
+	}
+	if be.Backend == mirror.PostgreSQL {
+		queries = []string{
+			`SELECT table_name, ordinal_position, column_name, data_type, is_nullable, column_default
+				FROM information_schema.columns WHERE table_schema = current_schema()`,
+			"SELECT tablename, indexname, indexdef FROM pg_indexes WHERE schemaname = current_schema()",
+			`SELECT tc.table_name, tc.constraint_name, tc.constraint_type FROM information_schema.table_constraints tc
+				WHERE tc.table_schema = current_schema() AND tc.constraint_type <> 'CHECK'`,
+			"SELECT viewname, definition FROM pg_views WHERE schemaname = current_schema()",
+			"SELECT c.relname, a.attname, a.attcompression FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid " +
+				"JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = current_schema() AND a.attnum > 0 AND c.relkind = 'r'",
+		}
+	}
+	var out []string
+	for _, q := range queries {
+		out = append(out, rowsOf(t, db, q)...)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// diffLines lists the lines of got and want that the other lacks.
+func diffLines(got, want []string) string {
+	var b strings.Builder
+	for _, g := range got {
+		if !slices.Contains(want, g) {
+			fmt.Fprintf(&b, "  only upgraded: %s\n", g)
+		}
+	}
+	for _, w := range want {
+		if !slices.Contains(got, w) {
+			fmt.Fprintf(&b, "  only new:      %s\n", w)
+		}
+	}
+	return b.String()
 }
 
 // TestRefusesASchemaItCannotUse: a newer version's database, and one with

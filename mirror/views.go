@@ -6,7 +6,9 @@ import (
 )
 
 // The views are described once, here, and written in each backend's SQL, so
-// that both have the same names, columns and rows.
+// that both have the same names, columns and rows. They are made again only
+// when the schema's version changes: a change of a view is a new step of the
+// schema too (one that may hold nothing but a comment).
 
 // colKind is how a column is read from a JSON element.
 type colKind int
@@ -18,6 +20,7 @@ const (
 	colBool
 	colRef  // an id, or an expanded object's id; 0 and null are NULL
 	colJSON // the JSON value as text
+	colTime // a timestamp: timestamptz in PostgreSQL, UTC RFC 3339 text in SQLite
 	colSQL  // path is an SQL expression, the same in both backends
 )
 
@@ -36,13 +39,20 @@ type each struct {
 	object              bool
 }
 
-// viewPart is one SELECT of a view; the parts of a view are joined with
-// UNION ALL.
+// viewPart is one SELECT of a view, of the records that are not deleted;
+// the parts of a view are joined with UNION ALL.
 type viewPart struct {
 	from  string // "orders o" or "messages m"
 	walks []each
 	cols  []col
 }
+
+// The JSON the views read of a record: its copy without NUL characters when
+// it has one (see nulFreeJSON), else the record as sent.
+const (
+	orderDoc   = "COALESCE(o.nul_free_json, o.json)"
+	messageDoc = "COALESCE(m.nul_free_json, m.json)"
+)
 
 type view struct {
 	name  string
@@ -54,6 +64,7 @@ func num(name, elem, path string) col   { return col{name, colInt, elem, path} }
 func fnum(name, elem, path string) col  { return col{name, colReal, elem, path} }
 func flag(name, elem, path string) col  { return col{name, colBool, elem, path} }
 func refTo(name, elem, path string) col { return col{name, colRef, elem, path} }
+func when(name, elem, path string) col  { return col{name, colTime, elem, path} }
 func sqlCol(name, expr string) col      { return col{name: name, kind: colSQL, path: expr} }
 
 // fieldCols are the columns of a form field at alias f.
@@ -80,14 +91,14 @@ var (
 )
 
 var paymentCols = []col{
-	num("id", "t", "id"), text("date_created", "t", "date_created"), num("amount", "t", "amount"),
+	num("id", "t", "id"), when("date_created", "t", "date_created"), num("amount", "t", "amount"),
 	text("currency", "t", "currency"), text("payment_type", "t", "payment_type"),
 	text("transaction_id", "t", "transaction_id"), text("transaction_status", "t", "transaction_status"),
 	text("transaction_type", "t", "transaction_type"), flag("is_recurring", "t", "is_recurring"),
 	flag("test_mode", "t", "test_mode"),
 }
 
-var items = each{"i", "o.json", "items", false}
+var items = each{"i", orderDoc, "items", false}
 
 var views = []view{
 	{"order_items", []viewPart{{"orders o", []each{items}, cols(ofOrder, []col{
@@ -96,38 +107,38 @@ var views = []view{
 		num("unit_price", "i", "pricing.unit"), num("volume_price", "i", "pricing.volume"), num("subtotal", "i", "pricing.subtotal"),
 		fnum("tax_percentage", "i", "tax_percentage"), flag("is_taxable", "i", "is_taxable"), fnum("weight", "i", "weight"),
 		num("catalog_item_id", "i", "catalog_item"), refTo("shipment_id", "i", "shipment"), refTo("portal_id", "i", "portal"),
-		text("date_created", "i", "date_created"),
+		when("date_created", "i", "date_created"),
 	})}}},
 	{"order_item_fields", []viewPart{
 		itemFields("attributes"),
 		itemFields("versadoc_order_form"),
 	}},
 	{"order_fields", []viewPart{
-		orderFields("billing_address", nil, "o.json"),
-		orderFields("additional_information", nil, "o.json"),
-		orderFields("shipping_address", []each{{"s", "o.json", "shipments", false}}, "s.value"),
+		orderFields("billing_address", nil, orderDoc),
+		orderFields("additional_information", nil, orderDoc),
+		orderFields("shipping_address", []each{{"s", orderDoc, "shipments", false}}, "s.value"),
 	}},
-	{"message_fields", []viewPart{{"messages m", []each{{"f", "m.json", "form_submission.fields", true}},
+	{"message_fields", []viewPart{{"messages m", []each{{"f", messageDoc, "form_submission.fields", true}},
 		cols(ofMessage, []col{sqlCol("message_type", "m.message_type")}, fieldCols("f"))}}},
-	{"order_shipments", []viewPart{{"orders o", []each{{"s", "o.json", "shipments", false}}, cols(ofOrder, []col{
-		num("id", "s", "id"), text("date_created", "s", "date_created"), text("date_shipped", "s", "date_shipped"),
+	{"order_shipments", []viewPart{{"orders o", []each{{"s", orderDoc, "shipments", false}}, cols(ofOrder, []col{
+		num("id", "s", "id"), when("date_created", "s", "date_created"), when("date_shipped", "s", "date_shipped"),
 		text("status", "s", "status"), text("tracking_number", "s", "tracking_number"), num("price", "s", "price"),
 		flag("shipping_notification_sent", "s", "shipping_notification_sent"),
 		num("carrier_id", "s", "shipping_carrier.id"), text("carrier", "s", "shipping_carrier.title"),
 		text("carrier_type", "s", "shipping_carrier.carrier_type"),
 		num("method_id", "s", "shipping_method.id"), text("method", "s", "shipping_method.title"),
 	})}}},
-	{"order_notes", []viewPart{{"orders o", []each{{"n", "o.json", "notes", false}}, cols(ofOrder, []col{
-		num("id", "n", "id"), text("date_created", "n", "date_created"), text("note", "n", "note"),
+	{"order_notes", []viewPart{{"orders o", []each{{"n", orderDoc, "notes", false}}, cols(ofOrder, []col{
+		num("id", "n", "id"), when("date_created", "n", "date_created"), text("note", "n", "note"),
 		num("user_id", "n", "user.id"), text("username", "n", "user.username"),
 	})}}},
 	{"print_ready_files", []viewPart{{"orders o", []each{items, {"p", "i.value", "print_ready_files", false}}, cols(ofOrder, []col{
-		num("item_id", "i", "id"), num("id", "p", "id"), text("date_created", "p", "date_created"),
+		num("item_id", "i", "id"), num("id", "p", "id"), when("date_created", "p", "date_created"),
 		text("tag", "p", "tag"), text("status", "p", "status"), num("file_id", "p", "file.id"),
-		text("filename", "p", "file.filename"), text("url", "p", "file.url"), text("expires", "p", "file.expires"),
+		text("filename", "p", "file.filename"), text("url", "p", "file.url"), when("expires", "p", "file.expires"),
 	})}}},
-	{"order_payment_transactions", []viewPart{{"orders o", []each{{"t", "o.json", "payment_transactions", false}}, cols(ofOrder, paymentCols)}}},
-	{"message_payment_transactions", []viewPart{{"messages m", []each{{"t", "m.json", "payment_transactions", false}}, cols(ofMessage, paymentCols)}}},
+	{"order_payment_transactions", []viewPart{{"orders o", []each{{"t", orderDoc, "payment_transactions", false}}, cols(ofOrder, paymentCols)}}},
+	{"message_payment_transactions", []viewPart{{"messages m", []each{{"t", messageDoc, "payment_transactions", false}}, cols(ofMessage, paymentCols)}}},
 }
 
 // itemFields is the part of order_item_fields for the form at an item's path.
@@ -152,6 +163,17 @@ func orderFields(form string, walks []each, parent string) viewPart {
 	}, fieldCols("f"))}
 }
 
+// dropViewsSQL is the statements that drop every view that exists. A view
+// that a later version no longer makes is dropped by the step that removes
+// it.
+func dropViewsSQL() string {
+	var out strings.Builder
+	for _, v := range views {
+		fmt.Fprintf(&out, "DROP VIEW IF EXISTS %s;\n", v.name)
+	}
+	return out.String()
+}
+
 // viewsSQL is the statements that make every view, separated by semicolons.
 func viewsSQL(b Backend) string {
 	var out strings.Builder
@@ -169,6 +191,7 @@ func viewsSQL(b Backend) string {
 			for _, w := range p.walks {
 				out.WriteString(b.walk(w))
 			}
+			fmt.Fprintf(&out, "\nWHERE %s.deleted_at IS NULL", strings.Fields(p.from)[1])
 		}
 		out.WriteString(";")
 	}
@@ -206,7 +229,7 @@ func (b Backend) column(c col) string {
 		case colInt:
 			return "CAST(" + at + " AS BIGINT)"
 		case colReal:
-			return "CAST(" + at + " AS DOUBLE PRECISION)"
+			return "CAST(" + at + " AS NUMERIC)" // exact, and any JSON number fits (a double does not hold 1e-400)
 		case colBool:
 			return "CAST(" + at + " AS BOOLEAN)"
 		case colRef:
@@ -215,6 +238,10 @@ func (b Backend) column(c col) string {
 				obj, e+" #>> '"+pgPath(c.path+".id")+"'", at)
 		case colJSON:
 			return "CAST(" + e + " #> '" + pgPath(c.path) + "' AS TEXT)"
+		case colTime:
+			// An RFC 3339 time that PostgreSQL cannot hold (year 0000, an
+			// offset beyond 15:59) is NULL rather than an error of the view.
+			return fmt.Sprintf("CASE WHEN %s ~ '%s' AND %s NOT LIKE '0000%%' THEN CAST(%s AS timestamptz) END", at, pgTime, at, at)
 		}
 		return at
 	}
@@ -225,9 +252,15 @@ func (b Backend) column(c col) string {
 			e, p, e, c.path, e, p)
 	case colJSON:
 		return e + " -> " + p
+	case colTime:
+		return "strftime('%Y-%m-%dT%H:%M:%SZ', json_extract(" + e + ", " + p + "))"
 	}
 	return "json_extract(" + e + ", " + p + ")"
 }
+
+// pgTime matches the RFC 3339 times that PostgreSQL reads as timestamptz
+// (but for year 0000).
+const pgTime = `^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?(Z|[+-](0[0-9]|1[0-5]):[0-9]{2})$`
 
 // pgPath is a dotted path as a PostgreSQL text array: a.b is {a,b}.
 func pgPath(dotted string) string { return "{" + strings.ReplaceAll(dotted, ".", ",") + "}" }

@@ -3,6 +3,7 @@ package ordermsgtest
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"net/http"
 	"net/url"
 	"slices"
@@ -28,6 +29,9 @@ type Handler struct {
 	// versionName and versionValue are the version header required (see
 	// WithVersionHeader); versionName is canonical.
 	versionName, versionValue string
+	// configErr is the error of an Option given a value it cannot use (see
+	// WithVersionHeader): Client returns it and every request gets a 501.
+	configErr error
 
 	beforeList func(ListRequest) // see WithBeforeList (mutate.go)
 	clock      func() time.Time  // see WithClock (live.go)
@@ -79,7 +83,7 @@ type apiError struct {
 
 func errorReply(status int, format string, args ...any) reply {
 	body, _ := json.Marshal(apiError{Object: "error", Status: status, Message: fmt.Sprintf(format, args...)})
-	return reply{status: status, header: http.Header{"Content-Type": {"application/json"}}, body: body}
+	return reply{status: status, header: jsonHeader(), body: body}
 }
 
 // notFound is the one 404 of the fake: "<what> <id as in the path> not
@@ -93,8 +97,10 @@ func jsonReply(v any) reply {
 	if err != nil {
 		return errorReply(http.StatusInternalServerError, "encoding: %v", err)
 	}
-	return reply{status: http.StatusOK, header: http.Header{"Content-Type": {"application/json"}}, body: body}
+	return reply{status: http.StatusOK, header: jsonHeader(), body: body}
 }
+
+func jsonHeader() http.Header { return http.Header{"Content-Type": {"application/json"}} }
 
 // answer computes the response to r, faults aside, through the endpoints
 // router.
@@ -146,6 +152,12 @@ func (h *Handler) unknownEndpoint(w http.ResponseWriter, r *http.Request) {
 // request, whatever its path: the method (the API is read-only), the key,
 // the version header. It returns false when r passes them.
 func (h *Handler) refusal(r *http.Request) (reply, bool) {
+	if h.configErr != nil {
+		// 501, not 500: a server error still, but one that the SDK (and
+		// most clients) does not retry, so that the test fails at once and
+		// not after three retries and their backoff.
+		return errorReply(http.StatusNotImplemented, "%v", h.configErr), true
+	}
 	if r.Method != http.MethodGet {
 		rep := errorReply(http.StatusMethodNotAllowed, "the API is read-only; use GET")
 		rep.header.Set("Allow", http.MethodGet)
@@ -163,7 +175,9 @@ func (h *Handler) refusal(r *http.Request) (reply, bool) {
 	case h.versionValue:
 		return reply{}, false
 	default:
-		return errorReply(http.StatusBadRequest, "unsupported %s %q; supported: %s", h.versionName, v, h.versionValue), true
+		// The value sent is never shown: it may be the key, given in the
+		// wrong place.
+		return errorReply(http.StatusBadRequest, "unsupported %s value; supported: %s", h.versionName, h.versionValue), true
 	}
 }
 
@@ -260,10 +274,11 @@ func (h *Handler) knownKey(key string) bool {
 }
 
 // VersionHeader and APIVersion are the version header the fake requires
-// by default, as the spec writes it; WithVersionHeader sets another.
+// by default: the SDK's default, as the spec writes it. WithVersionHeader
+// sets another.
 const (
-	VersionHeader = "Service-Api-Version"
-	APIVersion    = "1"
+	VersionHeader = ordermsg.DefaultVersionHeader
+	APIVersion    = ordermsg.DefaultAPIVersion
 )
 
 // Paging bounds of the fake (the spec gives none).
@@ -277,6 +292,7 @@ var (
 	messageIncludes = includeNames(ordermsg.AllMessageIncludes())
 )
 
+// includeNames is the set of the names of includes.
 func includeNames[I ~string](all []I) map[string]bool {
 	m := map[string]bool{}
 	for _, inc := range all {
@@ -312,24 +328,17 @@ type listQuery struct {
 	search      string
 }
 
-func parseListQuery(q map[string][]string) (listQuery, error) {
+func parseListQuery(q url.Values) (listQuery, error) {
 	get := func(k string) string {
 		if v := q[k]; len(v) > 0 {
 			return v[0]
 		}
 		return ""
 	}
-	lq := listQuery{page: 1, count: DefaultCount, search: strings.ToLower(get("search"))}
+	lq := listQuery{search: strings.ToLower(get("search"))}
 	var err error
-	if v := get("page"); v != "" {
-		if lq.page, err = strconv.Atoi(v); err != nil || lq.page < 1 {
-			return lq, fmt.Errorf("page must be an integer from 1, got %q", v)
-		}
-	}
-	if v := get("count"); v != "" {
-		if lq.count, err = strconv.Atoi(v); err != nil || lq.count < 1 || lq.count > MaxCount {
-			return lq, fmt.Errorf("count must be an integer from 1 to %d, got %q", MaxCount, v)
-		}
+	if lq.page, lq.count, err = parsePaging(q, MaxCount); err != nil {
+		return lq, err
 	}
 	for _, d := range []struct {
 		key string
@@ -396,17 +405,48 @@ func listPage[T any](all []*T, lq listQuery, filter string, ops kindOps[T], rend
 	if !lq.ascending {
 		slices.Reverse(hits)
 	}
-	from := min((lq.page-1)*lq.count, len(hits))
-	to := min(from+lq.count, len(hits))
+	from, to, pagination := paginate(len(hits), lq.page, lq.count)
 	page := &ordermsg.Page[T]{Object: ordermsg.ObjectList, Data: make([]*T, 0, to-from)}
 	for _, r := range hits[from:to] {
 		page.Data = append(page.Data, render(r))
 	}
-	page.Meta.Pagination = ordermsg.Pagination{
-		Total: len(hits), Count: to - from, PerPage: lq.count, CurrentPage: lq.page,
-		TotalPages: (len(hits) + lq.count - 1) / lq.count,
-	}
+	page.Meta.Pagination = pagination
 	return page
+}
+
+// parsePaging reads a list request's page (from 1, default 1) and count
+// (from 1 to maxCount, default DefaultCount).
+func parsePaging(q url.Values, maxCount int) (page, count int, err error) {
+	page, count = 1, DefaultCount
+	if v := q.Get("page"); v != "" {
+		if page, err = strconv.Atoi(v); err != nil || page < 1 {
+			return page, count, fmt.Errorf("page must be an integer from 1, got %q", v)
+		}
+	}
+	if v := q.Get("count"); v != "" {
+		if count, err = strconv.Atoi(v); err != nil || count < 1 || count > maxCount {
+			if maxCount == math.MaxInt {
+				return page, count, fmt.Errorf("count must be an integer from 1, got %q", v)
+			}
+			return page, count, fmt.Errorf("count must be an integer from 1 to %d, got %q", maxCount, v)
+		}
+	}
+	return page, count, nil
+}
+
+// paginate returns where page (from 1) of count records lies among total
+// (records from up to to), and its pagination metadata. A page past the end
+// is empty, however large its number.
+func paginate(total, page, count int) (from, to int, p ordermsg.Pagination) {
+	from = total
+	if page-1 <= total/count { // else (page-1)*count is past the end, or past the largest int
+		from = (page - 1) * count
+	}
+	to = from + min(count, total-from) // never from+count, which a large count overflows
+	return from, to, ordermsg.Pagination{
+		Total: total, Count: to - from, PerPage: count, CurrentPage: page,
+		TotalPages: total/count + min(total%count, 1),
+	}
 }
 
 func cmpInt(a, b int64) int {

@@ -139,3 +139,57 @@ func keepIf[T any](include bool, v T) T {
 	var zero T
 	return zero
 }
+
+// ListedOrders returns the website's orders as the API's list operation
+// shows them with includes (an include the fake does not know changes
+// nothing), newest first as the fake lists them by default: fixtures for
+// ListResponder and PageResponder. The records of a Website are canonical,
+// with every include's data; these are what a response holds. For a website
+// whose handler adds records while it serves, call it inside
+// Handler.Snapshot.
+//
+// File links differ from the fake's. A file (a message's, a print-ready
+// file) keeps the dataset's link: a url on https://files.example.com, which
+// nothing serves, and an expires a day after its record's creation (for
+// generated records, in 2024: long past). The fake instead mints a signed
+// url on its own origin, valid for FileLinks.TTL, each time it serves a
+// record. A test that downloads files serves them itself, or uses the fake
+// (NewServer).
+func (w *Website) ListedOrders(includes ...ordermsg.OrderInclude) []*ordermsg.Order {
+	inc := includeSet(includeNames(includes))
+	return listAll(w.Orders, orderOps, func(o *ordermsg.Order) *ordermsg.Order { return w.renderOrder(o, inc, listed, false) })
+}
+
+// ListedMessages returns the website's messages as ListedOrders returns
+// its orders, with the dataset's file links (expired, served by nothing).
+func (w *Website) ListedMessages(includes ...ordermsg.MessageInclude) []*ordermsg.Message {
+	inc := includeSet(includeNames(includes))
+	return listAll(w.Messages, messageOps, func(m *ordermsg.Message) *ordermsg.Message { return w.renderMessage(m, inc, listed) })
+}
+
+// RetrievedOrder returns the order with the given id as the API's retrieve
+// operation shows it with includes, or nil when the website has none: a
+// fixture for RecordResponder. Its file links are the dataset's, expired
+// and served by nothing, as ListedOrders says.
+func (w *Website) RetrievedOrder(id int64, includes ...ordermsg.OrderInclude) *ordermsg.Order {
+	if o := w.Order(id); o != nil {
+		return w.renderOrder(o, includeSet(includeNames(includes)), retrieved, false)
+	}
+	return nil
+}
+
+// RetrievedMessage returns the message with the given id as RetrievedOrder
+// returns an order, with the dataset's file links (expired, served by
+// nothing).
+func (w *Website) RetrievedMessage(id int64, includes ...ordermsg.MessageInclude) *ordermsg.Message {
+	if m := w.Message(id); m != nil {
+		return w.renderMessage(m, includeSet(includeNames(includes)), retrieved)
+	}
+	return nil
+}
+
+// listAll returns every record as the fake's default list shows them, each
+// rendered.
+func listAll[T any](records []*T, ops kindOps[T], render func(*T) *T) []*T {
+	return listPage(records, listQuery{page: 1, count: max(len(records), 1)}, "", ops, render).Data
+}

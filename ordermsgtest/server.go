@@ -135,13 +135,18 @@ func (h *Handler) Register(mt *httpmock.MockTransport, baseURL string) {
 			resp.ContentLength = int64(len(rep.body))
 			return resp, nil
 		}
-		resp := httpmock.NewBytesResponse(rep.status, rep.body)
-		for k, v := range rep.header {
-			resp.Header[k] = v
-		}
-		resp.ContentLength = int64(len(rep.body))
-		return resp, nil
+		return rep.response(), nil
 	})
+}
+
+// response returns rep as an httpmock response.
+func (rep reply) response() *http.Response {
+	resp := httpmock.NewBytesResponse(rep.status, rep.body)
+	for k, v := range rep.header {
+		resp.Header[k] = v
+	}
+	resp.ContentLength = int64(len(rep.body))
+	return resp
 }
 
 // basePath returns the path part of a base URL ("/api/v1" of
@@ -204,7 +209,11 @@ func (s *Server) Close() {
 
 // Client returns an SDK client for the server, authenticated as the first
 // website's account and sending the version header the server requires
-// (see WithVersionHeader); opts are added after the server's own.
+// (see WithVersionHeader); opts are added after the server's own. It
+// returns the error of an Option the server's handler could not use.
 func (s *Server) Client(opts ...ordermsg.Option) (*ordermsg.Client, error) {
+	if s.Handler.configErr != nil {
+		return nil, s.Handler.configErr
+	}
 	return ordermsg.NewClient(s.URL, s.APIKey, s.Handler.clientOptions(opts)...)
 }

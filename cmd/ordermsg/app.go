@@ -42,8 +42,9 @@ type app struct {
 	versionHeader   headerFlag
 
 	// started is set when a command's RunE is entered: an error before that
-	// is about the command line.
+	// is about the command line. cmd is that command.
 	started bool
+	cmd     *cobra.Command
 }
 
 // run runs the command line args and returns the exit code (see exitCode).
@@ -54,6 +55,16 @@ func (a *app) run(ctx context.Context, args []string) int {
 	root.SetErr(a.stderr)
 	cmd, err := root.ExecuteContextC(ctx)
 	code, message := exitCode(ctx, err, a.started)
+	if apiErr := (*ordermsg.APIError)(nil); errors.As(err, &apiErr) && apiErr.Hint != "" {
+		// The SDK's hint about the version header names its option: say the
+		// tool's flag and variable instead. The demo's fake requires the
+		// header the tool sends, so there the hint cannot apply.
+		hint := "; " + strings.Replace(apiErr.Hint, "WithVersionHeader", "--version-header or "+envVersionHeader, 1)
+		if a.demo {
+			hint = ""
+		}
+		message = strings.Replace(message, "; "+apiErr.Hint, hint, 1)
+	}
 	if message != "" {
 		fmt.Fprintln(a.stderr, message)
 	}
@@ -79,7 +90,9 @@ The API's documentation writes the version header as Service-Api-Version: 1,
 where Service stands for the maker's name: set the real name, such as
 ORDERMSG_VERSION_HEADER="Acme-Api-Version: 1". A flag wins over the
 environment. --demo runs any command against a built-in fake of the service
-instead (it requires the version header you set).
+instead, with its own URL, key and website: it refuses --base-url, --api-key
+and --website, ignores ORDERMSG_BASE_URL, ORDERMSG_API_KEY and
+ORDERMSG_WEBSITE_ID, and requires the version header you set.
 
 ` + exitCodesHelp,
 		Example: `  ordermsg orders list --demo --count 5
@@ -90,7 +103,7 @@ instead (it requires the version header you set).
 		SilenceErrors: true,
 		Version:       version(),
 	}
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err} })
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{flagError(err)} })
 	// --version prints what the version command prints; declared here so
 	// that cobra gives it no -v, which is --verbose in the commands.
 	root.SetVersionTemplate(versionLine)
@@ -127,7 +140,7 @@ func (a *app) connectionFlags(c *cobra.Command) {
 	pf.Int64Var(&a.websiteID, "website", 0, "website id (env "+envWebsiteID+")")
 	a.versionHeader = headerFlag{env: envVersionHeader, envValue: a.getenv(envVersionHeader)}
 	pf.Var(&a.versionHeader, "version-header", `the API's version header, "Name: value" (env `+envVersionHeader+`; default "`+defaultVersionHeader+`")`)
-	pf.BoolVar(&a.demo, "demo", false, "use a built-in fake of the service, with generated data")
+	pf.BoolVar(&a.demo, "demo", false, "use a built-in fake of the service, with generated data (not with --base-url, --api-key or --website; their variables are ignored)")
 	pf.BoolVar(&a.allowHTTP, "allow-http", false, "allow a plain http:// base URL for a host that is not loopback (sends the API key in the clear)")
 	pf.DurationVar(&a.timeout, "timeout", 30*time.Second, "time limit of each attempt of a request; a timed-out attempt is retried (0: none)")
 	pf.BoolVarP(&a.verbose, "verbose", "v", false, "log retries on stderr")
@@ -137,7 +150,7 @@ func (a *app) connectionFlags(c *cobra.Command) {
 func (a *app) markStart(c *cobra.Command) {
 	if run := c.RunE; run != nil {
 		c.RunE = func(cmd *cobra.Command, args []string) error {
-			a.started = true
+			a.started, a.cmd = true, cmd
 			return run(cmd, args)
 		}
 	}
@@ -171,6 +184,34 @@ func groupCommand(use, short, example string) *cobra.Command {
 // connect returns a client and the website to read, from --demo, the flags
 // or the environment. close releases a demo server.
 func (a *app) connect() (c *ordermsg.Client, websiteID int64, close func(), err error) {
+	return a.connectWith(func(header ordermsgtest.Option, opts []ordermsg.Option) (*ordermsg.Client, int64, func(), error) {
+		srv := ordermsgtest.NewServer(nil, header)
+		c, err := srv.Client(opts...)
+		if err != nil {
+			srv.Close()
+			return nil, 0, nil, err
+		}
+		return c, srv.WebsiteID, srv.Close, nil
+	})
+}
+
+// connectMirror is connect for sync --db: its demo is the fake at a fixed
+// base URL (ordermsgtest.MockBaseURL), reached through an in-process
+// transport, so that every run of sync --demo reads the same source, as a
+// mirror keeps one per website. It serves no files, which sync does not
+// read.
+func (a *app) connectMirror() (c *ordermsg.Client, websiteID int64, close func(), err error) {
+	return a.connectWith(func(header ordermsgtest.Option, opts []ordermsg.Option) (*ordermsg.Client, int64, func(), error) {
+		h := ordermsgtest.NewHandler(nil, header)
+		c, err := h.Client(opts...)
+		return c, h.Dataset().Websites[0].ID, func() {}, err
+	})
+}
+
+// connectWith is connect, with demo making the client of --demo (and
+// telling the fake's first website) for the version header the fake must
+// require and the client's options.
+func (a *app) connectWith(demo func(header ordermsgtest.Option, opts []ordermsg.Option) (*ordermsg.Client, int64, func(), error)) (c *ordermsg.Client, websiteID int64, close func(), err error) {
 	if a.timeout < 0 {
 		return nil, 0, nil, usagef("--timeout %v: must not be negative", a.timeout)
 	}
@@ -191,15 +232,15 @@ func (a *app) connect() (c *ordermsg.Client, websiteID int64, close func(), err 
 	}
 	websiteID = a.websiteID
 	if a.demo {
-		srv := ordermsgtest.NewServer(nil, ordermsgtest.WithVersionHeader(name, value))
-		if c, err = srv.Client(opts...); err != nil {
-			srv.Close()
-			return nil, 0, nil, err
+		// The fake has its own URL, key and websites: a flag that names
+		// others is a mistake, while the environment's are likely set for
+		// the real service and are ignored.
+		for _, name := range []string{"base-url", "api-key", "website"} {
+			if a.cmd != nil && a.cmd.Flags().Changed(name) {
+				return nil, 0, nil, usagef("--%s does not go with --demo, which uses the built-in fake's own URL, key and website", name)
+			}
 		}
-		if websiteID == 0 {
-			websiteID = srv.WebsiteID
-		}
-		return c, websiteID, srv.Close, nil
+		return demo(ordermsgtest.WithVersionHeader(name, value), opts)
 	}
 	if websiteID == 0 {
 		if v := a.getenv(envWebsiteID); v != "" {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
@@ -31,15 +32,17 @@ func buildCLI(t *testing.T) string {
 	return bin
 }
 
-// TestSyncDBSurvivesSIGKILL kills sync --db with SIGKILL six times, each
+// TestSyncDBSurvivesSIGKILL kills sync --db with SIGKILL eight times, each
 // time as the server receives a request drawn at random over a whole run:
 // twice in the orders, once at the switch to the messages (their first or
 // second request, as the orders' last batch has just been committed), twice
-// in the messages, and once in the refresh pass of a run with
-// --refresh-days, after an order's status changed. Records are added between
-// the runs. Then a run with --refresh-days goes to the end. The database
-// (SQLite and PostgreSQL) must hold every record of the server exactly once,
-// with the server's JSON.
+// in the messages, once in the refresh pass of a run with --refresh-days,
+// after an order's status changed, and twice in a run with --reconcile: in
+// its listing, and at its first retrieve of a record the listing did not
+// show. Records are added, and some deleted, between the runs. Then a run
+// with --reconcile goes to the end. The database (SQLite and PostgreSQL)
+// must hold every live record of the server exactly once, with the
+// server's JSON, and no record the server deleted as live.
 func TestSyncDBSurvivesSIGKILL(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the command")
@@ -52,9 +55,11 @@ func TestSyncDBSurvivesSIGKILL(t *testing.T) {
 
 // killPoint is the request of a run at which it is killed: the at-th
 // request of a phase, one of "orders", "messages" (the list requests of
-// that resource) and "refresh" (those of the refresh pass of either: their
-// date_start is not the one of the resource's first request in the run,
-// which the new records are listed from).
+// that resource), "refresh" (those of the refresh or reconcile pass of
+// either: their date_start is not the one of the resource's first request
+// in the run, which the new records are listed from) and "retrieve" (the
+// retrieves of one record, which a reconcile sends for those it did not
+// find listed).
 type killPoint struct {
 	phase string
 	at    int
@@ -82,6 +87,11 @@ func (k *killer) arm(p killPoint) {
 func (k *killer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	k.mu.Lock()
 	resource := path.Base(r.URL.Path)
+	if _, err := strconv.ParseInt(resource, 10, 64); err == nil && k.point.phase == "retrieve" {
+		if k.seen++; k.seen == k.point.at {
+			k.hit <- struct{}{}
+		}
+	}
 	if resource == "orders" || resource == "messages" {
 		start := r.URL.Query().Get("date_start")
 		first, ok := k.first[resource]
@@ -127,7 +137,9 @@ func syncSurvivesSIGKILL(t *testing.T, bin string, be mirrortest.Backend, db str
 	// lists again the overlap of its checkpoint): two runs killed within
 	// their first 45 pages of orders, then two within their first 50 of
 	// messages, never finish either. The refresh pass of 20 days lists 13
-	// pages, the orders' then the messages'.
+	// pages, the orders' then the messages'; a reconcile's listing, after a
+	// run to the end, lists every page of both, over 220, then retrieves
+	// each mirrored record it did not find listed, those deleted since.
 	points := []killPoint{
 		{"orders", 1 + rng.IntN(45)},
 		{"orders", 1 + rng.IntN(45)},
@@ -135,11 +147,27 @@ func syncSurvivesSIGKILL(t *testing.T, bin string, be mirrortest.Backend, db str
 		{"messages", 1 + rng.IntN(50)},
 		{"messages", 1 + rng.IntN(50)},
 		{"refresh", 1 + rng.IntN(11)},
+		{"reconcile", 1 + rng.IntN(220)},
+		{"retrieve", 1},
 	}
 	var changed *ordermsg.Order
+	var gone []int64
 	for i, p := range points {
 		var extra []string
-		if p.phase == "refresh" {
+		switch p.phase {
+		case "reconcile":
+			// A run to the end first, so that both resources have a
+			// checkpoint: the new records are then listed from a
+			// date_start, which the reconcile's listing has not.
+			k.arm(killPoint{})
+			if _, done := run(); <-done != nil {
+				t.Fatalf("run %d, before the reconcile, failed", i)
+			}
+			p.phase = "refresh" // the same requests
+			extra = []string{"--reconcile"}
+		case "retrieve":
+			extra = []string{"--reconcile"}
+		case "refresh":
 			extra = []string{"--refresh-days", "20"}
 			// Statuses change and nothing says so: only the refresh
 			// pass sees it. No request is in flight.
@@ -166,10 +194,29 @@ func syncSurvivesSIGKILL(t *testing.T, bin string, be mirrortest.Backend, db str
 		t.Logf("run %d killed at %s request %d", i, p.phase, p.at)
 		srv.AddOrders(1 + i)
 		srv.AddMessages(2)
+		// Records leave the server: from the history, and among the
+		// newest, which the next run's checkpoint remembers.
+		srv.Handler.Snapshot(func(ds *ordermsgtest.Dataset) {
+			w := ds.Websites[0]
+			gone = append(gone, w.Orders[rng.IntN(len(w.Orders))].ID, w.Orders[len(w.Orders)-1].ID)
+			gone = append(gone, w.Messages[rng.IntN(len(w.Messages))].ID)
+		})
+		for _, id := range gone[len(gone)-3:] {
+			srv.Handler.DeleteOrder(srv.WebsiteID, id)
+			srv.Handler.DeleteMessage(srv.WebsiteID, id)
+		}
 	}
 	k.arm(killPoint{})
-	if _, done := run("--refresh-days", "20"); <-done != nil {
+	if _, done := run("--reconcile"); <-done != nil {
 		t.Fatal("the last run failed")
 	}
 	sameRecords(t, srv, be, db)
+	live := be.Open(t, db)
+	for _, id := range gone {
+		var n int
+		q := fmt.Sprintf("SELECT (SELECT count(*) FROM orders WHERE id = %d AND deleted_at IS NULL) + (SELECT count(*) FROM messages WHERE id = %d AND deleted_at IS NULL)", id, id)
+		if err := live.QueryRow(q).Scan(&n); err != nil || n != 0 {
+			t.Errorf("record %d, deleted on the server, is live in the mirror (%v)", id, err)
+		}
+	}
 }

@@ -121,15 +121,15 @@ func (k *kind[T]) checkFormat(format string, f *filters) error {
 	default:
 		return usagef("--format %q: want jsonl or csv", format)
 	}
-	if err := checkIncludes(f.includes); err != nil {
+	if err := f.includes.check(); err != nil {
 		return err
 	}
-	for _, inc := range f.includes {
-		if inc = strings.TrimSpace(inc); !slices.Contains(k.csvIncludes, inc) {
+	for _, inc := range f.includes.trimmed() {
+		if !slices.Contains(k.csvIncludes, inc) {
 			return usagef("--include %s: the CSV columns are fixed and have no place for it (see --help); export JSON Lines (--format jsonl) to keep included data", inc)
 		}
 	}
-	f.includes = slices.Clone(k.csvIncludes)
+	f.includes.names = slices.Clone(k.csvIncludes)
 	return nil
 }
 

@@ -8,7 +8,7 @@ require (
 	github.com/ordermsg/ordermsg-go/mirror v0.1.0
 	github.com/schollz/progressbar/v3 v3.18.0
 	github.com/spf13/cobra v1.10.2
-	golang.org/x/net v0.62.0
+	github.com/spf13/pflag v1.0.9
 	golang.org/x/term v0.47.0
 	modernc.org/sqlite v1.61.1
 )
@@ -30,7 +30,7 @@ require (
 	github.com/ncruces/go-strftime v1.1.0 // indirect
 	github.com/remyoudompheng/bigfft v0.0.0-20230129092748-24d4a6f8daec // indirect
 	github.com/rivo/uniseg v0.4.7 // indirect
-	github.com/spf13/pflag v1.0.9 // indirect
+	golang.org/x/net v0.62.0 // indirect
 	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/text v0.43.0 // indirect

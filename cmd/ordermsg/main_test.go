@@ -174,6 +174,8 @@ func TestUsageErrorsExit2WithHelp(t *testing.T) {
 		{env, []string{"orders", "get"}, "want one id, got 0 arguments"},
 		{env, []string{"orders", "get", "12x"}, `"12x" is not an id`},
 		{env, []string{"orders", "list", "--since", "yesterday"}, `--since "yesterday": want a date YYYY-MM-DD`},
+		{env, []string{"orders", "list", "--since", "0000-01-01"}, `--since "0000-01-01": want a date YYYY-MM-DD that exists, from 0001-01-01, such as 2024-03-01`},
+		{env, []string{"messages", "export", "--until", "2023-02-29"}, `--until "2023-02-29": want a date YYYY-MM-DD that exists`},
 		{env, []string{"orders", "export", "--format", "xml"}, `--format "xml": want jsonl or csv`},
 		{env, []string{"orders", "export", "--items"}, "--items goes with --format csv"},
 		{env, []string{"orders", "export", "--format", "csv", "--include", "billing_address"}, "--include billing_address: the CSV columns are fixed and have no place for it"},
@@ -184,7 +186,7 @@ func TestUsageErrorsExit2WithHelp(t *testing.T) {
 		// not "Name: value".
 		{map[string]string{envBaseURL: "127.0.0.1:8080", envAPIKey: "k", envWebsiteID: "1"}, []string{"orders", "list"}, "error: ordermsg: the base URL has no scheme: begin it with https:// (or http:// for a loopback host, as in http://127.0.0.1:8080)\n"},
 		{map[string]string{envBaseURL: "api.example.com", envAPIKey: "k", envWebsiteID: "1"}, []string{"orders", "list"}, "error: ordermsg: the base URL has no scheme: "},
-		{map[string]string{envVersionHeader: "v1"}, []string{"orders", "list", "--demo"}, `ORDERMSG_VERSION_HEADER="v1": want "Name: value"`},
+		{map[string]string{envVersionHeader: "v1"}, []string{"orders", "list", "--demo"}, `ORDERMSG_VERSION_HEADER: no colon: want "Name: value"`},
 		{env, []string{"orders", "list", "--bogus"}, "unknown flag: --bogus"},
 		{env, []string{"messages", "list", "--status", "new"}, "unknown flag: --status"},
 		{env, []string{"invoices"}, `unknown command "invoices"`},

@@ -6,8 +6,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"iter"
+	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/ordermsg/ordermsg-go"
 	"github.com/spf13/cobra"
@@ -15,7 +17,7 @@ import (
 
 // filters are the list flags, common to orders and messages.
 type filters struct {
-	includes     []string
+	includes     includeFlags
 	since, until string
 	only         string // --status (orders) or --type (messages)
 	search, sort string
@@ -33,8 +35,12 @@ func (f *filters) dates() (since, until ordermsg.Date, err error) {
 			continue
 		}
 		if *d.dst, err = ordermsg.ParseDate(d.value); err != nil {
-			return since, until, usagef("%s %q: want a date YYYY-MM-DD", d.flag, d.value)
+			return since, until, usagef("%s %q: want a date YYYY-MM-DD that exists, from 0001-01-01, such as 2024-03-01", d.flag, d.value)
 		}
+	}
+	// Dates of the YYYY-MM-DD form sort as their text does.
+	if !since.IsZero() && !until.IsZero() && since.String() > until.String() {
+		return since, until, usagef("--since %s is after --until %s: no record can be created after the one and before the other", since, until)
 	}
 	return since, until, nil
 }
@@ -47,22 +53,124 @@ func (f *filters) check() error {
 	if f.count < 0 {
 		return usagef("--count %d: must not be negative", f.count)
 	}
-	if err := checkIncludes(f.includes); err != nil {
+	if err := f.includes.check(); err != nil {
 		return err
 	}
 	_, _, err := f.dates()
 	return err
 }
 
-// checkIncludes finds an empty or spaced name in --include ("a,,b"). Other
-// names pass through: the spec does not close the set.
-func checkIncludes(names []string) error {
-	for _, n := range names {
+// includeFlags are --include and --allow-unknown-include of a command of
+// one resource.
+type includeFlags struct {
+	names        []string
+	allowUnknown bool
+	known        []string // the resource's includes, as the SDK lists them
+	plural       string   // the resource: "orders" or "messages"
+}
+
+// check finds an empty or spaced name in --include ("a,,b"), and a name
+// that is not one of the resource's includes, with the name it is closest
+// to, unless --allow-unknown-include lets it through: the spec does not
+// close the set, and the service may know more than it shows.
+func (inc *includeFlags) check() error {
+	for _, n := range inc.names {
 		if n = strings.TrimSpace(n); n == "" || strings.ContainsAny(n, " \t") {
-			return usagef("--include %q: want names separated by commas, such as %s", strings.Join(names, ","), "message,user")
+			return usagef("--include %q: want names separated by commas, such as %s", strings.Join(inc.names, ","), strings.Join(inc.known[:2], ","))
+		}
+		if inc.allowUnknown || slices.Contains(inc.known, n) {
+			continue
+		}
+		unknown := fmt.Sprintf("--include %q: not an include of %s.", n, inc.plural)
+		switch guesses := suggestions(n, inc.known); len(guesses) {
+		case 0:
+		case 1:
+			unknown = fmt.Sprintf("--include %q: not an include of %s; did you mean %s?", n, inc.plural, guesses[0])
+		default:
+			unknown = fmt.Sprintf("--include %q: not an include of %s; did you mean one of %s?", n, inc.plural, strings.Join(guesses, ", "))
+		}
+		return usagef("%s The includes of %s: %s. --allow-unknown-include sends a name the tool does not know.",
+			unknown, inc.plural, strings.Join(inc.known, ", "))
+	}
+	return nil
+}
+
+// trimmed returns the names, each without the spaces around it.
+func (inc *includeFlags) trimmed() []string {
+	out := make([]string, len(inc.names))
+	for i, n := range inc.names {
+		out[i] = strings.TrimSpace(n)
+	}
+	return out
+}
+
+// suggestions returns the names among known that name (case aside) was
+// most likely meant as: every one that begins with name (shipments for the
+// three shipments.* includes); else the nearest by edit distance, within 2,
+// or 1 for a name of 4 characters or fewer (where 2 reaches names that
+// share little with it), a tie going to the longer common prefix; else one
+// whose part after its dot is name (attributes for items.attributes). None
+// when nothing is near.
+func suggestions(name string, known []string) []string {
+	name = strings.ToLower(name)
+	var begun []string
+	for _, k := range known {
+		if strings.HasPrefix(k, name) {
+			begun = append(begun, k)
+		}
+	}
+	if len(begun) > 0 {
+		return begun
+	}
+	maxDistance := 2
+	if utf8.RuneCountInString(name) <= 4 {
+		maxDistance = 1
+	}
+	best, bestDistance, bestPrefix := "", maxDistance, -1
+	for _, k := range known {
+		d, p := editDistance(name, k), commonPrefix(name, k)
+		if d < bestDistance || d == bestDistance && p > bestPrefix {
+			best, bestDistance, bestPrefix = k, d, p
+		}
+	}
+	if best != "" {
+		return []string{best}
+	}
+	for _, k := range known {
+		if _, after, ok := strings.Cut(k, "."); ok && after == name {
+			return []string{k}
 		}
 	}
 	return nil
+}
+
+// commonPrefix is the length in bytes of the longest prefix a and b share.
+func commonPrefix(a, b string) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
+}
+
+// editDistance is the Levenshtein distance between a and b, in bytes.
+func editDistance(a, b string) int {
+	prev, cur := make([]int, len(b)+1), make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }
 
 // kind is what the commands need to know of a resource: orders or messages.
@@ -103,9 +211,12 @@ func newResourceCommand[T any](a *app, k *kind[T]) *cobra.Command {
 	return cmd
 }
 
-func (k *kind[T]) includeFlag(cmd *cobra.Command, dst *[]string) {
-	cmd.Flags().StringSliceVar(dst, "include", nil,
+func (k *kind[T]) includeFlag(cmd *cobra.Command, inc *includeFlags) {
+	inc.known, inc.plural = k.includes, k.plural
+	cmd.Flags().StringSliceVar(&inc.names, "include", nil,
 		"additional fields, repeatable or comma-separated: "+strings.Join(k.includes, ", "))
+	cmd.Flags().BoolVar(&inc.allowUnknown, "allow-unknown-include", false,
+		"send an --include that is not in the list above (the service may know more than its documentation shows)")
 }
 
 // filterFlags adds the list filters to cmd.
@@ -121,7 +232,7 @@ func (k *kind[T]) filterFlags(cmd *cobra.Command, f *filters) {
 }
 
 func (k *kind[T]) getCommand(a *app) *cobra.Command {
-	var includes []string
+	var includes includeFlags
 	cmd := &cobra.Command{
 		Use:   "get ID",
 		Short: "Print one " + k.singular + " as JSON",
@@ -130,7 +241,7 @@ func (k *kind[T]) getCommand(a *app) *cobra.Command {
 		Args: exactlyOneID,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			id, _ := strconv.ParseInt(args[0], 10, 64)
-			if err := checkIncludes(includes); err != nil {
+			if err := includes.check(); err != nil {
 				return err
 			}
 			c, site, closeFn, err := a.connect()
@@ -138,7 +249,7 @@ func (k *kind[T]) getCommand(a *app) *cobra.Command {
 				return err
 			}
 			defer closeFn()
-			v, err := k.get(cmd.Context(), c, site, id, includes)
+			v, err := k.get(cmd.Context(), c, site, id, includes.trimmed())
 			if err != nil {
 				return &apiFailure{err}
 			}
@@ -212,7 +323,7 @@ func exactlyOneID(_ *cobra.Command, args []string) error {
 func toIncludes[I ~string](names []string) []I {
 	out := make([]I, len(names))
 	for i, n := range names {
-		out[i] = I(strings.TrimSpace(n))
+		out[i] = I(n)
 	}
 	return out
 }
@@ -252,7 +363,7 @@ func orderOptions(f *filters) *ordermsg.ListOrdersOptions {
 	return &ordermsg.ListOrdersOptions{
 		Page: f.page, Count: f.count, DateStart: since, DateEnd: until,
 		Direction: ordermsg.Direction(f.direction), Sort: f.sort, Search: f.search,
-		Status: ordermsg.OrderStatus(f.only), Includes: toIncludes[ordermsg.OrderInclude](f.includes),
+		Status: ordermsg.OrderStatus(f.only), Includes: toIncludes[ordermsg.OrderInclude](f.includes.trimmed()),
 		KeepRawJSON: true, // printed and exported as the server sent them
 	}
 }
@@ -283,7 +394,7 @@ func messageOptions(f *filters) *ordermsg.ListMessagesOptions {
 	return &ordermsg.ListMessagesOptions{
 		Page: f.page, Count: f.count, DateStart: since, DateEnd: until,
 		Direction: ordermsg.Direction(f.direction), Sort: f.sort, Search: f.search,
-		MessageType: ordermsg.MessageType(f.only), Includes: toIncludes[ordermsg.MessageInclude](f.includes),
+		MessageType: ordermsg.MessageType(f.only), Includes: toIncludes[ordermsg.MessageInclude](f.includes.trimmed()),
 		KeepRawJSON: true, // printed and exported as the server sent them
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -14,6 +15,8 @@ func (a *app) syncCommand() *cobra.Command {
 	var (
 		dbTarget     string
 		refreshDays  int
+		reconcile    bool
+		moved        bool
 		count, pages int
 	)
 	cmd := &cobra.Command{
@@ -35,7 +38,7 @@ kinds are mirrored, so the links stay ids). No flag narrows the includes: the
 views below need them, in every record alike.
 
 Tables orders and messages, keyed by website_id and id, hold beside the JSON
-the fields people filter on: date_created (UTC), status, order_type,
+the fields people filter on: date_created (UTC; timestamptz in PostgreSQL), status, order_type,
 currency, total, amount_paid, promo_code, message_type and the ids of linked
 records (NULL when the API sends 0 or null). Views give one row per element:
 order_items, order_item_fields, order_fields, message_fields, order_shipments,
@@ -50,20 +53,42 @@ record ends up in the database exactly once.
 
 Nothing in the API says when a record changes (statuses do): --refresh-days N
 reads again the records created in the N days before the newest one, and
-updates those whose JSON changed.
+rewrites those that changed. --reconcile reads every record the server lists:
+a record the server no longer has gets deleted_at (rows are never removed; the
+views leave it out), one listed again is live again, and one that changed is
+rewritten, however old. A record is updated only when its data changed: a file
+link signed anew (its url's query string, its expires) is no change. A
+reconcile costs a full listing, about 10 requests per 1,000 records at --count
+100 (BENCHMARKS.md gives its time), and writes nothing when nothing changed.
+How often: a plain run every few minutes for the new records, and one with
+--reconcile once a day, such as at night: deletions and late changes then
+show within a day.
 
 The new records are read one page at a time: pages fetched at once can miss
 a record that appears during the run. --concurrency applies only to the
---refresh-days pass, which updates records already mirrored.
+--refresh-days and --reconcile passes, which read records already mirrored.
+
+A record the SDK cannot decode (a lone surrogate such as \ud800 in a string)
+never stalls the website: it is kept as sent in the table refused_records,
+the summary counts it ("1 refused"), a note on stderr says so, and the run
+goes on and exits 0. A NUL character (\u0000) is stored: the column json keeps
+the record as sent, and text columns and views hold U+FFFD in its place.
+
+Each website remembers the base URL it was first synced from: a run for it
+from another base URL (staging and production of the same website id) is
+refused before any write, exit 2. When the service really moved, run once
+with --base-url-moved.
 
 For PostgreSQL, give the URL in quotes, such as
   --db 'postgres://mirror@db.example.com/shop?sslmode=require'
 with the password in the URL, in PGPASSWORD or in ~/.pgpass (pgx reads
 them). A URL's password is never shown: messages print it masked.
 On a terminal a progress bar shows on stderr; at the end one line tells the
-records that were new, updated and unchanged, and the seconds taken.`,
+records that were new, updated, unchanged and deleted, and the seconds taken:
+  orders: 0 new, 1 updated, 27 unchanged, 2 deleted; messages: ...; 0.42s`,
 		Example: `  ordermsg sync --db shop.db                    # needs ORDERMSG_BASE_URL, ORDERMSG_API_KEY, ORDERMSG_WEBSITE_ID
   ordermsg sync --db shop.db --refresh-days 7   # needs ORDERMSG_BASE_URL, ORDERMSG_API_KEY, ORDERMSG_WEBSITE_ID
+  ordermsg sync --db shop.db --reconcile        # needs ORDERMSG_BASE_URL, ORDERMSG_API_KEY, ORDERMSG_WEBSITE_ID
   ordermsg sync --db demo.db --demo`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -79,7 +104,7 @@ records that were new, updated and unchanged, and the seconds taken.`,
 			if err != nil {
 				return err
 			}
-			c, site, closeFn, err := a.connect()
+			c, site, closeFn, err := a.connectMirror()
 			if err != nil {
 				return err
 			}
@@ -96,10 +121,13 @@ records that were new, updated and unchanged, and the seconds taken.`,
 			}
 			bar := newSyncProgress(a)
 			start := time.Now()
-			res, err := m.Sync(ctx, c, site, &mirror.Options{RefreshDays: refreshDays, PageSize: count, Concurrency: pages, Progress: bar.add})
+			res, err := m.Sync(ctx, c, site, &mirror.Options{RefreshDays: refreshDays, Reconcile: reconcile, BaseURLMoved: moved,
+				PageSize: count, Concurrency: pages, Progress: bar.add})
 			bar.stop()
 			switch {
 			case err == nil:
+			case errors.Is(err, mirror.ErrOtherSource):
+				return &usageError{target.hide(fmt.Errorf("%s: %w", target.name, err))}
 			case ctx.Err() != nil:
 				return &stopped{fmt.Sprintf("(%s keeps what was synced; run again to go on)", target.name)}
 			case isDatabaseError(err):
@@ -108,14 +136,19 @@ records that were new, updated and unchanged, and the seconds taken.`,
 				return &apiFailure{target.hide(fmt.Errorf("%w; %s keeps what was synced before", err, target.name))}
 			}
 			fmt.Fprintf(a.stdout, "orders: %v; messages: %v; %.2fs\n", res.Orders, res.Messages, time.Since(start).Seconds())
+			if n := res.Orders.Refused + res.Messages.Refused; n > 0 {
+				fmt.Fprintf(a.stderr, "note: %d of the records read could not be decoded; %s keeps them as sent in the table refused_records\n", n, target.name)
+			}
 			return nil
 		},
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&dbTarget, "db", "", "the SQLite database file (created if missing) or a postgres:// URL")
 	fl.IntVar(&refreshDays, "refresh-days", 0, "also update the records created in the N days before the newest")
+	fl.BoolVar(&reconcile, "reconcile", false, "also read every record: mark those the server no longer has, rewrite those that changed (once a day)")
+	fl.BoolVar(&moved, "base-url-moved", false, "the service moved: take the base URL as the website's source from now on")
 	fl.IntVar(&count, "count", 100, "page size of the requests")
-	fl.IntVar(&pages, "concurrency", 4, "pages fetched at once by the --refresh-days pass (new records are read one page at a time)")
+	fl.IntVar(&pages, "concurrency", 4, "pages fetched at once by the --refresh-days and --reconcile passes (new records are read one page at a time)")
 	return cmd
 }
 

@@ -1,10 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"maps"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -24,7 +27,8 @@ func sameRecords(t testing.TB, srv *ordermsgtest.Server, be mirrortest.Backend, 
 	mirrortest.SameRecords(t, be.Open(t, target), srv, srv.WebsiteID, srv.APIKey)
 }
 
-var summaryLine = regexp.MustCompile(`^orders: (\d+) new, (\d+) updated, (\d+) unchanged; messages: (\d+) new, (\d+) updated, (\d+) unchanged; \d+\.\d\ds\n$`)
+var summaryLine = regexp.MustCompile(`^orders: (\d+) new, (\d+) updated, (\d+) unchanged, (\d+) deleted; ` +
+	`messages: (\d+) new, (\d+) updated, (\d+) unchanged, (\d+) deleted; \d+\.\d\ds\n$`)
 
 // syncOnce runs sync --db and returns the numbers of its summary.
 func syncOnce(t *testing.T, env map[string]string, args ...string) []string {
@@ -43,7 +47,7 @@ func TestSyncDB(t *testing.T) {
 		if be.Backend.String() == "SQLite" {
 			target = filepath.Join(t.TempDir(), "a ?weird#name.db")
 		}
-		if got := syncOnce(t, env, "--db", target, "--count", "5"); fmt.Sprint(got) != "[12 0 0 16 0 0]" {
+		if got := syncOnce(t, env, "--db", target, "--count", "5"); fmt.Sprint(got) != "[12 0 0 0 16 0 0 0]" {
 			t.Errorf("first run: %v, want 12 new orders and 16 new messages", got)
 		}
 		sameRecords(t, srv, be, target)
@@ -52,12 +56,12 @@ func TestSyncDB(t *testing.T) {
 				t.Fatalf("the database is not at its name: %v", err)
 			}
 		}
-		if got := syncOnce(t, env, "--db", target); fmt.Sprint(got) != "[0 0 0 0 0 0]" {
+		if got := syncOnce(t, env, "--db", target); fmt.Sprint(got) != "[0 0 0 0 0 0 0 0]" {
 			t.Errorf("a run with nothing new: %v", got)
 		}
 		srv.AddOrders(4)
 		srv.AddMessages(3)
-		if got := syncOnce(t, env, "--db", target, "--count", "2"); fmt.Sprint(got) != "[4 0 0 7 0 0]" {
+		if got := syncOnce(t, env, "--db", target, "--count", "2"); fmt.Sprint(got) != "[4 0 0 0 7 0 0 0]" {
 			t.Errorf("after 4 new orders and 3 new messages: %v", got)
 		}
 		sameRecords(t, srv, be, target)
@@ -70,12 +74,31 @@ func TestSyncDB(t *testing.T) {
 			changed = orders[len(orders)-2]
 		})
 		changed.Status = "shipped" // no request is in flight
-		if got := syncOnce(t, env, "--db", target); fmt.Sprint(got) != "[0 0 0 0 0 0]" {
+		if got := syncOnce(t, env, "--db", target); fmt.Sprint(got) != "[0 0 0 0 0 0 0 0]" {
 			t.Errorf("without --refresh-days a change is not seen: %v", got)
 		}
 		got := syncOnce(t, env, "--db", target, "--refresh-days", "1")
-		if got[0] != "0" || got[1] == "0" || got[3] != "0" {
+		if got[0] != "0" || got[1] != "1" || got[4] != "0" {
 			t.Errorf("--refresh-days 1 after one status change: %v", got)
+		}
+		sameRecords(t, srv, be, target)
+
+		// Every record read again, twice, on an unchanged server: file
+		// links come signed anew, and nothing is updated.
+		for run := range 2 {
+			if got := syncOnce(t, env, "--db", target, "--refresh-days", "100000"); fmt.Sprint(got) != "[0 0 16 0 0 0 23 0]" {
+				t.Errorf("--refresh-days 100000, run %d on an unchanged server: %v", run, got)
+			}
+		}
+
+		// Deletions and an old change: --reconcile sees them.
+		var old *ordermsg.Order
+		var gone *ordermsg.Message
+		srv.Handler.Snapshot(func(ds *ordermsgtest.Dataset) { old, gone = ds.Websites[0].Orders[0], ds.Websites[0].Messages[3] })
+		srv.Handler.SetOrderStatus(srv.WebsiteID, old.ID, "refunded")
+		srv.Handler.DeleteMessage(srv.WebsiteID, gone.ID)
+		if got := syncOnce(t, env, "--db", target, "--reconcile"); fmt.Sprint(got) != "[0 1 15 0 0 0 22 1]" {
+			t.Errorf("--reconcile after a change and a deletion: %v", got)
 		}
 		sameRecords(t, srv, be, target)
 
@@ -109,10 +132,10 @@ func TestSyncDBTwoWebsitesInOneDatabase(t *testing.T) {
 		srv.Handler.Snapshot(func(ds *ordermsgtest.Dataset) { second = ds.Websites[1] })
 		env := map[string]string{envBaseURL: srv.URL, envAPIKey: srv.APIKey, envWebsiteID: fmt.Sprint(srv.WebsiteID)}
 		env2 := withEnv(env, envAPIKey, second.APIKey, envWebsiteID, fmt.Sprint(second.ID))
-		if got := syncOnce(t, env, "--db", target); fmt.Sprint(got) != "[12 0 0 16 0 0]" {
+		if got := syncOnce(t, env, "--db", target); fmt.Sprint(got) != "[12 0 0 0 16 0 0 0]" {
 			t.Errorf("first website: %v", got)
 		}
-		if got := syncOnce(t, env2, "--db", target); fmt.Sprint(got) != "[12 0 0 16 0 0]" {
+		if got := syncOnce(t, env2, "--db", target); fmt.Sprint(got) != "[12 0 0 0 16 0 0 0]" {
 			t.Errorf("second website: %v", got)
 		}
 		db := be.Open(t, target)
@@ -122,23 +145,36 @@ func TestSyncDBTwoWebsitesInOneDatabase(t *testing.T) {
 }
 
 // Two runs of the same website into one database at once (overlapping cron
-// runs) both exit 0, and the mirror is exact.
+// runs) both exit 0, and the mirror is exact; so do two with --reconcile,
+// after deletions and changes on the server.
 func TestSyncDBTwoRunsAtOnce(t *testing.T) {
 	mirrortest.ForEach(t, func(t *testing.T, be mirrortest.Backend, target string) {
 		srv := ordermsgtest.NewServer(ordermsgtest.Generate(ordermsgtest.Config{Seed: 5, Websites: 1, OrdersPerWebsite: 700, MessagesPerWebsite: 800}))
 		defer srv.Close()
 		env := map[string]string{envBaseURL: srv.URL, envAPIKey: srv.APIKey, envWebsiteID: fmt.Sprint(srv.WebsiteID)}
-		var wg sync.WaitGroup
-		for i := range 2 {
-			wg.Go(func() {
-				_, stderr, code := cli{env: env}.run(context.Background(), "sync", "--db", target, "--count", "25")
-				if code != exitOK {
-					t.Errorf("run %d: exit %d, %s", i, code, stderr)
-				}
-			})
+		twoAtOnce := func(args ...string) {
+			var wg sync.WaitGroup
+			for i := range 2 {
+				wg.Go(func() {
+					_, stderr, code := cli{env: env}.run(context.Background(), append([]string{"sync", "--db", target, "--count", "25"}, args...)...)
+					if code != exitOK {
+						t.Errorf("run %d: exit %d, %s", i, code, stderr)
+					}
+				})
+			}
+			wg.Wait()
+			sameRecords(t, srv, be, target)
 		}
-		wg.Wait()
-		sameRecords(t, srv, be, target)
+		twoAtOnce()
+		var w *ordermsgtest.Website
+		srv.Handler.Snapshot(func(ds *ordermsgtest.Dataset) { w = ds.Websites[0] })
+		orders, messages := w.Orders, w.Messages
+		for i := range 4 {
+			srv.Handler.DeleteOrder(srv.WebsiteID, orders[100*i+3].ID)
+			srv.Handler.DeleteMessage(srv.WebsiteID, messages[100*i+5].ID)
+			srv.Handler.SetOrderStatus(srv.WebsiteID, orders[100*i+50].ID, "shipped")
+		}
+		twoAtOnce("--reconcile")
 	})
 }
 
@@ -234,6 +270,7 @@ func TestSyncDBRefusesTargetsThatMayHoldAPassword(t *testing.T) {
 func TestSyncDBUsage(t *testing.T) {
 	for _, args := range [][]string{
 		{"sync", "--demo"},
+		{"sync", "--demo", "--db", "x.db", "--reconcile=maybe"},
 		{"sync", "--demo", "--db", "x.db", "--refresh-days", "-1"},
 		{"sync", "--demo", "--db", "x.db", "--count", "0"},
 	} {
@@ -396,4 +433,60 @@ func TestSyncDBThatCannotBeOpenedIsALocalFailure(t *testing.T) {
 	if code != exitLocal || !strings.HasPrefix(stderr, "error: ") {
 		t.Fatalf("sync --db <a folder>: exit %d, stderr %q; want exit %d", code, stderr, exitLocal)
 	}
+}
+
+// A website is mirrored from one base URL: a run from another (staging and
+// production of the same website id) exits 2 before any write, naming both
+// URLs and the flag; with --base-url-moved the run takes the new one.
+func TestSyncDBOneSourcePerWebsite(t *testing.T) {
+	mirrortest.ForEach(t, func(t *testing.T, be mirrortest.Backend, target string) {
+		srv, env := smallService(t)
+		syncOnce(t, env, "--db", target)
+		staging := httptest.NewServer(srv.Handler)
+		defer staging.Close()
+		srv.AddOrders(2)
+		elsewhere := withEnv(env, envBaseURL, staging.URL)
+		stdout, stderr, code := cli{env: elsewhere}.run(context.Background(), "sync", "--db", target)
+		if code != exitUsage || stdout != "" || !strings.Contains(stderr, srv.URL) || !strings.Contains(stderr, staging.URL) ||
+			!strings.Contains(stderr, "--base-url-moved") {
+			t.Errorf("a run from another base URL: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+		}
+		if got := syncOnce(t, elsewhere, "--db", target, "--base-url-moved"); got[0] != "2" {
+			t.Errorf("with --base-url-moved: %v, want the 2 new orders", got)
+		}
+		if got := syncOnce(t, elsewhere, "--db", target); got[0] != "0" {
+			t.Errorf("the next run from the new base URL: %v", got)
+		}
+	})
+}
+
+// A record that cannot be decoded (a lone surrogate) is counted refused,
+// kept as sent in refused_records, said on stderr, and the run mirrors the
+// rest and exits 0.
+func TestSyncDBGoesPastWhatItCannotDecode(t *testing.T) {
+	mirrortest.ForEach(t, func(t *testing.T, be mirrortest.Backend, target string) {
+		srv, env := smallService(t)
+		spoiled := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			rec := httptest.NewRecorder()
+			srv.Handler.ServeHTTP(rec, r)
+			body := rec.Body.Bytes()
+			if strings.HasSuffix(r.URL.Path, "/orders") {
+				body = bytes.Replace(body, []byte(`"title":"`), []byte(`"title":"\ud800`), 1)
+			}
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(rec.Code)
+			w.Write(body)
+		}))
+		defer spoiled.Close()
+		stdout, stderr, code := cli{env: withEnv(env, envBaseURL, spoiled.URL)}.run(context.Background(), "sync", "--db", target)
+		if code != exitOK || !strings.HasPrefix(stdout, "orders: 11 new, 0 updated, 0 unchanged, 0 deleted, 1 refused; messages: 16 new,") ||
+			!strings.Contains(stderr, "1 of the records read could not be decoded") || !strings.Contains(stderr, "refused_records") {
+			t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+		}
+		var raw []byte
+		if err := be.Open(t, target).QueryRow("SELECT raw FROM refused_records WHERE resource = 'orders'").Scan(&raw); err != nil ||
+			!bytes.Contains(raw, []byte(`"title":"\ud800`)) {
+			t.Errorf("refused_records: %.80q, %v", raw, err)
+		}
+	})
 }

@@ -1,17 +1,16 @@
 package main
 
 import (
-	"fmt"
+	"errors"
 	"net/http"
 	"strings"
 
-	"github.com/ordermsg/ordermsg-go/ordermsgtest"
-	"golang.org/x/net/http/httpguts"
+	"github.com/ordermsg/ordermsg-go"
 )
 
 // defaultVersionHeader is the version header as the API's documentation
-// writes it; the real name is the maker's.
-const defaultVersionHeader = ordermsgtest.VersionHeader + ": " + ordermsgtest.APIVersion
+// writes it, the SDK's default; the real name is the maker's.
+const defaultVersionHeader = ordermsg.DefaultVersionHeader + ": " + ordermsg.DefaultAPIVersion
 
 // headerFlag is --version-header "Name: value", whose default is envValue,
 // the value of the environment variable env (kept out of the flag's value,
@@ -32,32 +31,37 @@ func (f *headerFlag) Set(v string) error {
 	return nil
 }
 
+// fromEnvironment reports whether parse reads the header from the
+// environment variable: no flag, and the variable set.
+func (f *headerFlag) fromEnvironment() bool { return !f.fromCLI && f.envValue != "" }
+
 // parse returns the header's name (canonical) and value, from the flag,
 // else the environment, else defaultVersionHeader. A value that is not
-// "Name: value", with an HTTP token as the name (not one the client sets
-// itself) and a non-empty value, is a usage error naming the flag or the
-// environment variable.
+// "Name: value", or that the SDK refuses (ordermsg.CheckVersionHeader: a
+// name that is not an HTTP token or that HTTP or the client owns, an empty
+// value), is a usage error that names the flag or the environment variable
+// and says what is wrong, without showing the value: it may be the API key,
+// given in the wrong place.
 func (f *headerFlag) parse() (name, value string, err error) {
-	raw := f.value
+	raw, source := defaultVersionHeader, "the default version header"
 	switch {
 	case f.fromCLI:
-	case f.envValue != "":
-		raw = f.envValue
-	default:
-		raw = defaultVersionHeader
+		raw, source = f.value, "--version-header"
+	case f.fromEnvironment():
+		raw, source = f.envValue, f.env
 	}
+	const want = `want "Name: value" with the name your API documentation gives, such as "Acme-Api-Version: 1"`
 	name, value, found := strings.Cut(raw, ":")
+	if !found {
+		return "", "", usagef("%s: no colon: %s", source, want)
+	}
 	name, value = strings.TrimSpace(name), strings.TrimSpace(value)
-	if found && httpguts.ValidHeaderFieldName(name) && value != "" && httpguts.ValidHeaderFieldValue(value) {
-		switch name = http.CanonicalHeaderKey(name); name {
-		case "Authorization", "Accept", "User-Agent", "Host":
-		default:
-			return name, value, nil
+	if err := ordermsg.CheckVersionHeader(name, value); err != nil {
+		var vh *ordermsg.VersionHeaderError
+		if !errors.As(err, &vh) {
+			return "", "", &usageError{err}
 		}
+		return "", "", usagef("%s: %s; %s", source, vh.Reason, want)
 	}
-	source := fmt.Sprintf("--version-header %q", raw)
-	if !f.fromCLI {
-		source = fmt.Sprintf("%s=%q", f.env, raw)
-	}
-	return "", "", usagef(`%s: want "Name: value", the version header the API's documentation names, such as "Acme-Api-Version: 1" (not Authorization, Accept, User-Agent or Host)`, source)
+	return http.CanonicalHeaderKey(name), value, nil
 }

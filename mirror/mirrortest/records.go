@@ -78,11 +78,12 @@ func withoutLinks(v any) any {
 	return v
 }
 
-// mirrored returns the records of a table of the website, by id, as JSON
-// values; it fails on a row whose id is not its JSON's.
+// mirrored returns the live records (deleted_at NULL) of a table of the
+// website, by id, as JSON values; it fails on a row whose id is not its
+// JSON's.
 func mirrored(t testing.TB, db *sql.DB, table string, website int64) map[int64]any {
 	t.Helper()
-	rows, err := db.Query(fmt.Sprintf("SELECT id, CAST(json AS TEXT) FROM %s WHERE website_id = %d", table, website))
+	rows, err := db.Query(fmt.Sprintf("SELECT id, CAST(json AS TEXT) FROM %s WHERE website_id = %d AND deleted_at IS NULL", table, website))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,10 +110,11 @@ func mirrored(t testing.TB, db *sql.DB, table string, website int64) map[int64]a
 	return out
 }
 
-// SameRecords fails the test unless db mirrors exactly the records of the
-// website of srv (read with its API key, as lists with the mirror's
-// includes), each with the server's JSON (file links aside: the fake signs
-// them with the time of the response).
+// SameRecords fails the test unless the live records of db (those whose
+// deleted_at is NULL) are exactly the records of the website of srv (read
+// with its API key from srv.URL, as lists with the mirror's includes), each
+// with the server's JSON (file links aside: the fake signs them with the
+// time of the response).
 func SameRecords(t testing.TB, db *sql.DB, srv *ordermsgtest.Server, website int64, key string) {
 	t.Helper()
 	for _, table := range []string{"orders", "messages"} {

@@ -18,7 +18,8 @@ import (
 // by its name, type parameters as $0, $1, … (their names may change), byte
 // and rune as uint8 and int32, untyped constants' types as ideal-int,
 // ideal-string, ….
-// The constants named in valueless are recorded without their value.
+// The constants named in valueless ("path.Name") are recorded without
+// their value.
 func features(pkg *types.Package, valueless map[string]bool) []string {
 	w := &walker{pkg: pkg, valueless: valueless}
 	scope := pkg.Scope()
@@ -45,7 +46,7 @@ func (w *walker) object(obj types.Object) {
 	switch obj := obj.(type) {
 	case *types.Const:
 		w.emit("const %s %s", obj.Name(), w.typ(obj.Type()))
-		if !w.valueless[obj.Name()] {
+		if !w.valueless[w.pkg.Path()+"."+obj.Name()] {
 			w.emit("const %s = %s", obj.Name(), obj.Val().ExactString())
 		}
 	case *types.Var:

@@ -55,7 +55,7 @@ type Alias = Kind
 type Raw struct{ A Alias; I any }
 func unexported() {}
 `)
-	got := features(pkg, map[string]bool{"Version": true})
+	got := features(pkg, map[string]bool{"example.com/p.Version": true, "example.com/other.Max": true})
 	want := []string{
 		"pkg example.com/p, const KindA = \"a\"",
 		"pkg example.com/p, const KindA Kind",

@@ -1,5 +1,7 @@
--- The schema of ordermsg sync --db before package mirror (schema version 1),
--- as cmd/ordermsg/mirror.go made it on main at 3406b85.
+-- Step 1: the tables of ordermsg sync --db before package mirror, as
+-- cmd/ordermsg/mirror.go made them (SQLite only, one website per database).
+-- A database that never had them goes through it too, so that every
+-- database reaches a version by the same steps. Released: never change it.
 CREATE TABLE IF NOT EXISTS orders (
 	id            INTEGER PRIMARY KEY,
 	website_id    INTEGER NOT NULL,

@@ -1,0 +1,583 @@
+package mirror_test
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/ordermsg/ordermsg-go"
+	"github.com/ordermsg/ordermsg-go/mirror"
+	"github.com/ordermsg/ordermsg-go/mirror/mirrortest"
+	"github.com/ordermsg/ordermsg-go/ordermsgtest"
+)
+
+// TestStaysExactOverTime is the mirror's table of what keeps it exact as
+// the service changes and its data gets unusual: each case runs against
+// SQLite and PostgreSQL, on a mirror of a fake's website already synced
+// once.
+func TestStaysExactOverTime(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		test func(t *testing.T, e *exact)
+	}{
+		{"deleted records get deleted_at and leave the views", deletedRecords},
+		{"a record listed again is live again", listedAgain},
+		{"a change of any age is seen by a reconcile", lateChange},
+		{"records shown late are added by a reconcile", lateRecords},
+		{"a reconcile confirms what a shifting list skipped", shiftedListing},
+		{"nothing changed writes nothing", nothingChangedWritesNothing},
+		{"re-signed file links are no change", reSignedLinksAreNoChange},
+		{"an older read never overwrites a newer one", olderReadNeverWins},
+		{"NUL characters are stored, and every view answers", nulCharacters},
+		{"values a database cannot hold leave every view answering", unholdableValues},
+		{"a record the SDK refuses is kept as sent and the website goes on", refusedRecords},
+		{"one source per website", oneSourcePerWebsite},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			mirrortest.ForEach(t, func(t *testing.T, be mirrortest.Backend, target string) {
+				c.test(t, newExact(t, be, target))
+			})
+		})
+	}
+}
+
+// exact is a mirror of the first of two websites of a fake, synced once;
+// the second website is mirrored in the same database.
+type exact struct {
+	be     mirrortest.Backend
+	target string
+	srv    *ordermsgtest.Server
+	s      site // the first website
+	other  site // the second
+	db     *sql.DB
+	m      *mirror.Mirror
+}
+
+func newExact(t *testing.T, be mirrortest.Backend, target string) *exact {
+	srv, s, db, m := mirrorOf(t, be, target, ordermsgtest.Config{Seed: 25, Websites: 2, OrdersPerWebsite: 30, MessagesPerWebsite: 40})
+	e := &exact{be: be, target: target, srv: srv, s: s, other: siteOf(t, srv, 1), db: db, m: m}
+	syncSite(t, m, s, &mirror.Options{PageSize: 7})
+	syncSite(t, m, e.other, nil)
+	return e
+}
+
+// website is the fake's first website, to read while no request is served.
+func (e *exact) website() *ordermsgtest.Website {
+	var w *ordermsgtest.Website
+	e.srv.Handler.Snapshot(func(ds *ordermsgtest.Dataset) { w = ds.Websites[0] })
+	return w
+}
+
+// reconcile is a Sync of the first website with Reconcile.
+var reconcile = &mirror.Options{Reconcile: true, PageSize: 7}
+
+// deletedAt reads the deleted_at of a record: the zero time for NULL.
+func (e *exact) deletedAt(t *testing.T, table string, id int64) time.Time {
+	t.Helper()
+	var v any
+	if err := e.db.QueryRow(fmt.Sprintf("SELECT deleted_at FROM %s WHERE id = %d", table, id)).Scan(&v); err != nil {
+		t.Fatalf("%s %d: %v", table, id, err)
+	}
+	switch v := v.(type) {
+	case nil:
+		return time.Time{}
+	case time.Time: // timestamptz
+		return v
+	case string: // SQLite: RFC 3339 text
+		at, err := time.Parse(time.RFC3339, v)
+		if err != nil {
+			t.Fatalf("%s %d: deleted_at %q: %v", table, id, v, err)
+		}
+		return at
+	}
+	t.Fatalf("%s %d: deleted_at of type %T", table, id, v)
+	return time.Time{}
+}
+
+// writes installs triggers that count every row the mirror inserts,
+// updates or deletes in its tables, and returns the count so far.
+func (e *exact) writes(t *testing.T) func() int {
+	t.Helper()
+	tables := []string{"orders", "messages", "sync_state", "refused_records", "website_sources"}
+	script := "CREATE TABLE test_writes (n INTEGER NOT NULL); INSERT INTO test_writes VALUES (0);"
+	if e.be.Backend == mirror.PostgreSQL {
+		script += `CREATE FUNCTION test_count_write() RETURNS trigger LANGUAGE plpgsql AS
+			$$ BEGIN UPDATE test_writes SET n = n + 1; RETURN NULL; END $$;`
+		for _, table := range tables {
+			script += fmt.Sprintf("CREATE TRIGGER test_%s AFTER INSERT OR UPDATE OR DELETE ON %s FOR EACH ROW EXECUTE FUNCTION test_count_write();", table, table)
+		}
+	} else {
+		for _, table := range tables {
+			for _, op := range []string{"INSERT", "UPDATE", "DELETE"} {
+				script += fmt.Sprintf("CREATE TRIGGER test_%s_%s AFTER %s ON %s BEGIN UPDATE test_writes SET n = n + 1; END;", table, op, op, table)
+			}
+		}
+	}
+	if _, err := e.db.Exec(script); err != nil {
+		t.Fatal(err)
+	}
+	return func() int { return count(t, e.db, "SELECT n FROM test_writes") }
+}
+
+func deletedRecords(t *testing.T, e *exact) {
+	w := e.website()
+	order, message := w.Orders[3], w.Messages[5]
+	if !e.srv.Handler.DeleteOrder(e.s.id, order.ID) || !e.srv.Handler.DeleteMessage(e.s.id, message.ID) {
+		t.Fatal("the fake deleted nothing")
+	}
+	if res := syncSite(t, e.m, e.s, nil); res != (mirror.Result{}) {
+		t.Errorf("a run without Reconcile: %+v; want nothing seen", res)
+	}
+	before := time.Now()
+	res := syncSite(t, e.m, e.s, reconcile)
+	if res.Orders != (mirror.Counts{Unchanged: 29, Deleted: 1}) || res.Messages != (mirror.Counts{Unchanged: 39, Deleted: 1}) {
+		t.Errorf("reconcile after a deletion of each: %+v", res)
+	}
+	for table, id := range map[string]int64{"orders": order.ID, "messages": message.ID} {
+		if at := e.deletedAt(t, table, id); at.Before(before.Add(-time.Second)) || at.After(time.Now().Add(time.Second)) {
+			t.Errorf("%s %d: deleted_at %v, want the time of the reconcile", table, id, at)
+		}
+	}
+	if n := count(t, e.db, "SELECT count(*) FROM orders"); n != 60 {
+		t.Errorf("%d orders rows, want 60: rows are never removed", n)
+	}
+	sameRecords(t, e.db, e.s)
+	sameRecords(t, e.db, e.other)
+	for _, q := range []string{
+		fmt.Sprintf("SELECT count(*) FROM order_items WHERE order_id = %d", order.ID),
+		fmt.Sprintf("SELECT count(*) FROM order_fields WHERE order_id = %d", order.ID),
+		fmt.Sprintf("SELECT count(*) FROM message_fields WHERE message_id = %d", message.ID),
+	} {
+		if n := count(t, e.db, q); n != 0 {
+			t.Errorf("%s: %d rows of a deleted record", q, n)
+		}
+	}
+	if res := syncSite(t, e.m, e.s, reconcile); res.Orders.Deleted+res.Messages.Deleted != 0 {
+		t.Errorf("a second reconcile counted deletions again: %+v", res)
+	}
+}
+
+// restoreOrder puts a deleted order back where it was in the fake's list.
+func (e *exact) restoreOrder(o *ordermsg.Order) {
+	e.srv.Handler.Snapshot(func(ds *ordermsgtest.Dataset) { // no request is in flight
+		w := ds.Websites[0]
+		i, _ := slices.BinarySearchFunc(w.Orders, o.ID, func(x *ordermsg.Order, id int64) int { return int(x.ID - id) })
+		w.Orders = slices.Insert(w.Orders, i, o)
+	})
+}
+
+func listedAgain(t *testing.T, e *exact) {
+	order := e.website().Orders[10]
+	e.srv.Handler.DeleteOrder(e.s.id, order.ID)
+	if res := syncSite(t, e.m, e.s, reconcile); res.Orders.Deleted != 1 {
+		t.Fatalf("reconcile after a deletion: %+v", res)
+	}
+	e.restoreOrder(order)
+	res := syncSite(t, e.m, e.s, reconcile)
+	if res.Orders != (mirror.Counts{Updated: 1, Unchanged: 29}) {
+		t.Errorf("reconcile after the order is listed again: %+v; want it updated", res)
+	}
+	if at := e.deletedAt(t, "orders", order.ID); !at.IsZero() {
+		t.Errorf("deleted_at %v after the order is listed again", at)
+	}
+	sameRecords(t, e.db, e.s)
+}
+
+func lateChange(t *testing.T, e *exact) {
+	old := e.website().Orders[1] // months before the newest: beyond any refresh window
+	e.srv.Handler.SetOrderStatus(e.s.id, old.ID, "refunded")
+	if res := syncSite(t, e.m, e.s, &mirror.Options{RefreshDays: 1}); res.Orders.Updated != 0 {
+		t.Errorf("RefreshDays 1 saw a change older than its window: %+v", res)
+	}
+	res := syncSite(t, e.m, e.s, reconcile)
+	if res.Orders != (mirror.Counts{Updated: 1, Unchanged: 29}) || res.Messages != (mirror.Counts{Unchanged: 40}) {
+		t.Errorf("reconcile after an old order's status changed: %+v", res)
+	}
+	var status string
+	if err := e.db.QueryRow(fmt.Sprintf("SELECT status FROM orders WHERE id = %d", old.ID)).Scan(&status); err != nil || status != "refunded" {
+		t.Errorf("status %q, %v", status, err)
+	}
+	sameRecords(t, e.db, e.s)
+}
+
+func lateRecords(t *testing.T, e *exact) {
+	w := e.website()
+	late := e.srv.Handler.AddLateOrders(e.s.id, w.Orders[2].DateCreated.Add(time.Minute), 3)
+	if res := syncSite(t, e.m, e.s, nil); res != (mirror.Result{}) {
+		t.Errorf("a run without Reconcile saw orders shown late, long before its checkpoint: %+v", res)
+	}
+	res := syncSite(t, e.m, e.s, reconcile)
+	if res.Orders.New != len(late) || res.Messages.New != len(late) {
+		t.Errorf("reconcile after %d orders shown late (each with its message): %+v", len(late), res)
+	}
+	sameRecords(t, e.db, e.s)
+}
+
+// shiftedListing deletes an order while a reconcile lists the orders, after
+// it read the first page, where the order is: the orders after it move back
+// a place, and the first of the second page is on neither page the walk
+// reads. The reconcile asks for that one, finds it, and leaves it live; the
+// next reconcile finds the deleted one gone.
+func shiftedListing(t *testing.T, e *exact) {
+	w := e.website()
+	victim, skipped := w.Orders[2], w.Orders[7]
+	var deleted atomic.Bool
+	var asked atomic.Int64
+	shifting := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		q := r.URL.Query()
+		if strings.HasSuffix(r.URL.Path, "/orders") && q.Get("page") == "2" && !q.Has("date_start") && deleted.CompareAndSwap(false, true) {
+			e.srv.Handler.DeleteOrder(e.s.id, victim.ID)
+		}
+		if strings.HasSuffix(r.URL.Path, fmt.Sprintf("/orders/%d", skipped.ID)) {
+			asked.Add(1)
+		}
+		e.srv.Handler.ServeHTTP(rw, r)
+	}))
+	defer shifting.Close()
+	s := clientOf(t, shifting.URL, e.s)
+	res, err := e.m.Sync(context.Background(), s.c, s.id, &mirror.Options{Reconcile: true, PageSize: 7, Concurrency: 1, BaseURLMoved: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !deleted.Load() || asked.Load() != 1 || res.Orders != (mirror.Counts{Unchanged: 30}) {
+		t.Errorf("reconcile while the list shifted: %+v; the skipped order asked for %d times", res, asked.Load())
+	}
+	if at := e.deletedAt(t, "orders", skipped.ID); !at.IsZero() {
+		t.Errorf("the order the shift hid from the listing was marked deleted")
+	}
+	if res := syncSite(t, e.m, s, reconcile); res.Orders != (mirror.Counts{Unchanged: 29, Deleted: 1}) {
+		t.Errorf("the next reconcile: %+v", res)
+	}
+	sameRecords(t, e.db, s)
+}
+
+func nothingChangedWritesNothing(t *testing.T, e *exact) {
+	writes := e.writes(t)
+	for _, opts := range []*mirror.Options{nil, {RefreshDays: 1 << 20}, reconcile} {
+		res := syncSite(t, e.m, e.s, opts)
+		if res.Orders.New+res.Orders.Updated+res.Orders.Deleted+res.Messages.New+res.Messages.Updated+res.Messages.Deleted != 0 {
+			t.Errorf("%+v on an unchanged server: %+v", opts, res)
+		}
+		if n := writes(); n != 0 {
+			t.Errorf("%+v on an unchanged server wrote %d rows", opts, n)
+		}
+	}
+}
+
+func reSignedLinksAreNoChange(t *testing.T, e *exact) {
+	var linked int
+	for _, o := range e.website().Orders {
+		for _, it := range o.Items {
+			for _, p := range it.PrintReadyFiles {
+				if p.File != nil {
+					linked++
+				}
+			}
+		}
+	}
+	if linked == 0 {
+		t.Fatal("no order of the fake has a file link: the test proves nothing")
+	}
+	for run := range 2 {
+		res := syncSite(t, e.m, e.s, &mirror.Options{RefreshDays: 100000})
+		if res.Orders != (mirror.Counts{Unchanged: 30}) || res.Messages != (mirror.Counts{Unchanged: 40}) {
+			t.Errorf("refresh %d of every record on an unchanged server: %+v", run, res)
+		}
+	}
+}
+
+// olderReadNeverWins: run A reads an order, then waits (its next page is
+// held) while the order changes and run B mirrors the change; A then
+// writes what it read. In SQLite the stored read is later than A's, so A's
+// write is skipped; in PostgreSQL B waits for A's lock and reads after it.
+// Either way the change stays.
+func olderReadNeverWins(t *testing.T, e *exact) {
+	w := e.website()
+	order := w.Orders[15]
+	hold, held := make(chan struct{}), make(chan struct{})
+	gate := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		// The refresh of every record lists from the beginning, without
+		// date_start.
+		q := r.URL.Query()
+		if strings.HasSuffix(r.URL.Path, "/orders") && !q.Has("date_start") && q.Get("page") == "3" {
+			close(held)
+			<-hold
+		}
+		e.srv.Handler.ServeHTTP(rw, r)
+	}))
+	defer gate.Close()
+	a := clientOf(t, gate.URL, e.s)
+	type result struct {
+		res mirror.Result
+		err error
+	}
+	doneA := make(chan result, 1)
+	go func() {
+		// Pages of 10 from the start of the refresh: the order is on
+		// the second page, the third is held.
+		res, err := e.m.Sync(context.Background(), a.c, a.id, &mirror.Options{RefreshDays: 1 << 20, PageSize: 10, Concurrency: 1, BaseURLMoved: true})
+		doneA <- result{res, err}
+	}()
+	<-held
+	e.srv.Handler.SetOrderStatus(e.s.id, order.ID, "shipped")
+	doneB := make(chan result, 1)
+	go func() {
+		res, err := e.m.Sync(context.Background(), e.s.c, e.s.id, &mirror.Options{RefreshDays: 1 << 20, BaseURLMoved: true})
+		doneB <- result{res, err}
+	}()
+	// Let A go once B has written (SQLite) or waits for A's lock
+	// (PostgreSQL).
+	for waiting := false; !waiting; {
+		select {
+		case b := <-doneB:
+			doneB <- b
+			waiting = true
+		default:
+			waiting = e.be.Backend == mirror.PostgreSQL && count(t, e.db, `SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`) > 0
+			time.Sleep(time.Millisecond)
+		}
+	}
+	close(hold)
+	ra, rb := <-doneA, <-doneB
+	if ra.err != nil || rb.err != nil {
+		t.Fatalf("run A: %v; run B: %v", ra.err, rb.err)
+	}
+	var status string
+	if err := e.db.QueryRow(fmt.Sprintf("SELECT status FROM orders WHERE id = %d", order.ID)).Scan(&status); err != nil || status != "shipped" {
+		t.Errorf("status %q after the two runs (%v); want the later read's, shipped", status, err)
+	}
+	if n := ra.res.Orders.Updated + rb.res.Orders.Updated; n != 1 {
+		t.Errorf("the change counted updated %d times: A %+v, B %+v", n, ra.res, rb.res)
+	}
+	sameRecords(t, e.db, e.s)
+}
+
+func nulCharacters(t *testing.T, e *exact) {
+	sp, url := newSpoiler(t, e.srv.Handler)
+	w := e.website()
+	promoted, nested := e.srv.AddOrders(1)[0], w.Messages[4]
+	var noted *ordermsg.Order // an old order with items and notes
+	for _, o := range w.Orders {
+		if len(o.Notes) > 0 && len(o.Items) > 0 && noted == nil {
+			noted = o
+		}
+	}
+	// Promoted fields of a new order, an item title and a note of an old
+	// one, and a form field's value and a member name of an old message,
+	// both read again.
+	sp.set(promoted.ID, spoil{`"status":"new"`, `"status":"\u0000new"`}, at("currency", `x\u0000`))
+	sp.set(noted.ID, at("title", `\u0000`), at("note", `a\u0000b`), at("formatted_value", `\u0000\u0000`))
+	sp.set(nested.ID, at("formatted_value", `\u0000`), at("label", `\\u0000`)) // a backslash, then u0000
+	s := clientOf(t, url, e.s)
+	res := syncSite(t, e.m, s, &mirror.Options{RefreshDays: 100000, BaseURLMoved: true})
+	if res.Orders.New != 1 || res.Orders.Updated != 1 || res.Messages.New != 1 || res.Messages.Updated != 1 || res.Orders.Refused+res.Messages.Refused != 0 {
+		t.Errorf("a run that met NUL characters: %+v", res)
+	}
+	sameRecords(t, e.db, s)
+	var raw string
+	if err := e.db.QueryRow(fmt.Sprintf("SELECT CAST(json AS TEXT) FROM orders WHERE id = %d", promoted.ID)).Scan(&raw); err != nil ||
+		!strings.Contains(raw, `"status":"\u0000new"`) {
+		t.Errorf("the json column does not keep the record as sent: %.200s, %v", raw, err)
+	}
+	var status, currency string
+	if err := e.db.QueryRow(fmt.Sprintf("SELECT status, currency FROM orders WHERE id = %d", promoted.ID)).Scan(&status, &currency); err != nil ||
+		status != "\uFFFDnew" || !strings.HasPrefix(currency, "x\uFFFD") {
+		t.Errorf("promoted columns %q, %q (%v); want each NUL as U+FFFD", status, currency, err)
+	}
+	for _, site := range []int64{e.s.id, e.other.id} {
+		for _, v := range viewNames {
+			count(t, e.db, fmt.Sprintf("SELECT count(*) FROM %s WHERE website_id = %d", v, site))
+		}
+	}
+	for q, want := range map[string]int{
+		fmt.Sprintf("SELECT count(*) FROM order_items WHERE order_id = %d AND substr(title, 1, 1) = '\uFFFD'", noted.ID):                 1,
+		fmt.Sprintf("SELECT count(*) FROM order_notes WHERE order_id = %d AND substr(note, 1, 3) = 'a\uFFFDb'", noted.ID):                1,
+		fmt.Sprintf("SELECT count(*) FROM message_fields WHERE message_id = %d AND substr(formatted_value, 1, 1) = '\uFFFD'", nested.ID): 1,
+		fmt.Sprintf("SELECT count(*) FROM message_fields WHERE message_id = %d AND substr(label, 1, 6) = '%s'", nested.ID, `\u0000`):     1,
+		fmt.Sprintf("SELECT count(*) FROM orders WHERE website_id = %d AND nul_free_json IS NOT NULL", e.s.id):                           2,
+		fmt.Sprintf("SELECT count(*) FROM messages WHERE website_id = %d AND nul_free_json IS NOT NULL", e.s.id):                         1,
+	} {
+		if n := count(t, e.db, q); n != want {
+			t.Errorf("%s: %d, want %d", q, n, want)
+		}
+	}
+	for _, id := range []int64{promoted.ID, noted.ID, nested.ID} {
+		if sp.times(id) == 0 {
+			t.Errorf("record %d was never spoiled", id)
+		}
+	}
+}
+
+// unholdableValues: numbers and times that the SDK reads but PostgreSQL's
+// double precision and timestamptz cannot hold (1E-400, the year 0000, an
+// offset of 20 hours) are in the records; the views still answer, with the
+// number (NUMERIC in PostgreSQL), and NULL for a time the database cannot
+// hold.
+func unholdableValues(t *testing.T, e *exact) {
+	sp, url := newSpoiler(t, e.srv.Handler)
+	var item, shipped, filed *ordermsg.Order
+	for _, o := range e.website().Orders {
+		for _, it := range o.Items {
+			if len(it.PrintReadyFiles) > 0 && it.PrintReadyFiles[0].File != nil && filed == nil {
+				filed = o
+			}
+		}
+		if len(o.Shipments) > 0 && shipped == nil && o != filed {
+			shipped = o
+		}
+		if len(o.Items) > 0 && item == nil && o != filed && o != shipped {
+			item = o
+		}
+	}
+	sp.set(item.ID, spoil{`"tax_percentage":`, `"tax_percentage":1E-400,"x":`})
+	sp.set(shipped.ID, spoil{`"date_shipped":"`, `"date_shipped":"0000-01-01T00:00:00+00:00","x":"`})
+	sp.set(filed.ID, spoil{`"expires":"`, `"expires":"2024-01-01T00:00:00+20:00","x":"`})
+	s := clientOf(t, url, e.s)
+	res := syncSite(t, e.m, s, &mirror.Options{RefreshDays: 1 << 20, BaseURLMoved: true})
+	if res.Orders.Updated != 3 || res.Orders.Refused != 0 {
+		t.Errorf("a run that read them: %+v", res)
+	}
+	for _, v := range viewNames {
+		count(t, e.db, "SELECT count(*) FROM "+v)
+	}
+	if n := count(t, e.db, fmt.Sprintf("SELECT count(*) FROM order_items WHERE order_id = %d AND tax_percentage < 1e-300", item.ID)); n == 0 {
+		t.Error("the view has no item with the tax_percentage 1E-400")
+	}
+	// SQLite holds the year 0000 (as UTC text), neither an offset of 20
+	// hours.
+	shippedAt, expires := "date_shipped = '0000-01-01T00:00:00Z'", "expires IS NULL"
+	if e.be.Backend == mirror.PostgreSQL {
+		shippedAt = "date_shipped IS NULL"
+	}
+	if n := count(t, e.db, fmt.Sprintf("SELECT count(*) FROM order_shipments WHERE order_id = %d AND %s", shipped.ID, shippedAt)); n == 0 {
+		t.Errorf("no shipment with %s", shippedAt)
+	}
+	if n := count(t, e.db, fmt.Sprintf("SELECT count(*) FROM print_ready_files WHERE order_id = %d AND %s", filed.ID, expires)); n == 0 {
+		t.Errorf("no print-ready file with %s", expires)
+	}
+	for _, id := range []int64{item.ID, shipped.ID, filed.ID} {
+		if sp.times(id) == 0 {
+			t.Errorf("order %d was never spoiled", id)
+		}
+	}
+}
+
+func refusedRecords(t *testing.T, e *exact) {
+	sp, url := newSpoiler(t, e.srv.Handler)
+	w := e.website()
+	old, added := w.Orders[5], e.srv.AddOrders(3)
+	sp.set(added[1].ID, at("title", `\ud800`))
+	sp.set(old.ID, at("title", `\ud800`))
+	s := clientOf(t, url, e.s)
+	res := syncSite(t, e.m, s, &mirror.Options{BaseURLMoved: true})
+	if res.Orders != (mirror.Counts{New: 2, Refused: 1}) || res.Messages.New != 3 {
+		t.Errorf("a run that met an order it cannot decode: %+v; want the others mirrored", res)
+	}
+	if !strings.HasSuffix(res.Orders.String(), ", 1 refused") {
+		t.Errorf("Counts.String: %q", res.Orders)
+	}
+	var raw []byte
+	var page, index int
+	var reason string
+	if err := e.db.QueryRow(fmt.Sprintf("SELECT raw, page, index_on_page, reason FROM refused_records WHERE resource = 'orders' AND id = %d", added[1].ID)).Scan(&raw, &page, &index, &reason); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(raw), `"title":"\ud800`) || !strings.HasPrefix(string(raw), fmt.Sprintf(`{"object":"order","id":%d,`, added[1].ID)) ||
+		page < 1 || !strings.Contains(reason, fmt.Sprint(added[1].ID)) {
+		t.Errorf("refused: page %d, index %d, reason %q, raw %.100s", page, index, reason, raw)
+	}
+	// The next runs go on past it.
+	e.srv.AddOrders(2)
+	if res := syncSite(t, e.m, s, nil); res.Orders != (mirror.Counts{New: 2}) {
+		t.Errorf("the run after: %+v; want the 2 new orders", res)
+	}
+	// A reconcile meets both refused records again; the old one keeps its
+	// row, as read before.
+	if res := syncSite(t, e.m, s, reconcile); res.Orders.Refused != 2 || res.Orders.Deleted != 0 || res.Orders.Updated != 0 {
+		t.Errorf("reconcile with two orders it cannot decode: %+v", res)
+	}
+	if n := count(t, e.db, "SELECT count(*) FROM refused_records"); n != 2 {
+		t.Errorf("%d refused records stored, want 2", n)
+	}
+	// Once they decode, they are mirrored and forgotten as refused.
+	sp.set(added[1].ID)
+	sp.set(old.ID)
+	if res := syncSite(t, e.m, s, reconcile); res.Orders.New != 1 || res.Orders.Refused != 0 {
+		t.Errorf("reconcile once they decode: %+v", res)
+	}
+	if n := count(t, e.db, "SELECT count(*) FROM refused_records"); n != 0 {
+		t.Errorf("%d refused records stored once they decode", n)
+	}
+	sameRecords(t, e.db, s)
+
+	// A record whose id cannot be read either: later runs meet it again
+	// (the checkpoint cannot pass it), and it stays one row, by the digest
+	// of its bytes, its file links aside; a reconcile that no longer meets
+	// it forgets it.
+	nameless := e.srv.AddOrders(1)[0]
+	sp.set(nameless.ID, spoil{fmt.Sprintf(`"id":%d,`, nameless.ID), `"id":"\ud800",`})
+	for run := range 2 {
+		if res := syncSite(t, e.m, s, nil); res.Orders.Refused != 1 {
+			t.Errorf("run %d with an order whose id cannot be read: %+v", run, res)
+		}
+	}
+	if n := count(t, e.db, "SELECT count(*) FROM refused_records WHERE id IS NULL"); n != 1 {
+		t.Errorf("%d rows for the order whose id cannot be read, want 1", n)
+	}
+	// Bytes that are not UTF-8, which no text column holds.
+	unreadable := e.srv.AddOrders(1)[0]
+	sp.set(unreadable.ID, at("title", "\xff"))
+	if res := syncSite(t, e.m, s, nil); res.Orders.Refused != 2 {
+		t.Errorf("a run that met an order with bytes that are not UTF-8: %+v", res)
+	}
+	var stored []byte
+	if err := e.db.QueryRow(fmt.Sprintf("SELECT raw FROM refused_records WHERE id = %d", unreadable.ID)).Scan(&stored); err != nil ||
+		!bytes.Contains(stored, []byte("\"title\":\"\xff")) {
+		t.Errorf("refused bytes %.80q, %v; want them as sent", stored, err)
+	}
+	sp.set(nameless.ID)
+	sp.set(unreadable.ID)
+	syncSite(t, e.m, s, reconcile)
+	if n := count(t, e.db, "SELECT count(*) FROM refused_records"); n != 0 {
+		t.Errorf("%d refused records stored after a reconcile that met none", n)
+	}
+	sameRecords(t, e.db, s)
+}
+
+func oneSourcePerWebsite(t *testing.T, e *exact) {
+	writes := e.writes(t)
+	staging := httptest.NewServer(e.srv.Handler)
+	defer staging.Close()
+	s := clientOf(t, staging.URL+"/", e.s)
+	e.srv.AddOrders(2)
+	res, err := e.m.Sync(context.Background(), s.c, s.id, nil)
+	var se *mirror.SourceError
+	if !errors.As(err, &se) || !errors.Is(err, mirror.ErrOtherSource) || errors.Is(err, mirror.ErrDatabase) ||
+		!strings.Contains(err.Error(), e.srv.URL) || !strings.Contains(err.Error(), staging.URL) {
+		t.Fatalf("a run from another base URL: %v", err)
+	}
+	if res != (mirror.Result{}) || writes() != 0 {
+		t.Errorf("a refused run: %+v, %d rows written", res, writes())
+	}
+	// The other website is not concerned.
+	syncSite(t, e.m, e.other, nil)
+	res = syncSite(t, e.m, s, &mirror.Options{BaseURLMoved: true})
+	if res.Orders.New != 2 {
+		t.Errorf("the run that says the service moved: %+v", res)
+	}
+	if n := count(t, e.db, fmt.Sprintf("SELECT count(*) FROM website_sources WHERE website_id = %d AND base_url = '%s'", e.s.id, staging.URL)); n != 1 {
+		t.Errorf("the website's source is not the new base URL")
+	}
+	if _, err := e.m.Sync(context.Background(), e.s.c, e.s.id, nil); !errors.Is(err, mirror.ErrOtherSource) {
+		t.Errorf("a run from the first base URL once the service moved: %v", err)
+	}
+}

@@ -1,0 +1,494 @@
+package mirror
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/ordermsg/ordermsg-go"
+)
+
+// batchSize is the largest number of records of one transaction.
+const batchSize = 500
+
+// insertRows is the largest number of rows of one INSERT statement: a whole
+// batch, one statement per transaction (500 rows of 17 columns are 8,500
+// parameters, under SQLite's limit of 32,766 and PostgreSQL's of 65,535).
+// Statements of 100 rows took about 10% longer (BENCHMARKS.md).
+const insertRows = batchSize
+
+// writer writes the records of one table in transactions of up to
+// batchSize, each with the checkpoint that covers them. Records wait in
+// memory until a batch is full; the batch is then written by the writer's
+// own goroutine while the walk goes on, so that the network and the
+// database overlap. A transaction holds only database work: it never waits
+// for a page.
+type writer[T any] struct {
+	b    Backend
+	conn *sql.Conn
+	t    *table[T]
+	site int64
+	// insertFirst inserts a batch's records before reading which the table
+	// holds: in PostgreSQL, for the new records, which the table seldom
+	// holds, it saves a query per batch. Otherwise (SQLite, in process, and
+	// the passes that read records again) the batch's digests are read
+	// first, and only the records the table lacks are inserted.
+	insertFirst bool
+	// refusedIDs are the ids of the table's stored refusals of the
+	// website (see refused.go), used by the writer's goroutine only.
+	refusedIDs map[int64]bool
+	pending    batch[T]
+
+	jobs    chan batch[T]
+	done    chan struct{} // closed when the goroutine has ended
+	stopped bool          // jobs is closed
+	err     error         // the goroutine's, read after done
+	counts  Counts        // the goroutine's, read after done
+}
+
+// read is a record as read, with the time its page arrived.
+type read[T any] struct {
+	v  *T
+	at time.Time
+}
+
+// gone is a record that a reconcile found deleted (the server answered 404)
+// at the time at.
+type gone struct {
+	id int64
+	at time.Time
+}
+
+// batch is what one transaction writes: records, records found deleted,
+// records that could not be decoded and, unless nil, the checkpoint (as
+// JSON) that covers them.
+type batch[T any] struct {
+	records    []read[T]
+	gone       []gone
+	refused    []refusal
+	checkpoint []byte
+	mark       time.Time
+}
+
+func (b *batch[T]) size() int { return len(b.records) + len(b.gone) + len(b.refused) }
+
+// newWriter returns a writer of the rows of the pass's table, started.
+func newWriter[T any](ctx context.Context, p *pass[T], insertFirst bool) *writer[T] {
+	b := p.r.m.backend
+	w := &writer[T]{b: b, conn: p.conn, t: p.t, site: p.r.site, insertFirst: insertFirst && b == PostgreSQL, refusedIDs: p.refusedIDs}
+	w.jobs, w.done = make(chan batch[T]), make(chan struct{})
+	go func() {
+		defer close(w.done)
+		for b := range w.jobs {
+			if err := w.flush(ctx, b); err != nil {
+				w.err = err
+				return
+			}
+		}
+	}()
+	return w
+}
+
+// add keeps v, read at at, for the next batch, and sends the batch, with
+// cp, once it is full. It returns the error of an earlier batch.
+func (w *writer[T]) add(v *T, at time.Time, cp *ordermsg.Checkpoint) error {
+	w.pending.records = append(w.pending.records, read[T]{v, at})
+	return w.sendIfFull(cp)
+}
+
+// refuse keeps, for the next batch, a record that could not be decoded,
+// read at at, and sends the batch, with cp, once it is full.
+func (w *writer[T]) refuse(e *ordermsg.RecordDecodeError, at time.Time, cp *ordermsg.Checkpoint) error {
+	w.pending.refused = append(w.pending.refused, refusal{e, at})
+	return w.sendIfFull(cp)
+}
+
+// markGone keeps, for the next batch, that the record with the given id was
+// found deleted at at.
+func (w *writer[T]) markGone(id int64, at time.Time) error {
+	w.pending.gone = append(w.pending.gone, gone{id, at})
+	return w.sendIfFull(nil)
+}
+
+func (w *writer[T]) sendIfFull(cp *ordermsg.Checkpoint) error {
+	if w.pending.size() >= batchSize {
+		return w.send(cp)
+	}
+	return nil
+}
+
+// send hands the pending records, with cp when not nil, to the goroutine.
+// It waits while the goroutine writes the batch before (so that at most two
+// batches are held), and returns the error of an earlier batch.
+func (w *writer[T]) send(cp *ordermsg.Checkpoint) error {
+	b := w.pending
+	w.pending = batch[T]{}
+	if cp != nil {
+		raw, err := json.Marshal(cp)
+		if err != nil {
+			return err
+		}
+		b.checkpoint, b.mark = raw, cp.Mark()
+	}
+	if b.size() == 0 && b.checkpoint == nil {
+		return nil
+	}
+	select {
+	case w.jobs <- b:
+		return nil
+	case <-w.done:
+		return w.err
+	}
+}
+
+// finish sends what is pending (with cp when not nil), waits for every
+// batch to be written and returns the first error. Later calls do nothing
+// but return it.
+func (w *writer[T]) finish(cp *ordermsg.Checkpoint) error {
+	if !w.stopped {
+		sendErr := w.send(cp)
+		w.stopped = true
+		close(w.jobs)
+		<-w.done
+		if sendErr != nil && w.err == nil {
+			w.err = sendErr
+		}
+	}
+	return w.err
+}
+
+// storedCheckpoint reads the table's stored checkpoint as JSON, nil when
+// none.
+func (w *writer[T]) storedCheckpoint(ctx context.Context) ([]byte, error) {
+	var raw []byte
+	err := w.conn.QueryRowContext(ctx, w.b.rebind("SELECT checkpoint FROM sync_state WHERE website_id = ? AND resource = ?"), w.site, w.t.name).Scan(&raw)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	return raw, err
+}
+
+// checkpoint reads the table's stored checkpoint, zero when none.
+func (w *writer[T]) checkpoint(ctx context.Context) (ordermsg.Checkpoint, error) {
+	raw, err := w.storedCheckpoint(ctx)
+	if err != nil {
+		return ordermsg.Checkpoint{}, err
+	}
+	return w.decodeCheckpoint(raw)
+}
+
+// decodeCheckpoint decodes a stored checkpoint, zero for nil.
+func (w *writer[T]) decodeCheckpoint(raw []byte) (ordermsg.Checkpoint, error) {
+	var cp ordermsg.Checkpoint
+	if raw == nil {
+		return cp, nil
+	}
+	if err := json.Unmarshal(raw, &cp); err != nil {
+		return cp, fmt.Errorf("mirror: the stored checkpoint of website %d's %s: %w", w.site, w.t.name, err)
+	}
+	return cp, nil
+}
+
+// flush writes a batch in one transaction, with its checkpoint unless the
+// stored one is ahead of it (another run went further).
+func (w *writer[T]) flush(ctx context.Context, b batch[T]) error {
+	var counts Counts
+	err := inTx(ctx, w.b, w.conn, func() error {
+		var err error
+		if counts, err = w.write(ctx, b.records); err != nil {
+			return err
+		}
+		if counts.Deleted, err = w.markDeleted(ctx, b.gone); err != nil {
+			return err
+		}
+		if err := w.saveRefused(ctx, b.refused); err != nil {
+			return err
+		}
+		counts.Refused = len(b.refused)
+		if b.checkpoint != nil {
+			return w.saveCheckpoint(ctx, b.checkpoint, b.mark)
+		}
+		return nil
+	})
+	if err != nil {
+		return dbErr(fmt.Errorf("mirror: writing website %d's %s: %w", w.site, w.t.name, err))
+	}
+	w.counts.add(counts)
+	return nil
+}
+
+// storedRow is what a batch reads of a record the table holds.
+type storedRow struct {
+	digest  []byte
+	deleted bool
+	json    []byte // only when digest is NULL (a row an earlier version wrote)
+}
+
+// write inserts the records that are new and rewrites those that changed
+// (see contentDigest) or that a reconcile had found deleted, unless the
+// stored row was read later than the record (see update).
+func (w *writer[T]) write(ctx context.Context, records []read[T]) (Counts, error) {
+	var c Counts
+	// The last of a record listed twice wins.
+	byID := make(map[int64]read[T], len(records))
+	var ids []int64
+	for _, r := range records {
+		id := w.t.id(r.v)
+		if _, ok := byID[id]; !ok {
+			ids = append(ids, id)
+		}
+		byID[id] = r
+	}
+	if err := w.forgetRefused(ctx, ids); err != nil {
+		return c, err
+	}
+	digests := make(map[int64][]byte, len(ids))
+	for _, id := range ids {
+		digests[id] = contentDigest(w.t.raw(byID[id].v))
+	}
+	added := make(map[int64]bool, len(ids))
+	var stored map[int64]storedRow
+	if w.insertFirst {
+		if err := w.insert(ctx, ids, byID, digests, added); err != nil {
+			return c, err
+		}
+	} else {
+		var err error
+		if stored, err = w.stored(ctx, ids); err != nil {
+			return c, err
+		}
+		fresh := slices.DeleteFunc(slices.Clone(ids), func(id int64) bool { _, ok := stored[id]; return ok })
+		if err := w.insert(ctx, fresh, byID, digests, added); err != nil {
+			return c, err
+		}
+	}
+	c.New = len(added)
+	var held, unread []int64
+	for _, id := range ids {
+		if added[id] {
+			continue
+		}
+		held = append(held, id)
+		if _, ok := stored[id]; !ok {
+			unread = append(unread, id)
+		}
+	}
+	more, err := w.stored(ctx, unread)
+	if err != nil {
+		return c, err
+	}
+	if stored == nil {
+		stored = more
+	}
+	for id, s := range more {
+		stored[id] = s
+	}
+	for _, id := range held {
+		s := stored[id]
+		was := s.digest
+		if was == nil {
+			was = contentDigest(s.json)
+		}
+		if bytes.Equal(was, digests[id]) && !s.deleted {
+			c.Unchanged++
+			if s.digest == nil {
+				if err := w.fillDigest(ctx, id, was); err != nil {
+					return c, err
+				}
+			}
+			continue
+		}
+		n, err := w.update(ctx, byID[id], digests[id])
+		if err != nil {
+			return c, err
+		}
+		c.Updated += n
+		c.Unchanged += 1 - n
+	}
+	return c, nil
+}
+
+// stored returns what the table holds of the records with the given ids.
+func (w *writer[T]) stored(ctx context.Context, ids []int64) (map[int64]storedRow, error) {
+	out := make(map[int64]storedRow, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	q := fmt.Sprintf(`SELECT id, digest, deleted_at IS NOT NULL, CASE WHEN digest IS NULL THEN CAST(json AS TEXT) END
+		FROM %s WHERE website_id = ? AND id IN (%s)`, w.t.name, marks(len(ids)))
+	args := []any{w.site}
+	for _, id := range ids {
+		args = append(args, id)
+	}
+	rows, err := w.conn.QueryContext(ctx, w.b.rebind(q), args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var s storedRow
+		if err := rows.Scan(&id, &s.digest, &s.deleted, &s.json); err != nil {
+			return nil, err
+		}
+		out[id] = s
+	}
+	return out, rows.Err()
+}
+
+// rowOf is the values of the columns of r's row but deleted_at, in order.
+func (w *writer[T]) rowOf(r read[T], digest []byte) []any {
+	raw := w.t.raw(r.v)
+	var free any
+	if f := nulFreeJSON(raw); f != nil {
+		free = string(f)
+	}
+	row := make([]any, 0, 2+len(w.t.fields)+len(recordTail))
+	row = append(row, w.site, w.t.id(r.v))
+	for _, f := range w.t.fields {
+		row = append(row, w.b.value(f.typ, f.value(r.v)))
+	}
+	return append(row, string(raw), free, digest, w.b.value(typeStamp, r.at))
+}
+
+// writtenColumns are the columns that a write gives a value: all but
+// deleted_at, which only a reconcile sets.
+func (w *writer[T]) writtenColumns() []string {
+	names := w.t.def().names()
+	return names[:len(names)-1]
+}
+
+// insert adds rows for the records with the given ids, skipping those the
+// table holds, and notes in added the ids it added.
+func (w *writer[T]) insert(ctx context.Context, ids []int64, byID map[int64]read[T], digests map[int64][]byte, added map[int64]bool) error {
+	for len(ids) > 0 {
+		n := min(len(ids), insertRows)
+		if err := w.insertRows(ctx, ids[:n], byID, digests, added); err != nil {
+			return err
+		}
+		ids = ids[n:]
+	}
+	return nil
+}
+
+func (w *writer[T]) insertRows(ctx context.Context, ids []int64, byID map[int64]read[T], digests map[int64][]byte, added map[int64]bool) error {
+	cols := w.writtenColumns()
+	row := "(" + marks(len(cols)) + ")"
+	values := strings.TrimSuffix(strings.Repeat(row+", ", len(ids)), ", ")
+	q := fmt.Sprintf("INSERT INTO %s (%s) VALUES %s ON CONFLICT (website_id, id) DO NOTHING",
+		w.t.name, strings.Join(cols, ", "), values)
+	args := make([]any, 0, len(ids)*len(cols))
+	for _, id := range ids {
+		args = append(args, w.rowOf(byID[id], digests[id])...)
+	}
+	if w.b == SQLite {
+		// The write transaction excludes every other writer, and the
+		// records read first were left out: every row is added.
+		if _, err := w.conn.ExecContext(ctx, q, args...); err != nil {
+			return err
+		}
+		for _, id := range ids {
+			added[id] = true
+		}
+		return nil
+	}
+	rows, err := w.conn.QueryContext(ctx, w.b.rebind(q+" RETURNING id"), args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return err
+		}
+		added[id] = true
+	}
+	return rows.Err()
+}
+
+// update rewrites r's row, and makes it live again, unless the stored row
+// was read at or after r: two runs at once never let an older read
+// overwrite a newer one. It returns 1 when it wrote the row, else 0.
+func (w *writer[T]) update(ctx context.Context, r read[T], digest []byte) (int, error) {
+	cols := w.writtenColumns()[2:]
+	sets := make([]string, 0, len(cols)+1)
+	for _, c := range cols {
+		sets = append(sets, c+" = ?")
+	}
+	sets = append(sets, "deleted_at = NULL")
+	row := w.rowOf(r, digest)
+	q := fmt.Sprintf("UPDATE %s SET %s WHERE website_id = ? AND id = ? AND (read_at IS NULL OR read_at < ?)", w.t.name, strings.Join(sets, ", "))
+	return w.exec(ctx, q, append(row[2:], row[0], row[1], row[len(row)-1])...)
+}
+
+// fillDigest stores the digest of a row that an earlier version wrote
+// without one, so that the next read of the record need not read its JSON.
+func (w *writer[T]) fillDigest(ctx context.Context, id int64, digest []byte) error {
+	_, err := w.exec(ctx, "UPDATE "+w.t.name+" SET digest = ? WHERE website_id = ? AND id = ? AND digest IS NULL", digest, w.site, id)
+	return err
+}
+
+// markDeleted sets deleted_at of the records found deleted, unless a run
+// read the record again after the server said it was gone, forgets their
+// refusals, and returns how many it marked (those already marked are not
+// counted again).
+func (w *writer[T]) markDeleted(ctx context.Context, records []gone) (int, error) {
+	ids := make([]int64, len(records))
+	for i, g := range records {
+		ids[i] = g.id
+	}
+	if err := w.forgetRefused(ctx, ids); err != nil {
+		return 0, err
+	}
+	marked := 0
+	for _, g := range records {
+		at := w.b.value(typeStamp, g.at)
+		n, err := w.exec(ctx, "UPDATE "+w.t.name+` SET deleted_at = ?, read_at = ?
+			WHERE website_id = ? AND id = ? AND deleted_at IS NULL AND (read_at IS NULL OR read_at < ?)`, at, at, w.site, g.id, at)
+		if err != nil {
+			return marked, err
+		}
+		marked += n
+	}
+	return marked, nil
+}
+
+// exec runs a statement that changes at most one row and returns how many
+// it changed.
+func (w *writer[T]) exec(ctx context.Context, q string, args ...any) (int, error) {
+	res, err := w.conn.ExecContext(ctx, w.b.rebind(q), args...)
+	if err != nil {
+		return 0, err
+	}
+	n, err := res.RowsAffected()
+	return int(n), err
+}
+
+// saveCheckpoint stores cp, whose mark is mark, unless it is stored already
+// (a run with nothing new writes nothing) or the stored checkpoint's mark is
+// later: a run that started at the same time went further, and a
+// checkpoint moved back would only make the next run read again what is
+// mirrored.
+func (w *writer[T]) saveCheckpoint(ctx context.Context, cp []byte, mark time.Time) error {
+	raw, err := w.storedCheckpoint(ctx)
+	if err != nil || bytes.Equal(raw, cp) {
+		return err
+	}
+	stored, err := w.decodeCheckpoint(raw)
+	if err != nil || stored.Mark().After(mark) {
+		return err
+	}
+	_, err = w.conn.ExecContext(ctx, w.b.rebind(`INSERT INTO sync_state (website_id, resource, checkpoint) VALUES (?, ?, ?)
+		ON CONFLICT (website_id, resource) DO UPDATE SET checkpoint = excluded.checkpoint`), w.site, w.t.name, string(cp))
+	return err
+}
+
+// marks is n placeholders separated by commas.
+func marks(n int) string { return strings.TrimSuffix(strings.Repeat("?, ", n), ", ") }
