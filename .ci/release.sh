@@ -64,11 +64,14 @@ go run ./internal/tools/modversions
 go run ./internal/tools/api
 
 step "the modules require one another at $version"
+# The tree was clean: if a step below fails, it is put back as it was.
+trap 'git checkout -q -- . && echo "release: stopped; the tree is as it was" >&2' ERR
 go run ./internal/tools/modversions -set "$version"
 git --no-pager diff --stat
 .ci/tidy.sh -check
 mapfile -t patterns < <(go work edit -json | sed -n 's/^[[:space:]]*"DiskPath": "\(.*\)".*/\1\/.../p')
 go build "${patterns[@]}"
+trap - ERR
 
 step "commit and tags"
 if ! git diff --quiet; then
