@@ -38,6 +38,7 @@ type app struct {
 	demo            bool
 	allowHTTP       bool
 	timeout         time.Duration
+	maxBodyMiB      int64
 	verbose         bool
 	versionHeader   headerFlag
 
@@ -143,6 +144,7 @@ func (a *app) connectionFlags(c *cobra.Command) {
 	pf.BoolVar(&a.demo, "demo", false, "use a built-in fake of the service, with generated data (not with --base-url, --api-key or --website; their variables are ignored)")
 	pf.BoolVar(&a.allowHTTP, "allow-http", false, "allow a plain http:// base URL for a host that is not loopback (sends the API key in the clear)")
 	pf.DurationVar(&a.timeout, "timeout", 30*time.Second, "time limit of each attempt of a request; a timed-out attempt is retried (0: none)")
+	pf.Int64Var(&a.maxBodyMiB, "max-body-mib", 64, "largest response body taken, in MiB: a page of records, or one record, larger than this fails")
 	pf.BoolVarP(&a.verbose, "verbose", "v", false, "log retries on stderr")
 }
 
@@ -218,12 +220,15 @@ func (a *app) connectWith(demo func(header ordermsgtest.Option, opts []ordermsg.
 	if a.websiteID < 0 {
 		return nil, 0, nil, usagef("--website %d: want a positive website id", a.websiteID)
 	}
+	if a.maxBodyMiB < 1 || a.maxBodyMiB > 1<<20 {
+		return nil, 0, nil, usagef("--max-body-mib %d: want a size in MiB from 1 to 1048576", a.maxBodyMiB)
+	}
 	name, value, err := a.versionHeader.parse()
 	if err != nil {
 		return nil, 0, nil, err
 	}
 	opts := []ordermsg.Option{ordermsg.WithUserAgent("ordermsg-cli/" + ordermsg.Version), ordermsg.WithAttemptTimeout(a.timeout),
-		ordermsg.WithVersionHeader(name, value)}
+		ordermsg.WithVersionHeader(name, value), ordermsg.WithMaxBodySize(a.maxBodyMiB << 20)}
 	if a.verbose {
 		opts = append(opts, ordermsg.WithLogger(slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))))
 	}
