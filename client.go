@@ -21,7 +21,9 @@ import (
 	"golang.org/x/net/http/httpguts"
 )
 
-// Version is the version of this SDK, sent in the User-Agent header.
+// Version is the version of this SDK, sent in the User-Agent header: the
+// release this source is (before the first release, the first release's).
+// The release script sets it with the modules' versions (RELEASING.md).
 const Version = "0.1.0"
 
 const (

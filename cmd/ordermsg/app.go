@@ -102,8 +102,13 @@ ORDERMSG_WEBSITE_ID, and requires the version header you set.
   ordermsg orders list --count 5        # needs ORDERMSG_BASE_URL, ORDERMSG_API_KEY, ORDERMSG_WEBSITE_ID`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       version(),
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{flagError(err)} })
+	// --version prints what the version command prints; declared here so
+	// that cobra gives it no -v, which is --verbose in the commands.
+	root.SetVersionTemplate(versionLine)
+	root.Flags().Bool("version", false, "print the version of ordermsg")
 
 	// Every command of the tool, in the order of the help.
 	serve, version := a.serveCommand(), a.versionCommand()
@@ -278,14 +283,19 @@ func (a *app) connectWith(demo func(header ordermsgtest.Option, opts []ordermsg.
 	return c, websiteID, c.CloseIdleConnections, nil
 }
 
+// versionLine is what version and --version print: the tool's version
+// from its build information (see version).
+const versionLine = "ordermsg {{.Root.Version}}\n"
+
 func (a *app) versionCommand() *cobra.Command {
 	return &cobra.Command{
 		Use:     "version",
 		Short:   "Print the version of ordermsg",
-		Example: "  ordermsg version",
+		Long:    "Print the version of ordermsg: the release it was installed as (go install …@v0.2.0), or (devel) and the commit for a build of a clone.",
+		Example: "  ordermsg version\n  ordermsg --version",
 		Args:    cobra.NoArgs,
 		Run: func(cmd *cobra.Command, _ []string) {
-			fmt.Fprintf(a.stdout, "ordermsg %s\n", ordermsg.Version)
+			fmt.Fprintf(a.stdout, "ordermsg %s\n", cmd.Root().Version)
 		},
 	}
 }
