@@ -1,6 +1,7 @@
 package ordermsg
 
 import (
+	"cmp"
 	"context"
 	"encoding/base64"
 	"fmt"
@@ -8,7 +9,9 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"path"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -18,7 +21,9 @@ import (
 	"golang.org/x/net/http/httpguts"
 )
 
-// Version is the version of this SDK, sent in the User-Agent header.
+// Version is the version of this SDK, sent in the User-Agent header: the
+// release this source is (before the first release, the first release's).
+// The release script sets it with the modules' versions (RELEASING.md).
 const Version = "0.1.0"
 
 const (
@@ -376,14 +381,26 @@ func parseBaseURL(raw, apiKey string, allowHTTP bool) (*url.URL, error) {
 	if len(apiKey) >= minKeyInURL && strings.Contains(strings.ToLower(u.Host+u.Path), strings.ToLower(apiKey)) {
 		return nil, invalidArgument("the base URL contains the API key: pass the key to NewClient only")
 	}
-	// One spelling for one base URL: the scheme and host in lower case,
-	// without the scheme's default port.
-	u.Scheme, u.Host = strings.ToLower(u.Scheme), strings.ToLower(u.Host)
-	if port := u.Port(); (u.Scheme == "https" && port == "443") || (u.Scheme == "http" && port == "80") {
-		u.Host = u.Hostname()
-		if strings.Contains(u.Host, ":") {
-			u.Host = "[" + u.Host + "]" // an IPv6 literal
-		}
+	// One spelling for one base URL: the scheme and host in lower case, the
+	// port as a plain number and only when it is not the scheme's default
+	// (an empty port is the default), the path without dot segments or a
+	// trailing slash.
+	u.Scheme = strings.ToLower(u.Scheme)
+	host := strings.ToLower(u.Hostname())
+	if strings.Contains(host, ":") {
+		host = "[" + host + "]" // an IPv6 literal
+	}
+	portText := u.Port()
+	port, err := strconv.ParseUint(cmp.Or(portText, "0"), 10, 16)
+	if err != nil {
+		return nil, invalidArgument("base URL %s: the port is not a number from 0 to 65535", shown)
+	}
+	u.Host = host
+	if portText != "" && !(u.Scheme == "http" && port == 80) && !(u.Scheme == "https" && port == 443) {
+		u.Host = host + ":" + strconv.FormatUint(port, 10)
+	}
+	if u.Path != "" {
+		u.Path = path.Clean(u.Path)
 	}
 	u.Path = strings.TrimRight(u.Path, "/")
 	u.RawPath = ""

@@ -247,6 +247,11 @@ func (e *DecodeError) Unwrap() error { return e.Err }
 // as its bytes allow, and keeps them exactly as sent. Unwrap gives Err, a
 // *DecodeError whose Offset is the failing byte's in the page's body, so
 // errors.As finds a *DecodeError as it does when the whole page fails.
+//
+// Sync with WithSkipUndecodable also yields one for a record that decoded
+// but that it cannot place in creation order: Err then matches
+// ErrNoCreationTime or ErrFutureRecord, Index and Offset are -1, and Raw is
+// the record as sent (with KeepRawJSON) or its encoding.
 type RecordDecodeError struct {
 	// Object is the kind of record the list holds: "order" or "message".
 	Object string
@@ -276,7 +281,10 @@ func (e *RecordDecodeError) Error() string {
 		what = e.Object + " whose id cannot be read"
 	}
 	var de *DecodeError
-	if !errors.As(e.Err, &de) {
+	switch {
+	case e.Index < 0: // decoded, but not placed (see the type's doc)
+		return fmt.Sprintf("%v (page %d)", e.Err, e.Page)
+	case !errors.As(e.Err, &de):
 		return fmt.Sprintf("ordermsg: record %d of page %d (%s, at byte %d) cannot be decoded: %v", e.Index, e.Page, what, e.Offset, e.Err)
 	}
 	return fmt.Sprintf("ordermsg: decoding response of %s: record %d of page %d (%s, at byte %d) cannot be decoded: %v",

@@ -38,6 +38,7 @@ type app struct {
 	demo            bool
 	allowHTTP       bool
 	timeout         time.Duration
+	maxBodyMiB      int64
 	verbose         bool
 	versionHeader   headerFlag
 
@@ -101,8 +102,13 @@ ORDERMSG_WEBSITE_ID, and requires the version header you set.
   ordermsg orders list --count 5        # needs ORDERMSG_BASE_URL, ORDERMSG_API_KEY, ORDERMSG_WEBSITE_ID`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       version(),
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{flagError(err)} })
+	// --version prints what the version command prints; declared here so
+	// that cobra gives it no -v, which is --verbose in the commands.
+	root.SetVersionTemplate(versionLine)
+	root.Flags().Bool("version", false, "print the version of ordermsg")
 
 	// Every command of the tool, in the order of the help.
 	serve, version := a.serveCommand(), a.versionCommand()
@@ -138,6 +144,7 @@ func (a *app) connectionFlags(c *cobra.Command) {
 	pf.BoolVar(&a.demo, "demo", false, "use a built-in fake of the service, with generated data (not with --base-url, --api-key or --website; their variables are ignored)")
 	pf.BoolVar(&a.allowHTTP, "allow-http", false, "allow a plain http:// base URL for a host that is not loopback (sends the API key in the clear)")
 	pf.DurationVar(&a.timeout, "timeout", 30*time.Second, "time limit of each attempt of a request; a timed-out attempt is retried (0: none)")
+	pf.Int64Var(&a.maxBodyMiB, "max-body-mib", 64, "largest response body taken, in MiB: a page of records, or one record, larger than this fails")
 	pf.BoolVarP(&a.verbose, "verbose", "v", false, "log retries on stderr")
 }
 
@@ -256,18 +263,21 @@ func (a *app) connectWith(demo func(header ordermsgtest.Option, opts []ordermsg.
 }
 
 // clientOptions are the options of every client the tool makes, from the
-// connection flags (all but the base URL, the key and the website), and the fake's
-// option that requires the same version header.
+// connection flags (all but the base URL, the key and the website), and
+// the fake's option that requires the same version header.
 func (a *app) clientOptions() ([]ordermsg.Option, ordermsgtest.Option, error) {
 	if a.timeout < 0 {
 		return nil, nil, usagef("--timeout %v: must not be negative", a.timeout)
+	}
+	if a.maxBodyMiB < 1 || a.maxBodyMiB > 1<<20 {
+		return nil, nil, usagef("--max-body-mib %d: want a size in MiB from 1 to 1048576", a.maxBodyMiB)
 	}
 	name, value, err := a.versionHeader.parse()
 	if err != nil {
 		return nil, nil, err
 	}
 	opts := []ordermsg.Option{ordermsg.WithUserAgent("ordermsg-cli/" + ordermsg.Version), ordermsg.WithAttemptTimeout(a.timeout),
-		ordermsg.WithVersionHeader(name, value)}
+		ordermsg.WithVersionHeader(name, value), ordermsg.WithMaxBodySize(a.maxBodyMiB << 20)}
 	if a.verbose {
 		opts = append(opts, ordermsg.WithLogger(slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))))
 	}
@@ -294,14 +304,19 @@ func (a *app) newClient(apiKey string, opts []ordermsg.Option) (*ordermsg.Client
 	}
 }
 
+// versionLine is what version and --version print: the tool's version
+// from its build information (see version).
+const versionLine = "ordermsg {{.Root.Version}}\n"
+
 func (a *app) versionCommand() *cobra.Command {
 	return &cobra.Command{
 		Use:     "version",
 		Short:   "Print the version of ordermsg",
-		Example: "  ordermsg version",
+		Long:    "Print the version of ordermsg: the release it was installed as (go install …@v0.2.0), or (devel) and the commit for a build of a clone.",
+		Example: "  ordermsg version\n  ordermsg --version",
 		Args:    cobra.NoArgs,
 		Run: func(cmd *cobra.Command, _ []string) {
-			fmt.Fprintf(a.stdout, "ordermsg %s\n", ordermsg.Version)
+			fmt.Fprintf(a.stdout, "ordermsg %s\n", cmd.Root().Version)
 		},
 	}
 }

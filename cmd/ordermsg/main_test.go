@@ -240,13 +240,6 @@ func TestProgressBarOnlyOnATerminal(t *testing.T) {
 	}
 }
 
-func TestVersion(t *testing.T) {
-	stdout, _, code := cli{}.run(context.Background(), "version")
-	if code != exitOK || !strings.HasPrefix(stdout, "ordermsg 0.") {
-		t.Errorf("exit %d: %q", code, stdout)
-	}
-}
-
 func TestEveryCommandsHelpHasExamples(t *testing.T) {
 	var paths [][]string
 	var visit func(c *cobra.Command, path []string)
