@@ -24,7 +24,7 @@ func BenchmarkFleetNothingNew(b *testing.B) {
 	for _, be := range mirrortest.Backends() {
 		b.Run(be.Name, func(b *testing.B) {
 			target := be.New(b)
-			if _, err, _ := syncFleet(openMirror(b, be, be.Open(b, target)), context.Background(), fleetOf(sites...), nil); err != nil {
+			if _, _, err := syncFleet(openMirror(b, be, be.Open(b, target)), context.Background(), fleetOf(sites...), nil); err != nil {
 				b.Fatal(err)
 			}
 			var fleet, loop statements

@@ -41,9 +41,9 @@ func fleetSites(t testing.TB, n int, opts ...ordermsgtest.Option) (*ordermsgtest
 	return srv, sites
 }
 
-// syncFleet runs SyncFleet and returns its result and error, and the result
-// of each website, by id, as Done got them.
-func syncFleet(m *mirror.Mirror, ctx context.Context, websites iter.Seq[mirror.Website], opts *mirror.FleetOptions) (mirror.FleetResult, error, map[int64]mirror.WebsiteResult) {
+// syncFleet runs SyncFleet and returns its result, the result of each
+// website, by id, as Done got them, and its error.
+func syncFleet(m *mirror.Mirror, ctx context.Context, websites iter.Seq[mirror.Website], opts *mirror.FleetOptions) (mirror.FleetResult, map[int64]mirror.WebsiteResult, error) {
 	var o mirror.FleetOptions
 	if opts != nil {
 		o = *opts
@@ -51,7 +51,7 @@ func syncFleet(m *mirror.Mirror, ctx context.Context, websites iter.Seq[mirror.W
 	got := map[int64]mirror.WebsiteResult{}
 	o.Done = func(r mirror.WebsiteResult) { got[r.WebsiteID] = r }
 	res, err := m.SyncFleet(ctx, websites, &o)
-	return res, err, got
+	return res, got, err
 }
 
 // runRow is a row of mirror_runs.
@@ -106,7 +106,7 @@ func TestSyncFleet(t *testing.T) {
 		db := be.Open(t, target)
 		m := openMirror(t, be, db)
 
-		res, err, got := syncFleet(m, context.Background(), fleet, &mirror.FleetOptions{Parallel: 2})
+		res, got, err := syncFleet(m, context.Background(), fleet, &mirror.FleetOptions{Parallel: 2})
 		var fe *mirror.FleetError
 		if !errors.As(err, &fe) || fe.Failed != 1 || fe.Websites != 4 || fe.First.WebsiteID != bad.id || !errors.Is(err, ordermsg.ErrUnauthorized) {
 			t.Fatalf("SyncFleet: %v; want a *FleetError of website %d's 401", err, bad.id)
@@ -150,7 +150,7 @@ func TestSyncFleet(t *testing.T) {
 
 		before := srv.Handler.Stats().Requests
 		good := fleetOf(sites[0], sites[1], sites[3])
-		if res, err, _ := syncFleet(m, context.Background(), good, nil); err != nil || res != (mirror.FleetResult{Synced: 3}) {
+		if res, _, err := syncFleet(m, context.Background(), good, nil); err != nil || res != (mirror.FleetResult{Synced: 3}) {
 			t.Errorf("nothing new: %+v, %v", res, err)
 		}
 		if n := srv.Handler.Stats().Requests - before; n != 6 {
@@ -216,11 +216,11 @@ func TestWorkersShareAFleet(t *testing.T) {
 		}
 		first := make(chan outcome, 1)
 		go func() {
-			res, err, each := syncFleet(openMirror(t, be, be.Open(t, target)), context.Background(), fleet, one)
+			res, each, err := syncFleet(openMirror(t, be, be.Open(t, target)), context.Background(), fleet, one)
 			first <- outcome{res, err, each}
 		}()
 		<-g.arrived
-		res, err, second := syncFleet(openMirror(t, be, be.Open(t, target)), context.Background(), fleet, one)
+		res, second, err := syncFleet(openMirror(t, be, be.Open(t, target)), context.Background(), fleet, one)
 		close(g.open)
 		if err != nil {
 			t.Fatalf("the second worker: %v", err)
@@ -322,7 +322,7 @@ func TestSyncFleetSyncsParallelWebsitesAtOnce(t *testing.T) {
 		}
 		db := be.Open(t, target)
 		m := openMirror(t, be, db)
-		if res, err, _ := syncFleet(m, context.Background(), fleetOf(sites...), &mirror.FleetOptions{Parallel: 3}); err != nil || res.Synced != 6 {
+		if res, _, err := syncFleet(m, context.Background(), fleetOf(sites...), &mirror.FleetOptions{Parallel: 3}); err != nil || res.Synced != 6 {
 			t.Fatalf("%+v, %v", res, err)
 		}
 		select {
@@ -336,7 +336,7 @@ func TestSyncFleetSyncsParallelWebsitesAtOnce(t *testing.T) {
 		srv.AddOrders(2)
 		db.SetMaxOpenConns(1)
 		b.n, b.most = 1, 0
-		if res, err, _ := syncFleet(m, context.Background(), fleetOf(sites...), &mirror.FleetOptions{Parallel: 3}); err != nil || res.Synced != 6 || res.Orders.New != 2 {
+		if res, _, err := syncFleet(m, context.Background(), fleetOf(sites...), &mirror.FleetOptions{Parallel: 3}); err != nil || res.Synced != 6 || res.Orders.New != 2 {
 			t.Fatalf("a pool of 1 connection: %+v, %v", res, err)
 		}
 		if b.most != 1 {
@@ -367,7 +367,7 @@ func TestSyncFleetStopsWithTheContext(t *testing.T) {
 		}
 		db := be.Open(t, target)
 		m := openMirror(t, be, db)
-		res, err, got := syncFleet(m, ctx, fleetOf(sites...), &mirror.FleetOptions{Parallel: 1})
+		res, got, err := syncFleet(m, ctx, fleetOf(sites...), &mirror.FleetOptions{Parallel: 1})
 		if !errors.Is(err, context.Canceled) {
 			t.Fatalf("SyncFleet cancelled: %v", err)
 		}
@@ -378,7 +378,7 @@ func TestSyncFleetStopsWithTheContext(t *testing.T) {
 		if len(rows) != 3 || rows[2].site != stopAt || rows[2].status != "failed" {
 			t.Errorf("mirror_runs: %+v", rows)
 		}
-		if res, err, _ := syncFleet(m, context.Background(), fleetOf(sites...), nil); err != nil || res.Synced != 6 {
+		if res, _, err := syncFleet(m, context.Background(), fleetOf(sites...), nil); err != nil || res.Synced != 6 {
 			t.Fatalf("the next run: %+v, %v", res, err)
 		}
 		for _, s := range sites {
@@ -439,7 +439,7 @@ func TestFleetChecksTheSchemaOnce(t *testing.T) {
 		}
 		s = statements{}
 		before := srv.Handler.Stats().Requests
-		if res, err, _ := syncFleet(m, context.Background(), fleetOf(sites...), nil); err != nil || res != (mirror.FleetResult{Synced: 3}) {
+		if res, _, err := syncFleet(m, context.Background(), fleetOf(sites...), nil); err != nil || res != (mirror.FleetResult{Synced: 3}) {
 			t.Fatalf("nothing new: %+v, %v", res, err)
 		}
 		if n := srv.Handler.Stats().Requests - before; n != 6 {
