@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"iter"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -299,12 +300,18 @@ func (b *barrier) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case <-b.reached:
 	case <-time.After(20 * time.Second): // the test fails below
 	}
-	b.next.ServeHTTP(w, r)
+	// The request leaves the count before the client can read its
+	// answer, and send the next.
+	answer := httptest.NewRecorder()
+	b.next.ServeHTTP(answer, r)
 	b.mu.Lock()
 	if b.inFlight[site]--; b.inFlight[site] == 0 {
 		delete(b.inFlight, site)
 	}
 	b.mu.Unlock()
+	maps.Copy(w.Header(), answer.Header())
+	w.WriteHeader(answer.Code)
+	w.Write(answer.Body.Bytes())
 }
 
 // TestSyncFleetSyncsParallelWebsitesAtOnce: with Parallel 3, six websites
