@@ -70,11 +70,7 @@ func TestFleetWorkersShareThroughPostgreSQL(t *testing.T) {
 	}
 	be := mirrortest.Backends()[1]
 	target := be.New(t)
-	srv := ordermsgtest.NewServer(ordermsgtest.Generate(ordermsgtest.Config{Seed: 27, Websites: 12, OrdersPerWebsite: 40, MessagesPerWebsite: 50}),
-		ordermsgtest.WithLatency(20*time.Millisecond))
-	defer srv.Close()
-	var sites []*ordermsgtest.Website
-	srv.Handler.Snapshot(func(ds *ordermsgtest.Dataset) { sites = ds.Websites })
+	srv, sites := fakeFleet(t, ordermsgtest.Config{Seed: 27, Websites: 12, OrdersPerWebsite: 40, MessagesPerWebsite: 50}, ordermsgtest.WithLatency(20*time.Millisecond))
 	file := websitesFile(t, fileOf(sites))
 
 	type worker struct {
@@ -138,10 +134,7 @@ func TestFleetWorkerKilled(t *testing.T) {
 		t.Skip("builds the command")
 	}
 	mirrortest.ForEach(t, func(t *testing.T, be mirrortest.Backend, target string) {
-		srv := ordermsgtest.NewServer(ordermsgtest.Generate(ordermsgtest.Config{Seed: 28, Websites: 6, OrdersPerWebsite: 120, MessagesPerWebsite: 150}))
-		defer srv.Close()
-		var sites []*ordermsgtest.Website
-		srv.Handler.Snapshot(func(ds *ordermsgtest.Dataset) { sites = ds.Websites })
+		srv, sites := fakeFleet(t, ordermsgtest.Config{Seed: 28, Websites: 6, OrdersPerWebsite: 120, MessagesPerWebsite: 150})
 		file := websitesFile(t, fileOf(sites))
 		// A website lists 13 pages of orders and 16 of messages at --count
 		// 10: the run makes about 180 requests.
@@ -221,11 +214,7 @@ func TestFleetWorkerKilledWhileOthersRun(t *testing.T) {
 	}
 	be := mirrortest.Backends()[1]
 	target := be.New(t)
-	srv := ordermsgtest.NewServer(ordermsgtest.Generate(ordermsgtest.Config{Seed: 29, Websites: 9, OrdersPerWebsite: 60, MessagesPerWebsite: 70}),
-		ordermsgtest.WithLatency(5*time.Millisecond))
-	defer srv.Close()
-	var sites []*ordermsgtest.Website
-	srv.Handler.Snapshot(func(ds *ordermsgtest.Dataset) { sites = ds.Websites })
+	srv, sites := fakeFleet(t, ordermsgtest.Config{Seed: 29, Websites: 9, OrdersPerWebsite: 60, MessagesPerWebsite: 70}, ordermsgtest.WithLatency(5*time.Millisecond))
 	file := websitesFile(t, fileOf(sites))
 	k := &requestKiller{next: srv.Handler, at: 60, hit: make(chan struct{}, 1)}
 	front := httptest.NewServer(k)

@@ -21,7 +21,14 @@ import (
 // fake and its websites.
 func fleetService(t testing.TB, n int, opts ...ordermsgtest.Option) (*ordermsgtest.Server, []*ordermsgtest.Website) {
 	t.Helper()
-	srv := ordermsgtest.NewServer(ordermsgtest.Generate(ordermsgtest.Config{Seed: 26, Websites: n, OrdersPerWebsite: 12, MessagesPerWebsite: 16}), opts...)
+	return fakeFleet(t, ordermsgtest.Config{Seed: 26, Websites: n, OrdersPerWebsite: 12, MessagesPerWebsite: 16}, opts...)
+}
+
+// fakeFleet serves the websites of cfg, until the test ends, and returns
+// the fake and its websites.
+func fakeFleet(t testing.TB, cfg ordermsgtest.Config, opts ...ordermsgtest.Option) (*ordermsgtest.Server, []*ordermsgtest.Website) {
+	t.Helper()
+	srv := ordermsgtest.NewServer(ordermsgtest.Generate(cfg), opts...)
 	t.Cleanup(srv.Close)
 	var sites []*ordermsgtest.Website
 	srv.Handler.Snapshot(func(ds *ordermsgtest.Dataset) { sites = slices.Clone(ds.Websites) })
