@@ -215,10 +215,11 @@ func (m *Mirror) SyncFleet(ctx context.Context, websites iter.Seq[Website], opts
 					conn, r.Err = m.conn(ctx)
 					r.Err = dbErr(r.Err)
 				}
+				ended := false
 				if r.Err == nil {
-					r = f.syncWebsite(ctx, conn, w)
+					r, ended = f.syncWebsite(ctx, conn, w)
 				}
-				if errors.Is(r.Err, ErrDatabase) && conn != nil {
+				if (ended || errors.Is(r.Err, ErrDatabase)) && conn != nil {
 					conn.Close()
 					conn = nil
 				}
@@ -278,17 +279,18 @@ func (f *fleet) report(r WebsiteResult) {
 
 // syncWebsite syncs one website of the fleet on conn, unless another
 // worker holds it or synced it since the fleet began, and records its run.
-func (f *fleet) syncWebsite(ctx context.Context, conn *sql.Conn, w Website) WebsiteResult {
-	r := WebsiteResult{WebsiteID: w.ID}
+// ended reports that conn's session was ended, to release the website.
+func (f *fleet) syncWebsite(ctx context.Context, conn *sql.Conn, w Website) (r WebsiteResult, ended bool) {
+	r = WebsiteResult{WebsiteID: w.ID}
 	if r.Err = checkWebsite(w.Client, w.ID); r.Err != nil {
-		return r
+		return r, false
 	}
 	release, skip, err := f.m.hold(ctx, conn, w.ID, f.since)
 	if err != nil || skip != NotSkipped {
 		r.Err, r.Skipped = dbErr(err), skip
-		return r
+		return r, false
 	}
-	defer release()
+	defer func() { ended = release() }()
 	r.Started = time.Now()
 	r.Result, r.Err = f.m.sync(ctx, w.Client, w.ID, &f.opts, conn)
 	r.Finished = time.Now()
@@ -299,15 +301,17 @@ func (f *fleet) syncWebsite(ctx context.Context, conn *sql.Conn, w Website) Webs
 			r.Err = fmt.Errorf("%w (and recording the run: %v)", r.Err, err)
 		}
 	}
-	return r
+	return r, false
 }
 
 // hold takes a website for this worker, on conn, until release is called:
 // in PostgreSQL, a session advisory lock, tried and never waited for; in
 // SQLite nothing. It returns SkipHeld when another worker holds the
 // website, and SkipSynced when another synced it since the given time.
-func (m *Mirror) hold(ctx context.Context, conn *sql.Conn, site int64, since time.Time) (release func(), skip Skip, err error) {
-	release = func() {}
+// release reports whether it ended conn's session, which it does when the
+// lock cannot be released otherwise.
+func (m *Mirror) hold(ctx context.Context, conn *sql.Conn, site int64, since time.Time) (release func() (ended bool), skip Skip, err error) {
+	release = func() bool { return false }
 	if m.backend == PostgreSQL {
 		key := advisoryKey(fmt.Sprintf("ordermsg mirror fleet website %d", site))
 		var held bool
@@ -317,12 +321,14 @@ func (m *Mirror) hold(ctx context.Context, conn *sql.Conn, site int64, since tim
 		if !held {
 			return nil, SkipHeld, nil
 		}
-		release = func() {
+		release = func() bool {
 			if _, err := conn.ExecContext(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock($1)", key); err != nil {
 				// The lock belongs to the session: end it rather than
 				// return it to the pool still locked.
 				conn.Raw(func(any) error { return errBadConn })
+				return true
 			}
+			return false
 		}
 	}
 	if skip, err = m.syncedSince(ctx, conn, site, since); err != nil || skip != NotSkipped {

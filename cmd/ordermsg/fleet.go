@@ -86,8 +86,11 @@ func (f *fleetRun) run(ctx context.Context) error {
 		}
 	}
 	start := time.Now()
-	res, _ := m.SyncFleet(ctx, websites, &mirror.FleetOptions{Options: f.opts, Parallel: f.parallel, Done: out.website})
+	res, err := m.SyncFleet(ctx, websites, &mirror.FleetOptions{Options: f.opts, Parallel: f.parallel, Done: out.website})
 	out.bar.stop()
+	if err != nil && ctx.Err() == nil && !errors.As(err, new(*mirror.FleetError)) {
+		return err // options the flags checked already
+	}
 	done := res.Synced + res.Failed + res.Skipped - out.interrupted
 	if ctx.Err() != nil {
 		return &stopped{fmt.Sprintf("after %d of %d websites (%s keeps what was synced; run again to go on)", done, len(sites), f.target.name)}
