@@ -129,9 +129,10 @@ func (e *FleetError) Unwrap() error { return e.First.Err }
 // worker holds a website while it syncs it (pg_try_advisory_lock, on a
 // session of its own); a worker that finds the website held skips it
 // (SkipHeld) and takes the next, and one that finds it synced by another
-// since it began skips it too (SkipSynced). No worker waits for another's
-// website, and each website is synced about once per round however many
-// workers run. The hold belongs to the session: a worker that dies (kill
+// since it began skips it too (SkipSynced; the times are the machines'
+// clocks, so keep them in step). No worker waits for another's website,
+// and each website is synced about once per round however many workers
+// run. The hold belongs to the session: a worker that dies (kill
 // -9) loses it as PostgreSQL closes its connection, and the next run takes
 // the website; what the worker committed stays, as with Sync. (A machine
 // that vanishes without closing its connections keeps its holds until

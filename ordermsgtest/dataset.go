@@ -25,7 +25,7 @@ type Config struct {
 	// Now is the time the dataset is made at: no record is created after
 	// it. The zero Now is time.Now(). A website's records are created a
 	// few hours apart from 2024-01-01 08:00 UTC on; when the newest would
-	// then come after Now (past about 6,000 messages in late 2026), the
+	// then come after Now (past about 7,000 messages in late 2026), the
 	// website's records are all moved back by the same whole number of
 	// minutes, keeping their spacing, so that the newest is created in the
 	// minute before Now or at it. A smaller website keeps its dates

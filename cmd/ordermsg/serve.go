@@ -45,7 +45,7 @@ each, mode 0600 (replacing FILE once complete; a FIFO or device is written
 through), and prints the sync command that reads it.
 
 The records are created a few hours apart from 2024 on; a website of more
-records than fit between then and now (about 6,000 messages) has them all
+records than fit between then and now (about 7,000 messages) has them all
 moved back, the newest created now, so that no record lies in the future.
 
 --add-every D adds, every D while it serves, one order (with its message) and
