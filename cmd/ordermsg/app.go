@@ -214,23 +214,12 @@ func (a *app) connectMirror() (c *ordermsg.Client, websiteID int64, close func()
 // telling the fake's first website) for the version header the fake must
 // require and the client's options.
 func (a *app) connectWith(demo func(header ordermsgtest.Option, opts []ordermsg.Option) (*ordermsg.Client, int64, func(), error)) (c *ordermsg.Client, websiteID int64, close func(), err error) {
-	if a.timeout < 0 {
-		return nil, 0, nil, usagef("--timeout %v: must not be negative", a.timeout)
-	}
-	if a.websiteID < 0 {
-		return nil, 0, nil, usagef("--website %d: want a positive website id", a.websiteID)
-	}
-	if a.maxBodyMiB < 1 || a.maxBodyMiB > 1<<20 {
-		return nil, 0, nil, usagef("--max-body-mib %d: want a size in MiB from 1 to 1048576", a.maxBodyMiB)
-	}
-	name, value, err := a.versionHeader.parse()
+	opts, header, err := a.clientOptions()
 	if err != nil {
 		return nil, 0, nil, err
 	}
-	opts := []ordermsg.Option{ordermsg.WithUserAgent("ordermsg-cli/" + ordermsg.Version), ordermsg.WithAttemptTimeout(a.timeout),
-		ordermsg.WithVersionHeader(name, value), ordermsg.WithMaxBodySize(a.maxBodyMiB << 20)}
-	if a.verbose {
-		opts = append(opts, ordermsg.WithLogger(slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))))
+	if a.websiteID < 0 {
+		return nil, 0, nil, usagef("--website %d: want a positive website id", a.websiteID)
 	}
 	if a.apiKey == "" {
 		a.apiKey = a.getenv(envAPIKey)
@@ -245,7 +234,7 @@ func (a *app) connectWith(demo func(header ordermsgtest.Option, opts []ordermsg.
 				return nil, 0, nil, usagef("--%s does not go with --demo, which uses the built-in fake's own URL, key and website", name)
 			}
 		}
-		return demo(ordermsgtest.WithVersionHeader(name, value), opts)
+		return demo(header, opts)
 	}
 	if websiteID == 0 {
 		if v := a.getenv(envWebsiteID); v != "" {
@@ -267,20 +256,52 @@ func (a *app) connectWith(demo func(header ordermsgtest.Option, opts []ordermsg.
 	if len(missing) > 0 {
 		return nil, 0, nil, usagef("missing %s; or use --demo to try the built-in fake", strings.Join(missing, ", "))
 	}
-	if u, err := url.Parse(a.baseURL); err == nil && u.User != nil {
-		return nil, 0, nil, usagef("--base-url must not carry credentials: give the key with --api-key or %s", envAPIKey)
+	if c, err = a.newClient(a.apiKey, opts); err != nil {
+		return nil, 0, nil, err
+	}
+	return c, websiteID, c.CloseIdleConnections, nil
+}
+
+// clientOptions are the options of every client the tool makes, from the
+// connection flags (all but the base URL, the key and the website), and
+// the fake's option that requires the same version header.
+func (a *app) clientOptions() ([]ordermsg.Option, ordermsgtest.Option, error) {
+	if a.timeout < 0 {
+		return nil, nil, usagef("--timeout %v: must not be negative", a.timeout)
+	}
+	if a.maxBodyMiB < 1 || a.maxBodyMiB > 1<<20 {
+		return nil, nil, usagef("--max-body-mib %d: want a size in MiB from 1 to 1048576", a.maxBodyMiB)
+	}
+	name, value, err := a.versionHeader.parse()
+	if err != nil {
+		return nil, nil, err
+	}
+	opts := []ordermsg.Option{ordermsg.WithUserAgent("ordermsg-cli/" + ordermsg.Version), ordermsg.WithAttemptTimeout(a.timeout),
+		ordermsg.WithVersionHeader(name, value), ordermsg.WithMaxBodySize(a.maxBodyMiB << 20)}
+	if a.verbose {
+		opts = append(opts, ordermsg.WithLogger(slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))))
 	}
 	if a.allowHTTP {
 		opts = append(opts, ordermsg.WithAllowHTTP())
 	}
-	switch c, err = ordermsg.NewClient(a.baseURL, a.apiKey, opts...); {
+	return opts, ordermsgtest.WithVersionHeader(name, value), nil
+}
+
+// newClient is a client of the service at --base-url with apiKey and opts,
+// its errors in the tool's words.
+func (a *app) newClient(apiKey string, opts []ordermsg.Option) (*ordermsg.Client, error) {
+	if u, err := url.Parse(a.baseURL); err == nil && u.User != nil {
+		return nil, usagef("--base-url must not carry credentials: give the key with --api-key or %s", envAPIKey)
+	}
+	switch c, err := ordermsg.NewClient(a.baseURL, apiKey, opts...); {
 	case errors.Is(err, ordermsg.ErrPlainHTTP):
 		// The SDK's text names its option, WithAllowHTTP; say the flag.
-		return nil, 0, nil, usagef("--base-url %s: plain http to a host that is not loopback would send the API key in the clear; use https, or add --allow-http", a.baseURL)
+		return nil, usagef("--base-url %s: plain http to a host that is not loopback would send the API key in the clear; use https, or add --allow-http", a.baseURL)
 	case err != nil:
-		return nil, 0, nil, &usageError{err}
+		return nil, &usageError{err}
+	default:
+		return c, nil
 	}
-	return c, websiteID, c.CloseIdleConnections, nil
 }
 
 // versionLine is what version and --version print: the tool's version

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -94,10 +95,22 @@ func TestDocumentedCommandsRun(t *testing.T) {
 		case len(d.args) > 0 && d.args[0] == "serve":
 			runServe(t, name, d.args)
 		case d.needsCredentials:
-			if r := runTool(t, nil, d.args...); r.code != exitUsage || !strings.HasPrefix(r.stderr, "error: missing ORDERMSG_BASE_URL") {
+			// A --websites FILE lists the websites of the service, with
+			// their keys, in the folder the line runs in.
+			dir := t.TempDir()
+			if i := slices.Index(d.args, "--websites"); i >= 0 && i+1 < len(d.args) {
+				var lines strings.Builder
+				for _, w := range srv.Handler.Dataset().Websites {
+					fmt.Fprintf(&lines, "%d %s\n", w.ID, w.APIKey)
+				}
+				if err := os.WriteFile(filepath.Join(dir, d.args[i+1]), []byte(lines.String()), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if r := runCommand(t, command(t, dir, nil, d.args...)); r.code != exitUsage || !strings.HasPrefix(r.stderr, "error: missing ORDERMSG_BASE_URL") {
 				t.Errorf("%s, without credentials: %v", name, r)
 			}
-			if r := runTool(t, credentials, d.args...); r.code != exitOK {
+			if r := runCommand(t, command(t, dir, credentials, d.args...)); r.code != exitOK {
 				t.Errorf("%s, with credentials: %v", name, r)
 			}
 		default:

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -21,6 +22,7 @@ func (a *app) serveCommand() *cobra.Command {
 		rate     float64
 		delay    time.Duration
 		every    time.Duration
+		keysFile string
 		required = headerFlag{env: envVersionHeader, envValue: a.getenv(envVersionHeader)}
 	)
 	cmd := &cobra.Command{
@@ -37,13 +39,23 @@ requires its maker's: a request without it gets the fake's 400. A header from
 ORDERMSG_VERSION_HEADER, meant for the real service, is never printed: the
 lines it prints to try the fake read the variable instead.
 
+Each website belongs to its own account with its own key. --websites-file
+FILE writes them as a FILE for sync --websites: a line of WEBSITE_ID API_KEY
+each, mode 0600 (replacing FILE once complete; a FIFO or device is written
+through), and prints the sync command that reads it.
+
+The records are created a few hours apart from 2024 on; a website of more
+records than fit between then and now (about 7,000 messages) has them all
+moved back, the newest created now, so that no record lies in the future.
+
 --add-every D adds, every D while it serves, one order (with its message) and
-one message to each website, created now (the generated records lie in
-2024), and prints a line for each: a poller that starts from now finds new
+one message to each website, created now (after the generated records),
+and prints a line for each: a poller that starts from now finds new
 records on each run, as it would in production.`,
 		Example: `  ordermsg serve
   ordermsg serve --websites 1 --orders 2000 --fault-rate 0.1 --latency 20ms
-  ordermsg serve --version-header Acme-Api-Version:1 --add-every 30s`,
+  ordermsg serve --version-header Acme-Api-Version:1 --add-every 30s
+  ordermsg serve --websites 12 --websites-file websites.txt`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := checkServeFlags(addr, cfg, rate, delay, every); err != nil {
@@ -58,6 +70,12 @@ records on each run, as it would in production.`,
 				return &apiFailure{err}
 			}
 			ds := ordermsgtest.Generate(cfg)
+			if keysFile != "" {
+				if err := writeWebsitesFile(cmd.Context(), keysFile, ds); err != nil {
+					ln.Close()
+					return err
+				}
+			}
 			// Records added while serving are dated now, so that a poller
 			// that starts from now sees them.
 			h := ordermsgtest.NewHandler(ds, ordermsgtest.WithLatency(delay),
@@ -82,6 +100,9 @@ records on each run, as it would in production.`,
 			first := ds.Websites[0]
 			fmt.Fprintf(a.stdout, "try:\n  curl -u %s: -H %s %s/websites/%d/orders\n", first.APIKey, curlHeader, url, first.ID)
 			fmt.Fprintf(a.stdout, "  ORDERMSG_BASE_URL=%s ORDERMSG_API_KEY=%s ORDERMSG_WEBSITE_ID=%d%s ordermsg orders list\n", url, first.APIKey, first.ID, envHeader)
+			if keysFile != "" {
+				fmt.Fprintf(a.stdout, "  ORDERMSG_BASE_URL=%s%s ordermsg sync --db fleet.db --websites %s\n", url, envHeader, keysFile)
+			}
 			if every > 0 {
 				fmt.Fprintf(a.stdout, "adding an order and a message to each website every %v\n", every)
 				ticker := time.NewTicker(every)
@@ -101,6 +122,7 @@ records on each run, as it would in production.`,
 	fl.Float64Var(&rate, "fault-rate", 0, "share of responses that fail, from 0 to 1 (429, 500, 503, dropped, cut off, slow)")
 	fl.DurationVar(&delay, "latency", 0, "delay added to every response")
 	fl.DurationVar(&every, "add-every", 0, fmt.Sprintf("add an order and a message to each website at this interval while serving, %v or more (0: never)", minAddEvery))
+	fl.StringVar(&keysFile, "websites-file", "", "write the websites and their keys to FILE (mode 0600), a line of WEBSITE_ID API_KEY each, for sync --websites FILE")
 	fl.Var(&required, "version-header", `the version header the fake requires, "Name: value" (env `+envVersionHeader+`; default "`+defaultVersionHeader+`")`)
 	return cmd
 }
@@ -144,6 +166,28 @@ func checkServeFlags(addr string, cfg ordermsgtest.Config, rate float64, delay, 
 		return usagef("--add-every %v: want %v or more, or 0 (never)", every, minAddEvery)
 	}
 	return nil
+}
+
+// writeWebsitesFile writes the websites of ds and their keys to path, as
+// sync --websites reads them, readable by the owner alone.
+func writeWebsitesFile(ctx context.Context, path string, ds *ordermsgtest.Dataset) error {
+	out, err := openOutput(ctx, path)
+	if err != nil {
+		return err
+	}
+	defer out.Discard()
+	if err := out.restrict(); err != nil {
+		return err
+	}
+	w := bufio.NewWriter(out)
+	fmt.Fprintf(w, "# the websites of ordermsg serve, for ordermsg sync --websites: WEBSITE_ID API_KEY\n")
+	for _, site := range ds.Websites {
+		fmt.Fprintf(w, "%d %s\n", site.ID, site.APIKey)
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	return out.Commit()
 }
 
 // addRecords adds an order (with its message) and a message to each website

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -316,5 +318,32 @@ func TestServeHelpListsOnlyItsFlags(t *testing.T) {
 	}
 	if _, stderr, code := (cli{}).run(context.Background(), "serve", "--demo"); code != exitUsage || !strings.Contains(stderr, "unknown flag: --demo") {
 		t.Errorf("serve --demo: exit %d, %q", code, stderr)
+	}
+}
+
+// serve --websites-file writes every website and its key, mode 0600, as
+// sync --websites reads them, and prints the command that reads it: a
+// fleet sync against the served fake runs as printed.
+func TestServeWritesTheWebsitesFile(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "websites.txt")
+	s := startServe(t, nil, "--websites", "3", "--orders", "5", "--messages", "6", "--websites-file", file)
+	defer s.stop()
+	info, err := os.Stat(file)
+	if err != nil || info.Mode().Perm() != 0o600 {
+		t.Fatalf("the websites file: %v, %v; want mode 0600", info, err)
+	}
+	sites, err := readWebsites(file, func(string) error { return nil })
+	if err != nil || len(sites) != 3 || sites[0].id != s.websiteID || sites[0].key != s.key {
+		t.Fatalf("the websites file holds %+v, %v; want 3 websites, the first %d", sites, err, s.websiteID)
+	}
+	want := fmt.Sprintf("  ORDERMSG_BASE_URL=%s ORDERMSG_VERSION_HEADER='%s' ordermsg sync --db fleet.db --websites %s\n", s.url, s.header, file)
+	if !strings.Contains(s.printed, want) {
+		t.Errorf("serve printed no line %q:\n%s", want, s.printed)
+	}
+	env := map[string]string{envBaseURL: s.url, envVersionHeader: s.header}
+	stdout, stderr, code := cli{env: env}.run(context.Background(), "sync", "--db", filepath.Join(dir, "fleet.db"), "--websites", file)
+	if lines, total := fleetLines(t, stdout); code != exitOK || len(lines) != 3 || fmt.Sprint(total) != "[3 3 0 0]" {
+		t.Errorf("sync --websites of the served fake: exit %d\n%s%s", code, stdout, stderr)
 	}
 }
