@@ -1,6 +1,7 @@
 package ordermsg
 
 import (
+	"cmp"
 	"context"
 	"encoding/base64"
 	"fmt"
@@ -8,7 +9,9 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"path"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -18,7 +21,9 @@ import (
 	"golang.org/x/net/http/httpguts"
 )
 
-// Version is the version of this SDK, sent in the User-Agent header.
+// Version is the version of this SDK, sent in the User-Agent header: the
+// release this source is (before the first release, the first release's).
+// The release script sets it with the modules' versions (RELEASING.md).
 const Version = "0.1.0"
 
 const (
@@ -72,9 +77,11 @@ func WithHTTPClient(hc *http.Client) Option {
 }
 
 // WithRetry sets the retry policy. WithRetry(RetryPolicy{}) turns retrying
-// off: tests of error fixtures (a 429 or a 5xx from httpmock or
-// ordermsgtest.ErrorResponder) want it, so that the error comes back at
-// once rather than after three retries and their backoff.
+// off: tests on httpmock fixtures want it, so that an error fixture (a 429
+// or a 5xx, such as ordermsgtest.ErrorResponder's) or a URL without a
+// responder (httpmock's error, which the client takes for a network
+// failure) comes back at once rather than after three retries and their
+// backoff.
 func WithRetry(p RetryPolicy) Option {
 	return func(s *settings) error {
 		np, err := p.normalized()
@@ -113,9 +120,13 @@ func WithVersionHeader(name, value string) Option {
 // !#$%&'*+-.^_`|~) that neither the client nor net/http sets, drops or acts
 // on itself (Authorization, Accept, User-Agent, Host, Content-Length,
 // Transfer-Encoding, Trailer, Connection, Keep-Alive, TE, Upgrade,
-// Accept-Encoding, Range, If-Range, Expect, Cookie, Cookie2, and every
-// Proxy-* header: see reservedHeaders), and value a non-empty header value
-// without control characters. WithVersionHeader, the fake's
+// Accept-Encoding, Range, If-Range, Expect, Cookie, Cookie2,
+// Www-Authenticate, Referer, Content-Type, Content-Encoding,
+// Content-Language, Content-Location, and every Proxy-* header: see
+// reservedHeaders), and value a non-empty header value
+// without control characters and without leading or trailing white space
+// (net/http trims it on the wire, while httpmock's transport sees it: the
+// two would disagree). WithVersionHeader, the fake's
 // ordermsgtest.WithVersionHeader and the command-line tool all use it.
 //
 // Its error is a *VersionHeaderError, which matches ErrInvalidArgument. It
@@ -134,6 +145,8 @@ func CheckVersionHeader(name, value string) error {
 		reason = canonical + " cannot be the version header: " + proxyHeaders
 	case value == "":
 		reason = "the value is empty"
+	case strings.Trim(value, " \t") != value:
+		reason = "the value has leading or trailing white space, which net/http trims"
 	case !httpguts.ValidHeaderFieldValue(value):
 		reason = "the value contains a control character"
 	default:
@@ -151,6 +164,7 @@ const (
 	writtenHeaders    = "net/http writes it from the request itself and drops a value set by hand"
 	connectionHeaders = "it is about the connection, which net/http manages; HTTP/2 drops or refuses it"
 	proxyHeaders      = "it is for proxies, which net/http talks to itself"
+	bodyHeaders       = "it describes a request's body, and net/http's redirects (301, 302, 303) drop it"
 )
 
 // reservedHeaders are the header names, canonical, that the version header
@@ -173,6 +187,12 @@ var reservedHeaders = map[string]string{
 	"Expect":            "net/http acts on it (Expect: 100-continue) rather than pass it on",
 	"Cookie":            "net/http's cookie jar and redirects rewrite or drop it",
 	"Cookie2":           "net/http's redirects drop it",
+	"Www-Authenticate":  "net/http's redirects to another host drop it, as they drop credentials",
+	"Referer":           "it names the page a request came from, which net/http sets on a redirect, and drops on one from https to http",
+	"Content-Type":      bodyHeaders,
+	"Content-Encoding":  bodyHeaders,
+	"Content-Language":  bodyHeaders,
+	"Content-Location":  bodyHeaders,
 }
 
 // WithUserAgent puts product (such as "my-app/1.2") before the SDK's own
@@ -244,6 +264,11 @@ func WithMaxBodySize(n int64) Option {
 // swapped); and a base URL with the key in its host or path (a key of 8
 // characters or more), which would show it wherever the URL is shown. Its errors match ErrInvalidArgument and never show the key, nor
 // the base URL's userinfo or query.
+//
+// Without WithHTTPClient, requests go through a clone of
+// http.DefaultTransport, or through http.DefaultTransport itself when it is
+// not an *http.Transport (after httpmock.Activate, or when a tracing
+// wrapper has replaced it).
 func NewClient(baseURL, apiKey string, opts ...Option) (*Client, error) {
 	if err := checkAPIKey(apiKey); err != nil {
 		return nil, err
@@ -272,9 +297,7 @@ func NewClient(baseURL, apiKey string, opts ...Option) (*Client, error) {
 	if c.httpClient != nil {
 		hc = *c.httpClient
 	} else {
-		t := http.DefaultTransport.(*http.Transport).Clone()
-		t.MaxIdleConnsPerHost = maxConcurrency // a walk's pages in flight, see WithConcurrency
-		hc.Transport = t
+		hc.Transport = defaultTransport()
 	}
 	if s.timeoutSet || hc.Timeout == 0 {
 		hc.Timeout = c.attemptTimeout
@@ -290,6 +313,21 @@ func NewClient(baseURL, apiKey string, opts ...Option) (*Client, error) {
 	c.Orders = &OrdersService{r: resource[Order, *Order]{c: c, collection: "orders", kind: ObjectOrder}}
 	c.Messages = &MessagesService{r: resource[Message, *Message]{c: c, collection: "messages", kind: ObjectMessage}}
 	return c, nil
+}
+
+// defaultTransport is the transport of a client made without
+// WithHTTPClient: a clone of http.DefaultTransport that keeps as many idle
+// connections to the API as a walk has pages in flight (see
+// WithConcurrency). A default transport that is not an *http.Transport (one
+// that httpmock.Activate or a tracing wrapper put there) is used as it is.
+func defaultTransport() http.RoundTripper {
+	t, ok := http.DefaultTransport.(*http.Transport)
+	if !ok {
+		return http.DefaultTransport
+	}
+	t = t.Clone()
+	t.MaxIdleConnsPerHost = maxConcurrency
+	return t
 }
 
 // checkAPIKey refuses the keys NewClient's doc lists (RFC 7617: a user-id
@@ -343,14 +381,26 @@ func parseBaseURL(raw, apiKey string, allowHTTP bool) (*url.URL, error) {
 	if len(apiKey) >= minKeyInURL && strings.Contains(strings.ToLower(u.Host+u.Path), strings.ToLower(apiKey)) {
 		return nil, invalidArgument("the base URL contains the API key: pass the key to NewClient only")
 	}
-	// One spelling for one base URL: the scheme and host in lower case,
-	// without the scheme's default port.
-	u.Scheme, u.Host = strings.ToLower(u.Scheme), strings.ToLower(u.Host)
-	if port := u.Port(); (u.Scheme == "https" && port == "443") || (u.Scheme == "http" && port == "80") {
-		u.Host = u.Hostname()
-		if strings.Contains(u.Host, ":") {
-			u.Host = "[" + u.Host + "]" // an IPv6 literal
-		}
+	// One spelling for one base URL: the scheme and host in lower case, the
+	// port as a plain number and only when it is not the scheme's default
+	// (an empty port is the default), the path without dot segments or a
+	// trailing slash.
+	u.Scheme = strings.ToLower(u.Scheme)
+	host := strings.ToLower(u.Hostname())
+	if strings.Contains(host, ":") {
+		host = "[" + host + "]" // an IPv6 literal
+	}
+	portText := u.Port()
+	port, err := strconv.ParseUint(cmp.Or(portText, "0"), 10, 16)
+	if err != nil {
+		return nil, invalidArgument("base URL %s: the port is not a number from 0 to 65535", shown)
+	}
+	u.Host = host
+	if portText != "" && !(u.Scheme == "http" && port == 80) && !(u.Scheme == "https" && port == 443) {
+		u.Host = host + ":" + strconv.FormatUint(port, 10)
+	}
+	if u.Path != "" {
+		u.Path = path.Clean(u.Path)
 	}
 	u.Path = strings.TrimRight(u.Path, "/")
 	u.RawPath = ""

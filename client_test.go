@@ -238,6 +238,7 @@ func TestVersionHeaderIsConfigurableAndUserAgentDefault(t *testing.T) {
 func TestVersionHeaderRefusesReservedHeaders(t *testing.T) {
 	reserved := []string{"Authorization", "Accept", "User-Agent", "Host", "Content-Length", "Transfer-Encoding", "Trailer",
 		"Connection", "Keep-Alive", "TE", "Upgrade", "Accept-Encoding", "Range", "If-Range", "Expect", "Cookie", "Cookie2",
+		"WWW-Authenticate", "Referer", "Content-Type", "Content-Encoding", "Content-Language", "Content-Location",
 		"Proxy-Authorization", "Proxy-Connection", "Proxy-Anything"}
 	for _, name := range reserved {
 		for _, spelled := range []string{name, strings.ToLower(name), strings.ToUpper(name)} {
@@ -261,6 +262,26 @@ func TestVersionHeaderRefusesReservedHeaders(t *testing.T) {
 		if err := CheckVersionHeader(name, "1"); err != nil {
 			t.Errorf("CheckVersionHeader(%q) = %v", name, err)
 		}
+	}
+}
+
+// A value with leading or trailing white space (or only white space) is
+// refused, without being shown: net/http trims it on the wire, httpmock's
+// transport does not, so a test and production would disagree. White space
+// inside the value is the value's.
+func TestVersionHeaderRefusesSurroundingWhiteSpace(t *testing.T) {
+	for _, value := range []string{" ", "\t", "  ", " 1 ", "1 ", "\t1", "SECRET\t"} {
+		err := CheckVersionHeader("Acme-Api-Version", value)
+		var vh *VersionHeaderError
+		if !errors.As(err, &vh) || vh.Reason != "the value has leading or trailing white space, which net/http trims" || strings.Contains(err.Error(), "SECRET") {
+			t.Errorf("CheckVersionHeader(%q) = %v", value, err)
+		}
+		if _, err := NewClient(testBaseURL, testAPIKey, WithVersionHeader("Acme-Api-Version", value)); !errors.Is(err, ErrInvalidArgument) {
+			t.Errorf("WithVersionHeader(%q): %v", value, err)
+		}
+	}
+	if err := CheckVersionHeader("Acme-Api-Version", "2024-01 beta"); err != nil {
+		t.Errorf("white space inside the value: %v", err)
 	}
 }
 
@@ -307,6 +328,42 @@ func TestBadRequestWithTheDefaultVersionHeaderHints(t *testing.T) {
 		}
 		if err.Error() != want {
 			t.Errorf("%s:\n got %s\nwant %s", tc.name, err, want)
+		}
+	}
+}
+
+// The hint is given only when the 400 does not point elsewhere: its message
+// or body mentions a version or the header's name, in any case, or it has
+// no message at all. A message about something else gets none.
+func TestVersionHeaderHintOnlyWhenTheBadRequestMayBeAboutIt(t *testing.T) {
+	for body, hint := range map[string]bool{
+		`{"message":"missing version header"}`:                       true,
+		`{"error":"Unsupported API VERSION"}`:                        true,
+		`{"message":"header service-api-version is not recognised"}`: true,
+		`{"message":"bad request","detail":"see Acme-Api-Version"}`:  true,
+		`Version header required`:                                    true,
+		``:                                                           true,
+		"  \n":                                                       true,
+		`{}`:                                                         true,
+		`{"object":"error","status":400}`:                            true,
+		`{"message":"date_start must be a date"}`:                    false,
+		`{"message":"count must be an integer from 1 to 100"}`: false,
+		`{"error":{"message":"unknown include: mesage"}}`:      false,
+		`count must be an integer`:                             false,
+		`<html><body>Bad Request</body></html>`:                false,
+	} {
+		c, mt := newMockClient(t, WithRetry(RetryPolicy{}))
+		mt.RegisterResponder(http.MethodGet, testBaseURL+"/websites/1/orders/2", httpmock.NewStringResponder(400, body))
+		_, err := c.Orders.Get(context.Background(), 1, 2, nil)
+		var apiErr *APIError
+		if !errors.As(err, &apiErr) {
+			t.Fatalf("%q: %v", body, err)
+		}
+		if got := apiErr.Hint != ""; got != hint {
+			t.Errorf("body %q: hint %q, want one: %v", body, apiErr.Hint, hint)
+		}
+		if got := strings.Contains(err.Error(), "WithVersionHeader"); got != hint {
+			t.Errorf("body %q: %v", body, err)
 		}
 	}
 }
@@ -443,5 +500,28 @@ func TestIncludesAreSentWithLiteralCommas(t *testing.T) {
 	}
 	if got, want := raw.Load(), "includes=notes,user&search=a%2Cb"; got != want {
 		t.Errorf("raw Get query = %q, want %q (only includes keeps its commas)", got, want)
+	}
+}
+
+// A client made without WithHTTPClient sends through http.DefaultTransport
+// even when it is not an *http.Transport (httpmock.Activate, a tracing
+// wrapper): NewClient uses it as it is rather than panic.
+func TestNewClientTakesADefaultTransportThatIsNotAnHTTPTransport(t *testing.T) {
+	mt := httpmock.NewMockTransport()
+	mt.RegisterResponder(http.MethodGet, testBaseURL+"/websites/1/orders/2",
+		httpmock.NewBytesResponder(200, fixture(t, "order_plain.json")))
+	saved := http.DefaultTransport
+	http.DefaultTransport = mt
+	t.Cleanup(func() { http.DefaultTransport = saved })
+
+	c, err := NewClient(testBaseURL, testAPIKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Orders.Get(context.Background(), 1, 2, nil); err != nil {
+		t.Fatal(err)
+	}
+	if n := mt.GetTotalCallCount(); n != 1 {
+		t.Errorf("http.DefaultTransport served %d requests, want 1", n)
 	}
 }

@@ -8,16 +8,19 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
 )
 
 // TestDocsNameOnlyWhatExists holds the project's documents to the code: every
 // test, benchmark, example or fuzz target that README.md, RELIABILITY.md,
-// BENCHMARKS.md or the design notes (DESIGN.md, in the shared folder beside
-// the repository, checked when it is there) name is a function of some
-// _test.go file in the repository (any module), and every Go, YAML, SQL,
-// shell or Markdown file they name exists: a name with a folder at that path
-// (from the top or from a module's folder), a bare name anywhere. A renamed
-// or deleted test otherwise leaves a promise that nothing checks.
+// BENCHMARKS.md, CONTRIBUTING.md, RELEASING.md, SECURITY.md or the design
+// notes (DESIGN.md, in the shared folder beside the repository, checked when
+// it is there) name is a function of some _test.go file in the repository
+// (any module), and every Go, YAML, SQL, shell or Markdown file they name
+// exists: a name with a folder at that path (from the top or from a module's
+// folder), a bare name anywhere. A renamed or deleted test otherwise leaves a
+// promise that nothing checks. (CHANGELOG.md is a history: it may name what
+// is gone.)
 func TestDocsNameOnlyWhatExists(t *testing.T) {
 	declared := map[string]bool{}
 	var paths []string // every file, from the top
@@ -64,7 +67,8 @@ func TestDocsNameOnlyWhatExists(t *testing.T) {
 		}
 		return false
 	}
-	docs := map[string][]string{"README.md": paths, "RELIABILITY.md": paths, "BENCHMARKS.md": paths}
+	docs := map[string][]string{"README.md": paths, "RELIABILITY.md": paths, "BENCHMARKS.md": paths,
+		"CONTRIBUTING.md": paths, "RELEASING.md": paths, "SECURITY.md": paths}
 	// The design notes live in the shared folder, beside the spec they name.
 	const design = "../shared/DESIGN.md"
 	if _, err := os.Stat(design); err == nil {
@@ -86,8 +90,11 @@ func TestDocsNameOnlyWhatExists(t *testing.T) {
 				t.Errorf("%s names %s, which no _test.go file declares", doc, name)
 			}
 		}
-		for _, ref := range fileRef.FindAllString(string(text), -1) {
-			ref = strings.TrimPrefix(strings.TrimPrefix(ref, "./"), "/")
+		for _, at := range fileRef.FindAllStringIndex(string(text), -1) {
+			if rest := text[at[1]:]; len(rest) > 1 && rest[0] == '.' && unicode.IsLetter(rune(rest[1])) {
+				continue // a host name, such as vuln.go.dev
+			}
+			ref := strings.TrimPrefix(strings.TrimPrefix(string(text[at[0]:at[1]]), "./"), "/")
 			if ref != "DESIGN.md" && !exists(ref, among) {
 				t.Errorf("%s names the file %s, which does not exist", doc, ref)
 			}

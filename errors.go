@@ -1,6 +1,7 @@
 package ordermsg
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"net/http"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // Sentinel errors. An *APIError matches the one for its status code with
@@ -106,8 +108,11 @@ type APIError struct {
 	// remedy, which Error appends. It is set on a 400 to an API call (not a
 	// file download) that sent the version header under
 	// DefaultVersionHeader, the documentation's neutral name, which the real
-	// service may not know: it says to set the maker's name with
-	// WithVersionHeader, without guessing it.
+	// service may not know, when the response does not point elsewhere: its
+	// body mentions a version (in any case), or it holds no message at all
+	// (empty, or JSON without one). It says to set the maker's name with
+	// WithVersionHeader, without guessing it. A 400 whose message is about
+	// something else, such as "date_start must be a date", has none.
 	Hint string
 }
 
@@ -115,6 +120,19 @@ type APIError struct {
 // DefaultVersionHeader.
 const defaultVersionHeaderHint = "the request sent the version header under the documentation's neutral name, " +
 	DefaultVersionHeader + ", where Service stands for the maker's name: if the service expects its real name, set it with WithVersionHeader"
+
+// mayBeAboutTheVersion reports whether e, a 400, may be the service's
+// refusal of the version header: its body (which holds its message)
+// mentions a version, as DefaultVersionHeader's name does too, or it says
+// nothing: no message, and a body that is empty or JSON. A message, or a
+// body of text, that does not mention a version points elsewhere.
+func mayBeAboutTheVersion(e *APIError) bool {
+	if bytes.Contains(bytes.ToLower(e.Body), []byte("version")) {
+		return true
+	}
+	body := bytes.TrimSpace(e.Body)
+	return e.Message == http.StatusText(e.StatusCode) && (len(body) == 0 || jsontext.Value(body).IsValid())
+}
 
 // Error describes the failed request without credentials.
 func (e *APIError) Error() string {
@@ -229,6 +247,11 @@ func (e *DecodeError) Unwrap() error { return e.Err }
 // as its bytes allow, and keeps them exactly as sent. Unwrap gives Err, a
 // *DecodeError whose Offset is the failing byte's in the page's body, so
 // errors.As finds a *DecodeError as it does when the whole page fails.
+//
+// Sync with WithSkipUndecodable also yields one for a record that decoded
+// but that it cannot place in creation order: Err then matches
+// ErrNoCreationTime or ErrFutureRecord, Index and Offset are -1, and Raw is
+// the record as sent (with KeepRawJSON) or its encoding.
 type RecordDecodeError struct {
 	// Object is the kind of record the list holds: "order" or "message".
 	Object string
@@ -258,7 +281,10 @@ func (e *RecordDecodeError) Error() string {
 		what = e.Object + " whose id cannot be read"
 	}
 	var de *DecodeError
-	if !errors.As(e.Err, &de) {
+	switch {
+	case e.Index < 0: // decoded, but not placed (see the type's doc)
+		return fmt.Sprintf("%v (page %d)", e.Err, e.Page)
+	case !errors.As(e.Err, &de):
 		return fmt.Sprintf("ordermsg: record %d of page %d (%s, at byte %d) cannot be decoded: %v", e.Index, e.Page, what, e.Offset, e.Err)
 	}
 	return fmt.Sprintf("ordermsg: decoding response of %s: record %d of page %d (%s, at byte %d) cannot be decoded: %v",

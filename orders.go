@@ -70,8 +70,13 @@ func (s *OrdersService) All(ctx context.Context, websiteID int64, opts *ListOrde
 // Of the walk options, Sync takes WithSkipUndecodable: an order that cannot
 // be decoded is yielded as a *RecordDecodeError and the checkpoint advances
 // over it when its id and date_created can be read (else later Syncs yield
-// it again while it is in the checkpoint's window). Pages are fetched one at
-// a time whatever WithConcurrency says.
+// it again while it is in the checkpoint's window). With it, an order that
+// has no date_created or is dated in the future does not end the run
+// either: it is yielded as a *RecordDecodeError whose Err matches
+// ErrNoCreationTime or ErrFutureRecord, the mark does not move to it, and
+// later Syncs meet it again (a future one is yielded as an order once its
+// date is no longer ahead of the clock). Pages are fetched one at a time
+// whatever WithConcurrency says.
 func (s *OrdersService) Sync(ctx context.Context, websiteID int64, cp *Checkpoint, opts *ListOrdersOptions, walk ...WalkOption) iter.Seq2[*Order, error] {
 	return s.r.sync(ctx, websiteID, cp, orNew(opts), walk)
 }

@@ -32,6 +32,9 @@ type entry[T any, P record[T]] struct {
 	rec  *T
 	bad  *RecordDecodeError
 	resp Response // its page's, in a Sync whose caller asked for it
+	// unplaceable is set on the error of a record that decoded but that a
+	// Sync cannot place (see Sync's WithSkipUndecodable).
+	unplaceable bool
 }
 
 // id is the record's id; for one that could not be decoded, its id when it
@@ -55,7 +58,7 @@ func (e entry[T, P]) created() time.Time {
 // placed reports whether the entry can be placed in creation order: a
 // record, or the error of one whose id and creation time could be read.
 func (e entry[T, P]) placed() bool {
-	return e.bad == nil || (e.bad.ID != 0 && !e.bad.Created.IsZero())
+	return e.bad == nil || (!e.unplaceable && e.bad.ID != 0 && !e.bad.Created.IsZero())
 }
 
 // err is the entry's error: nil for a record.

@@ -73,6 +73,7 @@ func (r *rawRecord[T, P]) kind() string         { return r.Object }
 func (r *rawRecord[T, P]) refID() int64         { return r.ID }
 func (r *rawRecord[T, P]) createdAt() time.Time { return r.DateCreated.Time }
 func (r *rawRecord[T, P]) setRaw(raw []byte)    { r.raw = raw }
+func (r *rawRecord[T, P]) RawJSON() []byte      { return r.raw }
 
 // UnmarshalJSONFrom checks the record from dec and keeps it.
 func (r *rawRecord[T, P]) UnmarshalJSONFrom(dec *jsontext.Decoder) error { return decodeTop(dec, r) }

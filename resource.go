@@ -16,6 +16,7 @@ type record[T any] interface {
 	refID() int64         // its id
 	createdAt() time.Time // its date_created
 	setRaw(raw []byte)    // keeps its bytes as sent (KeepRawJSON)
+	RawJSON() []byte      // those bytes, nil unless kept
 }
 
 // queryOptions is an options struct of a request, never nil (orNew): it

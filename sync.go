@@ -8,6 +8,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/go-json-experiment/json"
 	"github.com/ordermsg/ordermsg-go/internal/checkpoint"
 )
 
@@ -66,12 +67,18 @@ const maxListings = 4
 // WithSkipUndecodable counts: pages are fetched one at a time.
 func (r resource[T, P]) sync(ctx context.Context, websiteID int64, cp *Checkpoint, opts syncOptions[T], walk []WalkOption) iter.Seq2[*T, error] {
 	walk = append(slices.Clip(walk), WithConcurrency(1))
+	var cfg walkConfig
+	for _, o := range walk {
+		if o != nil {
+			o(&cfg)
+		}
+	}
 	return func(yield func(*T, error) bool) {
 		if err := r.startSync(websiteID, cp, opts); err != nil {
 			yield(nil, err)
 			return
 		}
-		run := &syncRun{into: opts.responseInto(), unplaced: map[string]bool{}}
+		run := &syncRun{into: opts.responseInto(), unplaced: map[string]bool{}, skip: cfg.skip}
 		missed := false // the listing before missed the overlap
 		for listing := 1; ; listing++ {
 			shift, miss := r.syncListing(ctx, websiteID, cp, opts, walk, run, missed || listing == maxListings, yield)
@@ -95,6 +102,7 @@ func (r resource[T, P]) sync(ctx context.Context, websiteID int64, cp *Checkpoin
 type syncRun struct {
 	into     *Response
 	unplaced map[string]bool
+	skip     bool // WithSkipUndecodable: a record that cannot be placed is yielded as an error
 }
 
 // startSync checks a Sync's arguments before any request, and claims cp.
@@ -163,7 +171,9 @@ func (r resource[T, P]) syncListing(ctx context.Context, websiteID int64, cp *Ch
 	}
 	shift = &ListShiftedError{Object: r.kind}
 	prevTotal, changed := -1, false
+	page := 0 // the page being read
 	check := func(pg Pagination) error {
+		page = pg.CurrentPage
 		if prevTotal >= 0 && pg.Total != prevTotal {
 			changed, shift.Before, shift.After = true, prevTotal, pg.Total
 			if pg.Total < prevTotal {
@@ -236,6 +246,15 @@ func (r resource[T, P]) syncListing(ctx context.Context, websiteID int64, cp *Ch
 		if err == nil {
 			err = r.checkOrder(held, cur)
 		}
+		if run.skip && cur.rec != nil && (errors.Is(err, ErrNoCreationTime) || errors.Is(err, ErrFutureRecord)) {
+			cur = r.refused(cur, page, err)
+			if held != nil {
+				after = append(after, &cur)
+			} else if !emit(&cur) {
+				return nil, false
+			}
+			continue
+		}
 		switch {
 		case err == errShifted, err != nil && changed && (errors.Is(err, ErrNotAscending) || errors.Is(err, ErrPaginationStuck)):
 			return shift, false
@@ -295,6 +314,20 @@ func (c *overlapCheck[T, P]) verify(ctx context.Context, websiteID int64, opts s
 		return nil // not the record remembered, or it may have left the filter
 	}
 	return &OverlapError{Object: c.r.kind, ID: c.want.ID, Created: c.want.Created, DateStart: c.dateStart}
+}
+
+// refused is the entry of a record that decoded but that Sync cannot place
+// in creation order (err: it has no creation time, or is dated in the
+// future): its *RecordDecodeError, yielded unplaced, so that the mark does
+// not move to it and a later run meets it again. Its bytes are its own as
+// sent with KeepRawJSON, else its encoding (the same JSON value).
+func (r resource[T, P]) refused(e entry[T, P], page int, err error) entry[T, P] {
+	raw := P(e.rec).RawJSON()
+	if raw == nil {
+		raw, _ = json.Marshal(e.rec, codecOptions)
+	}
+	bad := &RecordDecodeError{Object: r.kind, ID: e.id(), Created: e.created(), Page: page, Index: -1, Offset: -1, Raw: raw, Err: err}
+	return entry[T, P]{bad: bad, resp: e.resp, unplaceable: true}
 }
 
 // checkOrder checks that cur, listed after prev (nil for the first record),

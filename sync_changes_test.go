@@ -705,3 +705,53 @@ func TestNilWalkOptionIsIgnored(t *testing.T) {
 		t.Errorf("%d records, want 3 and 3", n)
 	}
 }
+
+// With WithSkipUndecodable, a record Sync cannot place in creation order
+// (no date_created, or dated in the future) does not end the run: it is
+// yielded as a *RecordDecodeError after the record before it, the mark
+// does not move to it, and the next run meets it again. Without the option
+// the run stops at it, as before.
+func TestSyncSkipUndecodableTakesUndatedAndFutureRecords(t *testing.T) {
+	ls := &listServer{}
+	ls.add(minutes(6)...)
+	ls.raw = map[int64]string{
+		3: `{"object":"order","id":3,"date_created":null}`,
+		6: `{"object":"order","id":6,"date_created":"2099-01-01T00:00:00+00:00"}`,
+	}
+	c := ls.client(t)
+	run := func(cp *ordermsg.Checkpoint, walk ...ordermsg.WalkOption) (got []string, err error) {
+		for o, err := range c.Orders.Sync(context.Background(), 1, cp, &ordermsg.ListOrdersOptions{Count: 4}, walk...) {
+			var bad *ordermsg.RecordDecodeError
+			switch {
+			case errors.As(err, &bad):
+				why := "undated"
+				if errors.Is(bad, ordermsg.ErrFutureRecord) {
+					why = "future"
+				}
+				if !errors.Is(bad, ordermsg.ErrNoCreationTime) && why == "undated" || bad.Page == 0 || len(bad.Raw) == 0 {
+					t.Errorf("%+v", bad)
+				}
+				got = append(got, fmt.Sprintf("%s %d", why, bad.ID))
+			case err != nil:
+				return got, err
+			default:
+				got = append(got, fmt.Sprint(o.ID))
+			}
+		}
+		return got, nil
+	}
+	var strict ordermsg.Checkpoint
+	if got, err := run(&strict); !errors.Is(err, ordermsg.ErrNoCreationTime) || fmt.Sprint(got) != "[1]" {
+		t.Fatalf("strict: %v, %v; want [1] and ErrNoCreationTime", got, err)
+	}
+	var cp ordermsg.Checkpoint
+	for i, want := range []string{"[1 2 undated 3 4 5 future 6]", "[undated 3 future 6]"} {
+		got, err := run(&cp, ordermsg.WithSkipUndecodable())
+		if err != nil || fmt.Sprint(got) != want {
+			t.Fatalf("run %d: %v, %v; want %s", i+1, got, err, want)
+		}
+	}
+	if !cp.Mark().Equal(listBase.Add(5 * time.Minute)) {
+		t.Errorf("mark %v; want order 5's", cp.Mark())
+	}
+}

@@ -79,7 +79,8 @@ func DateOf(t time.Time) Date {
 	return Date{Year: y, Month: m, Day: d}
 }
 
-// ParseDate parses a YYYY-MM-DD date.
+// ParseDate parses a YYYY-MM-DD date. It refuses what Validate refuses: a
+// day the calendar does not have, and the year 0.
 func ParseDate(s string) (Date, error) {
 	if !hasDateShape(s) {
 		return Date{}, fmt.Errorf("ordermsg: date %q is not YYYY-MM-DD", s)
@@ -88,7 +89,11 @@ func ParseDate(s string) (Date, error) {
 	if err != nil {
 		return Date{}, fmt.Errorf("ordermsg: date %q does not exist", s)
 	}
-	return DateOf(t), nil
+	d := DateOf(t)
+	if d.Validate() != nil {
+		return Date{}, fmt.Errorf("ordermsg: date %q is before the year 1", s)
+	}
+	return d, nil
 }
 
 // hasDateShape reports whether s is 0000-00-00 with any digits.

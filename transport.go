@@ -92,7 +92,7 @@ func (c *Client) do(ctx context.Context, path string, query url.Values, lend boo
 		case http.StatusTooManyRequests, http.StatusServiceUnavailable:
 			e.RetryAfter, _ = retryAfter(r.header, time.Now())
 		case http.StatusBadRequest:
-			if c.versionHeader == DefaultVersionHeader {
+			if c.versionHeader == DefaultVersionHeader && mayBeAboutTheVersion(e) {
 				e.Hint = defaultVersionHeaderHint
 			}
 		}

@@ -477,9 +477,28 @@ func TestParseDateSaysWhatIsWrong(t *testing.T) {
 		"2024-2-3":   "is not YYYY-MM-DD",
 		"24-02-03":   "is not YYYY-MM-DD",
 		"2024/02/03": "is not YYYY-MM-DD",
+		"0000-01-01": "is before the year 1",
+		"0000-02-29": "is before the year 1",
 	} {
 		if _, err := ParseDate(in); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("ParseDate(%q) = %v, want an error that %s", in, err, want)
+		}
+	}
+}
+
+// ParseDate and Validate agree: a date parses exactly when it validates, so
+// that a parsed date is never refused when the request is sent.
+func TestParseDateRefusesWhatValidateRefuses(t *testing.T) {
+	for _, s := range []string{"0000-01-01", "0000-02-29", "0000-12-31", "0001-01-01", "0004-02-29", "0100-02-29",
+		"2024-02-29", "2023-02-29", "2024-04-31", "2024-00-10", "2024-12-00", "9999-12-31"} {
+		var y, m, d int
+		if _, err := fmt.Sscanf(s, "%d-%d-%d", &y, &m, &d); err != nil {
+			t.Fatal(err)
+		}
+		parsed, err := ParseDate(s)
+		valid := NewDate(y, time.Month(m), d).Validate() == nil
+		if (err == nil) != valid || err == nil && parsed != NewDate(y, time.Month(m), d) {
+			t.Errorf("%s: ParseDate = %v, %v; Validate: %v", s, parsed, err, valid)
 		}
 	}
 }

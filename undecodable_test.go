@@ -215,6 +215,10 @@ func TestBaseURLIsTheClientsWithoutSecrets(t *testing.T) {
 		"http://127.0.0.1:8080/":           "http://127.0.0.1:8080",
 		"HTTPS://API.Example.COM:443/V1":   "https://api.example.com/V1", // one spelling: the path keeps its case
 		"http://[::1]:80/":                 "http://[::1]",
+		"http://127.0.0.1:/":               "http://127.0.0.1",
+		"http://127.0.0.1:080/v1/./":       "http://127.0.0.1/v1",
+		"https://api.example.com/a/../v2":  "https://api.example.com/v2",
+		"http://[::1]:08080":               "http://[::1]:8080",
 	} {
 		c, err := NewClient(in, testAPIKey)
 		if err != nil {

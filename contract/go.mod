@@ -5,7 +5,7 @@ go 1.26.0
 require (
 	github.com/getkin/kin-openapi v0.152.0
 	github.com/jarcoal/httpmock v1.4.2
-	github.com/ordermsg/ordermsg-go v0.0.0-00010101000000-000000000000
+	github.com/ordermsg/ordermsg-go v0.1.0
 )
 
 require (
@@ -23,6 +23,3 @@ require (
 	golang.org/x/net v0.62.0 // indirect
 	golang.org/x/text v0.43.0 // indirect
 )
-
-// The contract tests check the SDK of this repository (see ../go.work).
-replace github.com/ordermsg/ordermsg-go => ../

@@ -65,41 +65,6 @@ func exportJSONLines(b *testing.B, c *ordermsg.Client, site int64, path string, 
 	return n
 }
 
-// inThePast moves the creation time of every order and message of ds back
-// by the same amount, so that the newest was created a day ago: the fake
-// creates a record every few hours from 2024 on, so 10,000 reach years
-// ahead, and Sync refuses a record dated in the future (ErrFutureRecord).
-func inThePast(ds *ordermsgtest.Dataset) {
-	var newest time.Time
-	for _, w := range ds.Websites {
-		for _, o := range w.Orders {
-			newest = latest(newest, o.DateCreated.Time)
-		}
-		for _, m := range w.Messages {
-			newest = latest(newest, m.DateCreated.Time)
-		}
-	}
-	shift := time.Until(newest) + 24*time.Hour
-	if shift <= 0 {
-		return
-	}
-	for _, w := range ds.Websites {
-		for _, o := range w.Orders {
-			o.DateCreated.Time = o.DateCreated.Add(-shift)
-		}
-		for _, m := range w.Messages {
-			m.DateCreated.Time = m.DateCreated.Add(-shift)
-		}
-	}
-}
-
-func latest(a, b time.Time) time.Time {
-	if b.After(a) {
-		return b
-	}
-	return a
-}
-
 func rawOf[T interface{ RawJSON() []byte }](v T, err error) ([]byte, error) {
 	if err != nil {
 		return nil, err
@@ -110,13 +75,13 @@ func rawOf[T interface{ RawJSON() []byte }](v T, err error) ([]byte, error) {
 // The benchmarks' website: 10,000 orders and 10,000 messages.
 const orders, messages = 10000, 10000
 
-// benchFake starts a loopback fake of the benchmarks' website, with every
-// record in the past, behind a server that counts the requests (and
-// answers each URL with the fake's first answer to it when once), and
-// returns that server and the website, read through it.
+// benchFake starts a loopback fake of the benchmarks' website (the fake
+// dates the newest record now, see ordermsgtest.Config.Now, so that Sync
+// never meets a record dated in the future), behind a server that counts
+// the requests (and answers each URL with the fake's first answer to it
+// when once), and returns that server and the website, read through it.
 func benchFake(b *testing.B, once bool) (*counting, site) {
 	ds := ordermsgtest.Generate(ordermsgtest.Config{Seed: 9, Websites: 1, OrdersPerWebsite: orders, MessagesPerWebsite: messages})
-	inThePast(ds)
 	srv := ordermsgtest.NewServer(ds)
 	b.Cleanup(srv.Close)
 	front := &counting{next: srv.Handler}

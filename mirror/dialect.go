@@ -3,6 +3,7 @@ package mirror
 import (
 	"database/sql/driver"
 	"fmt"
+	"hash/fnv"
 	"strconv"
 	"strings"
 	"time"
@@ -71,6 +72,14 @@ func (b Backend) tableExists() string {
 		return "SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = $1"
 	}
 	return "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?"
+}
+
+// advisoryKey is the key of PostgreSQL's advisory lock of the given name:
+// the name's 64-bit FNV-1a hash.
+func advisoryKey(name string) int64 {
+	h := fnv.New64a()
+	h.Write([]byte(name))
+	return int64(h.Sum64())
 }
 
 // errBadConn makes database/sql drop a connection rather than reuse it.

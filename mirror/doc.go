@@ -8,9 +8,11 @@
 // driver name "pgx"; the mirror writes with its COPY, and Open refuses
 // another driver), one that mirrors into SQLite its own (modernc.org/sqlite
 // needs no cgo). Open creates the tables and views, or upgrades those of an
-// earlier version; Mirror.Sync brings one website up to date. Records are
-// read as ordermsg.RawRecord (AllRaw, SyncRaw), checked as the SDK decodes
-// them but not decoded: the mirror reads the members its columns need.
+// earlier version; Mirror.Sync brings one website up to date, and
+// Mirror.SyncFleet many, each with its own key, shared by workers. Records
+// are read as ordermsg.RawRecord (AllRaw, SyncRaw), checked as the SDK
+// decodes them but not decoded: the mirror reads the members its columns
+// need.
 //
 // # Tables
 //
@@ -30,6 +32,7 @@
 //     and resource, written in the same transaction as the records it covers.
 //   - refused_records: the records the SDK could not decode (below).
 //   - website_sources: the base URL each website is mirrored from (below).
+//   - mirror_runs: a row per run of a website by SyncFleet (below).
 //   - mirror_schema: the schema's version.
 //
 // Times the mirror takes from its own clock (read_at, deleted_at, and those
@@ -104,6 +107,29 @@
 // any write with a *SourceError; Options.BaseURLMoved says that the service
 // really moved, and the run takes the new one. A database of an earlier
 // version takes the base URL of its next run.
+//
+// # A fleet of websites
+//
+// SyncFleet syncs many websites, each with a client of its own account,
+// FleetOptions.Parallel at a time (DefaultParallel, 4), each as Sync does;
+// one that fails stops none of the others. Open checks the schema once for
+// the whole fleet, and a website with nothing new costs 2 requests and no
+// DDL. Workers, processes on one machine or many that run SyncFleet with the
+// same websites on one PostgreSQL database, share the work: a worker holds a
+// website while it syncs it (pg_try_advisory_lock on its session), and skips
+// a website another holds (SkipHeld) or synced since it began (SkipSynced),
+// so that no worker waits for another. A worker killed at any moment loses
+// nothing: what it committed stays, and its hold ends with its session, so
+// that the next run takes the website. SQLite has no such holds: workers at
+// once are safe but two may sync a website at the same time, and the file
+// takes one writer at a time: one worker per SQLite file is what pays.
+//
+// Each website's run leaves a row in mirror_runs when it ends: website_id,
+// started_at and finished_at (the mirror's clock), status ("ok" or
+// "failed"), new_records, updated_records and deleted_records (orders and
+// messages together), and error, the failure's text. A skipped website
+// leaves none, nor does a run killed before its end. Rows are never
+// removed: delete the old ones when they are no longer wanted.
 //
 // # Schema
 //

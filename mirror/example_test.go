@@ -7,6 +7,7 @@ import (
 	"log"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/ordermsg/ordermsg-go"
 	"github.com/ordermsg/ordermsg-go/mirror"
@@ -78,4 +79,59 @@ func Example() {
 	// gbp: 10 orders, total 185104
 	// usd: 24 orders, total 765919
 	// best seller: STK-RND, 54 sold
+}
+
+// ExampleMirror_SyncFleet mirrors three websites, each owned by its own
+// account, into one SQLite file, two at a time; then asks mirror_runs how
+// each run went. Workers on several machines share the same call's work
+// through a PostgreSQL database.
+func ExampleMirror_SyncFleet() {
+	srv := ordermsgtest.NewServer(ordermsgtest.Generate(ordermsgtest.Config{Seed: 1, Websites: 3, OrdersPerWebsite: 10, MessagesPerWebsite: 12}))
+	defer srv.Close()
+	// A client per website, with its account's key.
+	var websites []mirror.Website
+	for _, w := range srv.Handler.Dataset().Websites {
+		c, err := ordermsg.NewClient(srv.URL, w.APIKey)
+		if err != nil {
+			log.Fatal(err)
+		}
+		websites = append(websites, mirror.Website{ID: w.ID, Client: c})
+	}
+	dir, err := os.MkdirTemp("", "mirror-example")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	db, err := sql.Open("sqlite", filepath.Join(dir, "fleet.db"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer db.Close()
+
+	ctx := context.Background()
+	m, err := mirror.Open(ctx, db, mirror.SQLite)
+	if err != nil {
+		log.Fatal(err)
+	}
+	res, err := m.SyncFleet(ctx, slices.Values(websites), &mirror.FleetOptions{
+		Parallel: 2,
+		Done: func(r mirror.WebsiteResult) {
+			if r.Err != nil {
+				log.Printf("website %d: %v", r.WebsiteID, r.Err) // the others go on
+			}
+		},
+	})
+	if err != nil {
+		log.Fatal(err) // a *mirror.FleetError when websites failed
+	}
+	fmt.Printf("%d synced: %d orders and %d messages new\n", res.Synced, res.Orders.New, res.Messages.New)
+
+	var ok int
+	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM mirror_runs WHERE status = 'ok'").Scan(&ok); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("mirror_runs: %d runs ok\n", ok)
+	// Output:
+	// 3 synced: 30 orders and 36 messages new
+	// mirror_runs: 3 runs ok
 }

@@ -5,7 +5,7 @@ go 1.26.0
 require (
 	github.com/go-json-experiment/json v0.0.0-20260820222146-c27c302e5fc3
 	github.com/jackc/pgx/v5 v5.12.0
-	github.com/ordermsg/ordermsg-go v0.0.0-00010101000000-000000000000
+	github.com/ordermsg/ordermsg-go v0.1.0
 	modernc.org/sqlite v1.61.1
 )
 
@@ -30,7 +30,3 @@ require (
 	modernc.org/mathutil v1.7.1 // indirect
 	modernc.org/memory v1.12.1 // indirect
 )
-
-// The SDK is developed in this repository (see ../go.work); drop this
-// replace and require a released version to use the package from elsewhere.
-replace github.com/ordermsg/ordermsg-go => ../

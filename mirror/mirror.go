@@ -1,6 +1,7 @@
 package mirror
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -91,20 +92,31 @@ func Open(ctx context.Context, db *sql.DB, backend Backend) (*Mirror, error) {
 	return m, nil
 }
 
-// withConn runs f on a connection of its own, set up for the backend.
+// withConn runs f on a connection of its own (see conn).
 func (m *Mirror) withConn(ctx context.Context, f func(*sql.Conn) error) error {
-	conn, err := m.db.Conn(ctx)
+	conn, err := m.conn(ctx)
 	if err != nil {
 		return err
 	}
 	defer conn.Close()
+	return f(conn)
+}
+
+// conn takes a connection of the pool, set up for the backend; the caller
+// closes it.
+func (m *Mirror) conn(ctx context.Context) (*sql.Conn, error) {
+	conn, err := m.db.Conn(ctx)
+	if err != nil {
+		return nil, err
+	}
 	if m.backend == SQLite {
 		// Another run may hold the write lock for one batch: wait for it.
 		if _, err := conn.ExecContext(ctx, fmt.Sprintf("PRAGMA busy_timeout = %d", busyWait.Milliseconds())); err != nil {
-			return err
+			conn.Close()
+			return nil, err
 		}
 	}
-	return f(conn)
+	return conn, nil
 }
 
 // Options tune a Sync. The zero value (or nil) is a run that reads the new
@@ -136,6 +148,21 @@ type Options struct {
 	Concurrency int
 	// Progress, when set, is called once for each record read.
 	Progress func()
+}
+
+// withDefaults returns the options (the zero ones for nil) with the
+// defaults of their zero fields, or an error when one is negative.
+func (o *Options) withDefaults() (Options, error) {
+	var out Options
+	if o != nil {
+		out = *o
+	}
+	if out.RefreshDays < 0 || out.PageSize < 0 || out.Concurrency < 0 {
+		return out, fmt.Errorf("mirror: RefreshDays %d, PageSize %d, Concurrency %d: none may be negative", out.RefreshDays, out.PageSize, out.Concurrency)
+	}
+	out.PageSize = cmp.Or(out.PageSize, 100)
+	out.Concurrency = cmp.Or(out.Concurrency, 4)
+	return out, nil
 }
 
 // Counts are what a Sync did to one table. A record read is counted once:
@@ -193,27 +220,22 @@ type Result struct {
 // returned; the next Sync goes on from there. Errors of the database match
 // ErrDatabase; others come from the API or the network.
 func (m *Mirror) Sync(ctx context.Context, c *ordermsg.Client, websiteID int64, opts *Options) (Result, error) {
-	var o Options
-	if opts != nil {
-		o = *opts
+	return m.sync(ctx, c, websiteID, opts, nil)
+}
+
+// sync is Sync, on conn when not nil (else on connections of the pool, one
+// at a time).
+func (m *Mirror) sync(ctx context.Context, c *ordermsg.Client, websiteID int64, opts *Options, conn *sql.Conn) (Result, error) {
+	o, err := opts.withDefaults()
+	if err == nil {
+		err = checkWebsite(c, websiteID)
 	}
-	switch {
-	case c == nil:
-		return Result{}, errors.New("mirror: Sync needs a client")
-	case websiteID <= 0:
-		return Result{}, fmt.Errorf("mirror: website id %d: want a positive integer", websiteID)
-	case o.RefreshDays < 0 || o.PageSize < 0 || o.Concurrency < 0:
-		return Result{}, fmt.Errorf("mirror: RefreshDays %d, PageSize %d, Concurrency %d: none may be negative", o.RefreshDays, o.PageSize, o.Concurrency)
+	if err != nil {
+		return Result{}, err
 	}
-	if o.PageSize == 0 {
-		o.PageSize = 100
-	}
-	if o.Concurrency == 0 {
-		o.Concurrency = 4
-	}
-	run := &run{m: m, c: c, site: websiteID, opts: o}
+	run := &run{m: m, c: c, site: websiteID, opts: o, conn: conn}
 	var res Result
-	err := run.checkSource(ctx)
+	err = run.checkSource(ctx)
 	if err == nil {
 		res.Orders, err = syncTable(ctx, run, ordersTable)
 	}
@@ -223,12 +245,33 @@ func (m *Mirror) Sync(ctx context.Context, c *ordermsg.Client, websiteID int64, 
 	return res, err
 }
 
+// checkWebsite returns the error of a website that Sync cannot read: no
+// client, or an id that is not positive.
+func checkWebsite(c *ordermsg.Client, websiteID int64) error {
+	switch {
+	case c == nil:
+		return fmt.Errorf("mirror: website %d: no client to read it with", websiteID)
+	case websiteID <= 0:
+		return fmt.Errorf("mirror: website id %d: want a positive integer", websiteID)
+	}
+	return nil
+}
+
 // run is one Sync.
 type run struct {
 	m    *Mirror
 	c    *ordermsg.Client
 	site int64
 	opts Options
+	conn *sql.Conn // the run's connection, or nil for one of the pool at a time
+}
+
+// withConn runs f on the run's connection, or on one of the pool.
+func (r *run) withConn(ctx context.Context, f func(*sql.Conn) error) error {
+	if r.conn != nil {
+		return f(r.conn)
+	}
+	return r.m.withConn(ctx, f)
 }
 
 // progress reports one record read.

@@ -1,6 +1,7 @@
 package mirror_test
 
 import (
+	"context"
 	"database/sql"
 	"fmt"
 	"os"
@@ -62,8 +63,12 @@ func TestREADMEQueries(t *testing.T) {
 	mirrortest.ForEach(t, func(t *testing.T, be mirrortest.Backend, target string) {
 		db := be.Open(t, target)
 		m := openMirror(t, be, db)
-		syncSite(t, m, siteOf(t, srv, 0), nil)
-		syncSite(t, m, siteOf(t, srv, 1), nil)
+		// A fleet of the two websites and a third that fails (a key of
+		// no account), for the query of mirror_runs.
+		bad := clientOf(t, srv.URL, site{id: 1003, key: "omk_no_such_account"})
+		if res, _ := m.SyncFleet(context.Background(), fleetOf(siteOf(t, srv, 0), siteOf(t, srv, 1), bad), nil); res.Synced != 2 || res.Failed != 1 {
+			t.Fatalf("the fleet: %+v", res)
+		}
 		var all [][]string
 		ran := 0
 		for _, q := range queries {
@@ -80,12 +85,33 @@ func TestREADMEQueries(t *testing.T) {
 					t.Errorf("%d rows, want %d from the fake's data:\n%s\n got  %.300q\n want %.300q", len(rows), len(w), q.sql, rows, w)
 				}
 			}
+			if strings.Contains(q.sql, "FROM mirror_runs") && (len(rows) != 1 || !strings.HasPrefix(rows[0], "1003|failed|ordermsg: GET ")) {
+				t.Errorf("the websites that failed or have not synced: %q, want website 1003's failure alone:\n%s", rows, q.sql)
+			}
 			if q.only == "" {
 				all = append(all, rows)
 			}
 		}
-		if ran < len(queries)-1 {
-			t.Errorf("ran %d of the %d queries", ran, len(queries))
+		// A website whose last run ok is two hours old shows too.
+		update := "UPDATE mirror_runs SET started_at = $1, finished_at = $1 WHERE website_id = 1001"
+		var old any = time.Now().Add(-2 * time.Hour).UTC()
+		if be.Name == "SQLite" {
+			update = strings.ReplaceAll(update, "$1", "?1")
+			old = old.(time.Time).Format("2006-01-02T15:04:05.000000Z")
+		}
+		if _, err := db.Exec(update, old); err != nil {
+			t.Fatal(err)
+		}
+		for _, q := range queries {
+			if strings.Contains(q.sql, "FROM mirror_runs") && q.only == be.Name {
+				if rows := normalizedRows(t, db, q.sql); len(rows) != 2 || !strings.HasPrefix(rows[0], "1001|ok|NULL|") {
+					t.Errorf("with website 1001 synced two hours ago: %q", rows)
+				}
+			}
+		}
+		// A query for one backend has its twin for the other.
+		if 2*(len(queries)-ran) != countOnly(queries) {
+			t.Errorf("ran %d of the %d queries, %d of them for one backend", ran, len(queries), countOnly(queries))
 		}
 		results[be.Name] = all
 	})
@@ -107,6 +133,17 @@ func TestREADMEQueries(t *testing.T) {
 			}
 		}
 	}
+}
+
+// countOnly is the number of queries for one backend.
+func countOnly(queries []readmeQuery) int {
+	n := 0
+	for _, q := range queries {
+		if q.only != "" {
+			n++
+		}
+	}
+	return n
 }
 
 // readmeAnswers works out, from the fake's records, the rows of the README's

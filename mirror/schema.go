@@ -18,7 +18,7 @@ import (
 // (migrations/). Version 1 is the unversioned SQLite database of ordermsg
 // sync --db before this package (one website, records without their
 // includes).
-const SchemaVersion = 3
+const SchemaVersion = 4
 
 // ErrSchema is matched (errors.Is) by the error of Open for a database whose
 // tables are not a mirror's this version can use: made by a newer version,
@@ -67,6 +67,11 @@ const schemaLockKey = 0x6f72646d73670001
 // but cannot compute, then makes the views again from their description
 // and records the version.
 func setUp(ctx context.Context, b Backend, conn *sql.Conn) error {
+	// A database of this version, the usual case, needs neither the lock
+	// nor a transaction: workers that start at once do not wait in turn.
+	if version, err := schemaVersion(ctx, b, conn); err == nil && version == SchemaVersion {
+		return nil
+	}
 	return inTx(ctx, b, conn, func() error {
 		if b == PostgreSQL {
 			if _, err := conn.ExecContext(ctx, "SELECT pg_advisory_xact_lock($1)", int64(schemaLockKey)); err != nil {

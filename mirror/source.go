@@ -40,7 +40,7 @@ func (e *SourceError) Is(target error) bool { return target == ErrOtherSource }
 func (r *run) checkSource(ctx context.Context) error {
 	given := r.c.BaseURL() // in one spelling: scheme and host in lower case, no default port
 	b := r.m.backend
-	return r.m.withConn(ctx, func(conn *sql.Conn) error {
+	return r.withConn(ctx, func(conn *sql.Conn) error {
 		return inTx(ctx, b, conn, func() error {
 			// A second run at once waits here for the first's row.
 			_, err := conn.ExecContext(ctx, b.rebind(`INSERT INTO website_sources (website_id, base_url, recorded_at) VALUES (?, ?, ?)

@@ -6,7 +6,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"sync"
 	"time"
 
@@ -18,7 +17,7 @@ import (
 // (with Reconcile) every one.
 func syncTable[T any](ctx context.Context, r *run, t *table[T]) (Counts, error) {
 	var counts Counts
-	err := r.m.withConn(ctx, func(conn *sql.Conn) error {
+	err := r.withConn(ctx, func(conn *sql.Conn) error {
 		unlock, err := r.m.lock(ctx, conn, r.site, t.name)
 		if err != nil {
 			return dbErr(err)
@@ -290,9 +289,7 @@ func (m *Mirror) lock(ctx context.Context, conn *sql.Conn, site int64, resource 
 	if m.backend != PostgreSQL {
 		return func() {}, nil
 	}
-	h := fnv.New64a()
-	fmt.Fprintf(h, "ordermsg mirror %s of website %d", resource, site)
-	key := int64(h.Sum64())
+	key := advisoryKey(fmt.Sprintf("ordermsg mirror %s of website %d", resource, site))
 	if _, err := conn.ExecContext(ctx, "SELECT pg_advisory_lock($1)", key); err != nil {
 		return nil, fmt.Errorf("mirror: waiting for the lock of website %d's %s: %w", site, resource, err)
 	}

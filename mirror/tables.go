@@ -95,11 +95,19 @@ var (
 	sourcesTable = tableDef{"website_sources", []column{
 		notNull("website_id", typeBigint), notNull("base_url", typeText), notNull("recorded_at", typeStamp),
 	}}
+	// runsTable holds a row per run of a website by a fleet (see
+	// fleet.go): status is "ok" or "failed"; the counts are the orders' and
+	// messages' together.
+	runsTable = tableDef{"mirror_runs", []column{
+		notNull("website_id", typeBigint), notNull("started_at", typeStamp), notNull("finished_at", typeStamp),
+		notNull("status", typeText), notNull("new_records", typeBigint), notNull("updated_records", typeBigint),
+		notNull("deleted_records", typeBigint), nullable("error", typeText),
+	}}
 )
 
 // schemaTables are every table of the schema.
 func schemaTables() []tableDef {
-	return []tableDef{mirrorSchemaTable, ordersTable.def(), messagesTable.def(), syncStateTable, refusedTable, sourcesTable}
+	return []tableDef{mirrorSchemaTable, ordersTable.def(), messagesTable.def(), syncStateTable, refusedTable, sourcesTable, runsTable}
 }
 
 // field is a column of a record's table that holds one of the record's

@@ -22,6 +22,16 @@ type Config struct {
 	// raised to OrdersPerWebsite when smaller. The messages beyond the
 	// orders' own are event_management and general_contact messages.
 	MessagesPerWebsite int
+	// Now is the time the dataset is made at: no record is created after
+	// it. The zero Now is time.Now(). A website's records are created a
+	// few hours apart from 2024-01-01 08:00 UTC on; when the newest would
+	// then come after Now (past about 7,000 messages in late 2026), the
+	// website's records are all moved back by the same whole number of
+	// minutes, keeping their spacing, so that the newest is created in the
+	// minute before Now or at it. A smaller website keeps its dates
+	// whatever Now is, so the same Seed and sizes give the same records; a
+	// website that is moved depends on Now too.
+	Now time.Time
 }
 
 // DefaultConfig is the dataset the examples and the CLI's demo use: two
@@ -97,15 +107,30 @@ func Generate(cfg Config) *Dataset {
 	cfg.Websites = max(cfg.Websites, 1)
 	cfg.OrdersPerWebsite = max(cfg.OrdersPerWebsite, 0)
 	cfg.MessagesPerWebsite = max(cfg.MessagesPerWebsite, cfg.OrdersPerWebsite)
-	g := &generator{rng: rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x6f72646572)), cfg: cfg}
+	now := cfg.Now
+	if now.IsZero() {
+		now = time.Now()
+	}
+	src := rand.NewPCG(cfg.Seed, cfg.Seed^0x6f72646572)
+	g := &generator{rng: rand.New(src), cfg: cfg}
 	ds := &Dataset{}
 	for i := range cfg.Websites {
-		ds.Websites = append(ds.Websites, g.website(int64(1001+i)))
+		id := int64(1001 + i)
+		before := *src
+		w := g.website(id, epoch)
+		if newest := w.newest(); newest.After(now) {
+			// The same draws again, from a start that puts the newest
+			// record at now or in the minute before.
+			*src = before
+			w = g.website(id, now.Add(-newest.Sub(epoch)).Truncate(time.Minute))
+		}
+		ds.Websites = append(ds.Websites, w)
 	}
 	return ds
 }
 
-// epoch is the creation time of the first record of every website.
+// epoch is the creation time of the first record of every website, unless
+// the website is moved back (see Config.Now).
 var epoch = time.Date(2024, time.January, 1, 8, 0, 0, 0, time.UTC)
 
 type generator struct {
@@ -123,7 +148,9 @@ func (g *generator) pick(n int) int { return g.rng.IntN(n) }
 
 func (g *generator) chance(p float64) bool { return g.rng.Float64() < p }
 
-func (g *generator) website(id int64) *Website {
+// website makes the website with the given id, whose records are created
+// from start on.
+func (g *generator) website(id int64, start time.Time) *Website {
 	w := &Website{
 		ID:          id,
 		APIKey:      fmt.Sprintf("omk_test_%016x", g.rng.Uint64()),
@@ -151,7 +178,7 @@ func (g *generator) website(id int64) *Website {
 	// that have no order fall between them.
 	total := g.cfg.MessagesPerWebsite
 	orderEvery := float64(total) / float64(max(g.cfg.OrdersPerWebsite, 1))
-	when := epoch
+	when := start
 	orders := 0
 	for i := range total {
 		when = when.Add(time.Duration(20+g.pick(400)) * time.Minute)

@@ -19,16 +19,23 @@
 // the pagination); each takes your own *ordermsg.Order or
 // *ordermsg.Message values, or raw JSON (json.RawMessage). ErrorResponder
 // serves an error of any status, RateLimitResponder a 429 with
-// Retry-After. The URL layout under the base URL is
+// Retry-After. Like httpmock's *OrPanic constructors, they panic when made
+// with a fixture that no response of the API holds, rather than serve it
+// or fail each request: a nil record, raw JSON that is not a JSON object,
+// an error status outside 400 to 599. The URL layout under the base URL is
 // /websites/{website_id}/orders, /websites/{website_id}/orders/{order_id},
 // and the same for messages; httpmock matches a URL registered without a
 // query whatever the request's query. For records like the real ones,
 // Website.ListedOrders, ListedMessages, RetrievedOrder and RetrievedMessage
-// return the fake's data as the API shows it, with the includes asked for.
+// return the fake's data as the API shows it, with the includes asked for;
+// but their file links are the dataset's (on files.example.com, expired),
+// not the signed ones the fake mints on its own origin as it serves.
 //
-// A client retries 429 and 5xx responses by default, three times with
-// backoff: give it ordermsg.WithRetry(ordermsg.RetryPolicy{}) in tests of
-// errors, so that an error fixture answers at once.
+// A client retries 429 and 5xx responses, and network errors, by default,
+// three times with backoff; httpmock's answer to a URL without a responder
+// is such an error. Give a client on fixtures
+// ordermsg.WithRetry(ordermsg.RetryPolicy{}), so that an error fixture, or
+// a URL the test did not register, answers at once.
 //
 // # OpenAPI
 //
@@ -81,7 +88,8 @@
 //     value) instead, to test code that sends it; Server.Client and
 //     Handler.Client send whatever the fake requires. A name or value that
 //     the SDK refuses (ordermsg.CheckVersionHeader) is refused here too:
-//     Client returns the error and every request gets a 500 that says it.
+//     Client returns the error and every request gets a 501 that says it
+//     (a server error that the SDK does not retry, unlike a 500).
 //   - Methods other than GET give 405.
 //   - count: default 25 (DefaultCount), from 1 to 100 (MaxCount); outside
 //     that, 400. page: from 1, default 1; a page past the end is empty.

@@ -30,8 +30,11 @@ func Example_handWrittenFixtures() {
 	mt.RegisterResponder("GET", "https://api.example.com/websites/1001/orders/8",
 		httpmock.NewStringResponder(404, `{"message": "order 8 not found"}`))
 
+	// No retries in tests: an error fixture, and a URL without a responder,
+	// come back at once.
 	c, err := ordermsg.NewClient("https://api.example.com", "test-key",
-		ordermsg.WithHTTPClient(&http.Client{Transport: mt}))
+		ordermsg.WithHTTPClient(&http.Client{Transport: mt}),
+		ordermsg.WithRetry(ordermsg.RetryPolicy{}))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -44,9 +47,12 @@ func Example_handWrittenFixtures() {
 	}
 	_, err = c.Orders.Get(ctx, 1001, 8, nil)
 	fmt.Println(errors.Is(err, ordermsg.ErrNotFound), err)
+	_, err = c.Messages.List(ctx, 1001, nil) // no responder: a network error
+	fmt.Println(err)
 	// Output:
 	// 7 usd new
 	// true ordermsg: GET https://api.example.com/websites/1001/orders/8: 404 Not Found: order 8 not found
+	// ordermsg: GET https://api.example.com/websites/1001/messages: no responder found
 }
 
 // Fixtures made from the fake's data: records as the API shows them (the
@@ -64,7 +70,8 @@ func ExampleListResponder() {
 	mt.RegisterResponder("GET", fmt.Sprintf("%s/orders/%d", base, first.ID), ordermsgtest.RecordResponder(first))
 
 	c, err := ordermsg.NewClient("https://api.example.com", "test-key",
-		ordermsg.WithHTTPClient(&http.Client{Transport: mt}))
+		ordermsg.WithHTTPClient(&http.Client{Transport: mt}),
+		ordermsg.WithRetry(ordermsg.RetryPolicy{})) // no retries in tests
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -89,8 +96,9 @@ func ExampleListResponder() {
 
 // An error fixture answers at once when the client does not retry:
 // ordermsg.WithRetry(ordermsg.RetryPolicy{}) turns retrying off. By default
-// a client retries a 429 and a 5xx (but 501) three times, with waits that
-// add up to 1 to 1.75 seconds.
+// a client retries a 429, a 5xx (but 501) and a network error (httpmock's
+// answer to a URL without a responder) three times, with waits that add up
+// to 1 to 1.75 seconds.
 func ExampleErrorResponder() {
 	mt := httpmock.NewMockTransport()
 	mt.RegisterResponder("GET", "https://api.example.com/websites/1001/messages",
@@ -143,7 +151,8 @@ func ExampleRecordResponder() {
 	mt.RegisterResponder("GET", "https://api.example.com/websites/1001/orders/7", ordermsgtest.RecordResponder(order))
 	mt.RegisterResponder("GET", "https://api.example.com/websites/1001/messages", ordermsgtest.PageResponder(messages))
 
-	c, err := ordermsg.NewClient("https://api.example.com", "test-key", ordermsg.WithHTTPClient(&http.Client{Transport: mt}))
+	c, err := ordermsg.NewClient("https://api.example.com", "test-key",
+		ordermsg.WithHTTPClient(&http.Client{Transport: mt}), ordermsg.WithRetry(ordermsg.RetryPolicy{}))
 	if err != nil {
 		log.Fatal(err)
 	}

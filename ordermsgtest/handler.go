@@ -30,7 +30,7 @@ type Handler struct {
 	// WithVersionHeader); versionName is canonical.
 	versionName, versionValue string
 	// configErr is the error of an Option given a value it cannot use (see
-	// WithVersionHeader): Client returns it and every request gets a 500.
+	// WithVersionHeader): Client returns it and every request gets a 501.
 	configErr error
 
 	beforeList func(ListRequest) // see WithBeforeList (mutate.go)
@@ -153,7 +153,10 @@ func (h *Handler) unknownEndpoint(w http.ResponseWriter, r *http.Request) {
 // the version header. It returns false when r passes them.
 func (h *Handler) refusal(r *http.Request) (reply, bool) {
 	if h.configErr != nil {
-		return errorReply(http.StatusInternalServerError, "%v", h.configErr), true
+		// 501, not 500: a server error still, but one that the SDK (and
+		// most clients) does not retry, so that the test fails at once and
+		// not after three retries and their backoff.
+		return errorReply(http.StatusNotImplemented, "%v", h.configErr), true
 	}
 	if r.Method != http.MethodGet {
 		rep := errorReply(http.StatusMethodNotAllowed, "the API is read-only; use GET")
@@ -172,7 +175,9 @@ func (h *Handler) refusal(r *http.Request) (reply, bool) {
 	case h.versionValue:
 		return reply{}, false
 	default:
-		return errorReply(http.StatusBadRequest, "unsupported %s %q; supported: %s", h.versionName, v, h.versionValue), true
+		// The value sent is never shown: it may be the key, given in the
+		// wrong place.
+		return errorReply(http.StatusBadRequest, "unsupported %s value; supported: %s", h.versionName, h.versionValue), true
 	}
 }
 

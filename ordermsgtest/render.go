@@ -147,13 +147,21 @@ func keepIf[T any](include bool, v T) T {
 // with every include's data; these are what a response holds. For a website
 // whose handler adds records while it serves, call it inside
 // Handler.Snapshot.
+//
+// File links differ from the fake's. A file (a message's, a print-ready
+// file) keeps the dataset's link: a url on https://files.example.com, which
+// nothing serves, and an expires a day after its record's creation (for
+// generated records, in 2024: long past). The fake instead mints a signed
+// url on its own origin, valid for FileLinks.TTL, each time it serves a
+// record. A test that downloads files serves them itself, or uses the fake
+// (NewServer).
 func (w *Website) ListedOrders(includes ...ordermsg.OrderInclude) []*ordermsg.Order {
 	inc := includeSet(includeNames(includes))
 	return listAll(w.Orders, orderOps, func(o *ordermsg.Order) *ordermsg.Order { return w.renderOrder(o, inc, listed, false) })
 }
 
 // ListedMessages returns the website's messages as ListedOrders returns
-// its orders.
+// its orders, with the dataset's file links (expired, served by nothing).
 func (w *Website) ListedMessages(includes ...ordermsg.MessageInclude) []*ordermsg.Message {
 	inc := includeSet(includeNames(includes))
 	return listAll(w.Messages, messageOps, func(m *ordermsg.Message) *ordermsg.Message { return w.renderMessage(m, inc, listed) })
@@ -161,7 +169,8 @@ func (w *Website) ListedMessages(includes ...ordermsg.MessageInclude) []*orderms
 
 // RetrievedOrder returns the order with the given id as the API's retrieve
 // operation shows it with includes, or nil when the website has none: a
-// fixture for RecordResponder.
+// fixture for RecordResponder. Its file links are the dataset's, expired
+// and served by nothing, as ListedOrders says.
 func (w *Website) RetrievedOrder(id int64, includes ...ordermsg.OrderInclude) *ordermsg.Order {
 	if o := w.Order(id); o != nil {
 		return w.renderOrder(o, includeSet(includeNames(includes)), retrieved, false)
@@ -170,7 +179,8 @@ func (w *Website) RetrievedOrder(id int64, includes ...ordermsg.OrderInclude) *o
 }
 
 // RetrievedMessage returns the message with the given id as RetrievedOrder
-// returns an order.
+// returns an order, with the dataset's file links (expired, served by
+// nothing).
 func (w *Website) RetrievedMessage(id int64, includes ...ordermsg.MessageInclude) *ordermsg.Message {
 	if m := w.Message(id); m != nil {
 		return w.renderMessage(m, includeSet(includeNames(includes)), retrieved)

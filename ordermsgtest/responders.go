@@ -1,6 +1,7 @@
 package ordermsgtest
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -18,16 +19,54 @@ import (
 // came from), at each request, so that a test may change them in between.
 // A value made by hand must set its Object (ordermsg.ObjectOrder or
 // ordermsg.ObjectMessage), which the SDK checks.
+//
+// The responders check their records when they are made, as httpmock's
+// *OrPanic constructors do, and panic on a record that no API response
+// holds, with a message that says which and why: a nil *ordermsg.Order or
+// *ordermsg.Message, and raw JSON that is not a JSON object.
 type Record interface {
 	*ordermsg.Order | *ordermsg.Message | json.RawMessage
+}
+
+// mustBeRecords panics, naming the responder and the record, when one of
+// records cannot be served (see Record).
+func mustBeRecords[R Record](responder string, records []R) {
+	for i, r := range records {
+		if problem := recordProblem(r); problem != "" {
+			panic(fmt.Sprintf("ordermsgtest: %s: records[%d] %s", responder, i, problem))
+		}
+	}
+}
+
+// recordProblem says why r cannot be served as a record, or is "".
+func recordProblem[R Record](r R) string {
+	switch v := any(r).(type) {
+	case *ordermsg.Order:
+		if v == nil {
+			return "is a nil *ordermsg.Order"
+		}
+	case *ordermsg.Message:
+		if v == nil {
+			return "is a nil *ordermsg.Message"
+		}
+	case json.RawMessage:
+		if !json.Valid(v) || bytes.TrimLeft(v, " \t\r\n")[0] != '{' {
+			return "is not a JSON object"
+		}
+	}
+	return ""
 }
 
 // RecordResponder answers every request with record, as the API's retrieve
 // operations do: status 200 and its JSON. Register it for the record's
 // URL, such as https://api.example.com/websites/1001/orders/7 (the layout
 // is /websites/{website_id}/orders/{order_id} and
-// /websites/{website_id}/messages/{message_id}).
+// /websites/{website_id}/messages/{message_id}). It panics on a nil record
+// or raw JSON that is not a JSON object (see Record).
 func RecordResponder[R Record](record R) httpmock.Responder {
+	if problem := recordProblem(record); problem != "" {
+		panic("ordermsgtest: RecordResponder: the record " + problem)
+	}
 	return func(*http.Request) (*http.Response, error) {
 		body, err := json.Marshal(record)
 		if err != nil {
@@ -43,8 +82,10 @@ func RecordResponder[R Record](record R) httpmock.Responder {
 // with its pagination filled in for page 1 of 1 (0 pages when records is
 // empty), per_page the larger of len(records) and DefaultCount. A walk
 // (All) reads that page and stops. For a list of several pages, use
-// ListResponder.
+// ListResponder. It panics on a record that is nil or raw JSON that is not
+// a JSON object (see Record).
 func PageResponder[R Record](records []R) httpmock.Responder {
+	mustBeRecords("PageResponder", records)
 	return func(*http.Request) (*http.Response, error) {
 		_, _, p := paginate(len(records), 1, max(len(records), DefaultCount))
 		return listResponse("PageResponder", records, p)
@@ -62,8 +103,10 @@ func PageResponder[R Record](records []R) httpmock.Responder {
 // search, sort, direction, includes) are ignored.
 // Register it for the list's URL, such as
 // https://api.example.com/websites/1001/orders: httpmock matches a request
-// with any query to it.
+// with any query to it. It panics on a record that is nil or raw JSON that
+// is not a JSON object (see Record).
 func ListResponder[R Record](records []R) httpmock.Responder {
+	mustBeRecords("ListResponder", records)
 	return func(r *http.Request) (*http.Response, error) {
 		page, count, err := parsePaging(r.URL.Query(), math.MaxInt)
 		if err != nil {
@@ -93,8 +136,12 @@ func listResponse[R Record](responder string, records []R, p ordermsg.Pagination
 // matches the sentinel of the status (ordermsg.ErrNotFound for 404, ...).
 // A client retries a 429 and a 5xx but 501 by default: give it
 // ordermsg.WithRetry(ordermsg.RetryPolicy{}) for the error to come back at
-// once.
+// once. status must be an error's, from 400 to 599: another panics, as a
+// fixture that would not be the error it is named for.
 func ErrorResponder(status int, message string) httpmock.Responder {
+	if status < 400 || status > 599 {
+		panic(fmt.Sprintf("ordermsgtest: ErrorResponder: status %d is not an error's: want 400 to 599", status))
+	}
 	return func(*http.Request) (*http.Response, error) {
 		return errorReply(status, "%s", message).response(), nil
 	}
@@ -103,9 +150,10 @@ func ErrorResponder(status int, message string) httpmock.Responder {
 // RateLimitResponder answers every request with a 429 whose Retry-After
 // header asks for retryAfter, in whole seconds rounded up (none when
 // retryAfter is not positive). A client without retries returns an
-// *ordermsg.APIError with RetryAfter set; with the default policy, a wait up
-// to its MaxWait (30s) is slept before each retry, and a longer one is
-// returned at once.
+// *ordermsg.APIError with RetryAfter set. With the default policy, a wait up
+// to its MaxWait (30s) is slept before each of the three retries (a call to
+// RateLimitResponder(30*time.Second) fails after 90 seconds), and a longer
+// one is returned at once.
 func RateLimitResponder(retryAfter time.Duration) httpmock.Responder {
 	return func(*http.Request) (*http.Response, error) {
 		rep := errorReply(http.StatusTooManyRequests, "rate limited")

@@ -242,6 +242,65 @@ func TestErrorResponder(t *testing.T) {
 	}
 }
 
+// A responder made with a fixture that no response holds panics when it is
+// made, saying which and why, rather than serve it (200 null, data:[null],
+// a 200 error) or fail each request with an error that the client retries.
+func TestRespondersRefuseBadFixturesWhenMade(t *testing.T) {
+	order := &ordermsg.Order{Object: ordermsg.ObjectOrder, ID: 1}
+	for _, tc := range []struct {
+		name  string
+		make  func() httpmock.Responder
+		panic string
+	}{
+		{"nil order", func() httpmock.Responder { return ordermsgtest.RecordResponder((*ordermsg.Order)(nil)) },
+			"ordermsgtest: RecordResponder: the record is a nil *ordermsg.Order"},
+		{"nil message", func() httpmock.Responder { return ordermsgtest.RecordResponder((*ordermsg.Message)(nil)) },
+			"ordermsgtest: RecordResponder: the record is a nil *ordermsg.Message"},
+		{"nil raw", func() httpmock.Responder { return ordermsgtest.RecordResponder(json.RawMessage(nil)) },
+			"ordermsgtest: RecordResponder: the record is not a JSON object"},
+		{"raw null", func() httpmock.Responder { return ordermsgtest.RecordResponder(json.RawMessage(" null")) },
+			"ordermsgtest: RecordResponder: the record is not a JSON object"},
+		{"raw array", func() httpmock.Responder { return ordermsgtest.RecordResponder(json.RawMessage(`[{"id":1}]`)) },
+			"ordermsgtest: RecordResponder: the record is not a JSON object"},
+		{"invalid raw", func() httpmock.Responder { return ordermsgtest.RecordResponder(json.RawMessage(`{"id":`)) },
+			"ordermsgtest: RecordResponder: the record is not a JSON object"},
+		{"nil in a page", func() httpmock.Responder { return ordermsgtest.PageResponder([]*ordermsg.Order{order, nil}) },
+			"ordermsgtest: PageResponder: records[1] is a nil *ordermsg.Order"},
+		{"nil in a list", func() httpmock.Responder { return ordermsgtest.ListResponder([]*ordermsg.Message{nil}) },
+			"ordermsgtest: ListResponder: records[0] is a nil *ordermsg.Message"},
+		{"invalid raw in a list", func() httpmock.Responder {
+			return ordermsgtest.ListResponder([]json.RawMessage{json.RawMessage(`{"id":1}`), json.RawMessage(`{"id":2,}`)})
+		}, "ordermsgtest: ListResponder: records[1] is not a JSON object"},
+		{"string in a page", func() httpmock.Responder {
+			return ordermsgtest.PageResponder([]json.RawMessage{json.RawMessage(`"order"`)})
+		},
+			"ordermsgtest: PageResponder: records[0] is not a JSON object"},
+		{"status 200", func() httpmock.Responder { return ordermsgtest.ErrorResponder(200, "fine") },
+			"ordermsgtest: ErrorResponder: status 200 is not an error's: want 400 to 599"},
+		{"status 99", func() httpmock.Responder { return ordermsgtest.ErrorResponder(99, "odd") },
+			"ordermsgtest: ErrorResponder: status 99 is not an error's: want 400 to 599"},
+		{"status 600", func() httpmock.Responder { return ordermsgtest.ErrorResponder(600, "odd") },
+			"ordermsgtest: ErrorResponder: status 600 is not an error's: want 400 to 599"},
+		{"status 399", func() httpmock.Responder { return ordermsgtest.ErrorResponder(399, "odd") },
+			"ordermsgtest: ErrorResponder: status 399 is not an error's: want 400 to 599"},
+	} {
+		func() {
+			defer func() {
+				if got := recover(); got != tc.panic {
+					t.Errorf("%s: panic %v, want %q", tc.name, got, tc.panic)
+				}
+			}()
+			tc.make()
+		}()
+	}
+	// The bounds and fixtures that responses hold are taken.
+	ordermsgtest.ErrorResponder(400, "bad")
+	ordermsgtest.ErrorResponder(599, "odd")
+	ordermsgtest.RecordResponder(json.RawMessage(" \n{}"))
+	ordermsgtest.PageResponder([]*ordermsg.Order(nil))
+	ordermsgtest.ListResponder([]json.RawMessage{})
+}
+
 // RateLimitResponder's Retry-After is in whole seconds, rounded up, and
 // absent for no wait.
 func TestRateLimitResponderRetryAfter(t *testing.T) {
@@ -478,6 +537,39 @@ func TestRenderedViewsAreWhatTheFakeServes(t *testing.T) {
 	}
 }
 
+// The views keep the dataset's file links, as their documentation says: a
+// url on files.example.com and an expires a day after the record's
+// creation, long past for generated records; the fake serves its own.
+func TestRenderedViewsKeepTheDatasetsFileLinks(t *testing.T) {
+	w := ordermsgtest.Generate(small).Websites[0]
+	var files []*ordermsg.File
+	for _, m := range w.ListedMessages(ordermsg.MessageIncludeFile) {
+		if m.File.Expanded != nil {
+			files = append(files, m.File.Expanded)
+		}
+	}
+	for _, o := range w.ListedOrders(ordermsg.OrderIncludeItemsPrintReadyFiles) {
+		if r := w.RetrievedOrder(o.ID, ordermsg.OrderIncludeItemsPrintReadyFiles); r != nil {
+			for _, it := range r.Items {
+				for _, prf := range it.PrintReadyFiles {
+					if prf.File != nil {
+						files = append(files, prf.File)
+					}
+				}
+			}
+		}
+	}
+	if len(files) == 0 {
+		t.Fatal("no file in the views")
+	}
+	for _, f := range files {
+		want := fmt.Sprintf("https://files.example.com/%d/%s", f.ID, f.Filename)
+		if f.URL != want || f.Expires.Year() != 2024 || !f.Expires.Before(time.Now()) {
+			t.Errorf("file %d: url %s, expires %v; want %s, expired in 2024", f.ID, f.URL, f.Expires, want)
+		}
+	}
+}
+
 // viewsAreServed checks the views of one resource (listed, retrieved)
 // against what the fake serves (all, get), for each set of includes.
 func viewsAreServed[T any, I ~string](t *testing.T, what string, records []*T, includeSets [][]I,
@@ -577,20 +669,7 @@ func TestReadmeShowsTheTestingExamples(t *testing.T) {
 	if !ok || !ok2 {
 		t.Fatal("the README has no Testing your code section with a The fake part")
 	}
-	src, err := os.ReadFile("example_httpmock_test.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	bodies := map[string]string{}
-	for _, fn := range strings.Split(string(src), "\nfunc ")[1:] {
-		name, rest, _ := strings.Cut(fn, "() {\n")
-		body, _, _ := strings.Cut(rest, "\t// Output:")
-		var lines []string
-		for _, line := range strings.Split(strings.TrimRight(body, "\n"), "\n") {
-			lines = append(lines, strings.TrimPrefix(line, "\t"))
-		}
-		bodies[name] = strings.Join(lines, "\n") + "\n"
-	}
+	bodies := httpmockExamples(t)
 	blocks := strings.Split(section, "```go\n")[1:]
 	if len(blocks) != 3 {
 		t.Fatalf("%d Go blocks; want the hand-written fixtures, the fake's data and the retry setting", len(blocks))
@@ -607,6 +686,39 @@ func TestReadmeShowsTheTestingExamples(t *testing.T) {
 			t.Errorf("Go block %d of the section is no example's body:\n%s", i+1, code)
 		} else if !strings.Contains(section, "`"+found+"`") {
 			t.Errorf("the section shows %s without naming it", found)
+		}
+	}
+}
+
+// httpmockExamples returns the body of each Example of
+// example_httpmock_test.go by its name, unindented, its output aside.
+func httpmockExamples(t *testing.T) map[string]string {
+	src, err := os.ReadFile("example_httpmock_test.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bodies := map[string]string{}
+	for _, fn := range strings.Split(string(src), "\nfunc ")[1:] {
+		name, rest, _ := strings.Cut(fn, "() {\n")
+		body, _, _ := strings.Cut(rest, "\t// Output:")
+		var lines []string
+		for _, line := range strings.Split(strings.TrimRight(body, "\n"), "\n") {
+			lines = append(lines, strings.TrimPrefix(line, "\t"))
+		}
+		bodies[name] = strings.Join(lines, "\n") + "\n"
+	}
+	return bodies
+}
+
+// Every client of the httpmock examples, and so of the README's "Testing
+// your code" (TestReadmeShowsTheTestingExamples), turns retries off: an
+// error fixture, and a URL without a responder (a network error to the
+// client), would otherwise come back after three retries and their backoff.
+func TestHTTPMockExamplesTurnRetriesOff(t *testing.T) {
+	const off = "ordermsg.WithRetry(ordermsg.RetryPolicy{})"
+	for name, body := range httpmockExamples(t) {
+		if n := strings.Count(body, "ordermsg.NewClient("); n != strings.Count(body, off) {
+			t.Errorf("%s: %d clients, %d of them with %s", name, n, strings.Count(body, off), off)
 		}
 	}
 }

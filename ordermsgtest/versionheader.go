@@ -19,7 +19,9 @@ import (
 // (ordermsg.CheckVersionHeader). An Option cannot return an error, so one
 // that fails the check is kept by the handler: Handler.Client and
 // Server.Client return it, and the handler answers every request with a
-// 500 whose message is its text, so that a test of any client sees it.
+// 501 Not Implemented whose message is its text, so that a test of any
+// client sees it: a server error, as a 500 would be, but one that the SDK
+// does not retry, so that the test fails at once.
 func WithVersionHeader(name, value string) Option {
 	return func(h *Handler) {
 		if err := ordermsg.CheckVersionHeader(name, value); err != nil {

@@ -35,7 +35,7 @@ func TestWithVersionHeaderIsRequired(t *testing.T) {
 		want string
 	}{
 		{"the spec's neutral name", nil, "missing Acme-Api-Version header"},
-		{"another value", []ordermsg.Option{ordermsg.WithVersionHeader("Acme-Api-Version", "2")}, `unsupported Acme-Api-Version "2"; supported: 1`},
+		{"another value", []ordermsg.Option{ordermsg.WithVersionHeader("Acme-Api-Version", "2")}, "unsupported Acme-Api-Version value; supported: 1"},
 	} {
 		other, err := ordermsg.NewClient(srv.URL, srv.APIKey, tc.opts...)
 		if err != nil {
@@ -49,6 +49,23 @@ func TestWithVersionHeaderIsRequired(t *testing.T) {
 	}
 }
 
+// The fake's 400 to a version header with another value never shows the
+// value sent: it may be the key, given in the wrong place.
+func TestFakeNeverShowsTheVersionValueSent(t *testing.T) {
+	srv := ordermsgtest.NewServer(ordermsgtest.Generate(small), ordermsgtest.WithVersionHeader("Acme-Api-Version", "1"))
+	defer srv.Close()
+	c, err := ordermsg.NewClient(srv.URL, srv.APIKey, ordermsg.WithVersionHeader("Acme-Api-Version", "sk_live_SECRETKEY"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.Orders.List(context.Background(), srv.WebsiteID, nil)
+	var apiErr *ordermsg.APIError
+	if !errors.As(err, &apiErr) || apiErr.StatusCode != http.StatusBadRequest ||
+		strings.Contains(err.Error(), "SECRET") || strings.Contains(string(apiErr.Body), "SECRET") {
+		t.Errorf("the fake's answer: %v, body %s", err, apiErr.Body)
+	}
+}
+
 // The default stays the spec's Service-Api-Version: 1, the SDK's default.
 func TestDefaultVersionHeader(t *testing.T) {
 	name, value := ordermsgtest.NewHandler(ordermsgtest.Generate(small)).VersionHeader()
@@ -59,8 +76,9 @@ func TestDefaultVersionHeader(t *testing.T) {
 
 // A header the SDK refuses (ordermsg.CheckVersionHeader) is refused by the
 // fake too, without a panic: Handler.Client and Server.Client return the
-// error, and every request the fake gets is answered with a 500 that says
-// it, never showing the value.
+// error, and every request the fake gets is answered with a 501 that says
+// it, never showing the value: a server error that a client with the
+// default retry policy does not retry.
 func TestWithVersionHeaderRefusesWhatTheSDKRefuses(t *testing.T) {
 	ctx := context.Background()
 	for _, tc := range []struct{ name, value, want string }{
@@ -69,6 +87,7 @@ func TestWithVersionHeaderRefusesWhatTheSDKRefuses(t *testing.T) {
 		{"Transfer-Encoding", "chunked", "ordermsgtest: WithVersionHeader: Transfer-Encoding cannot be the version header"},
 		{"", "1", "ordermsgtest: WithVersionHeader: the name is empty"},
 		{"Acme-Api-Version", "", "ordermsgtest: WithVersionHeader: the value is empty"},
+		{"Acme-Api-Version", " SECRET ", "ordermsgtest: WithVersionHeader: the value has leading or trailing white space"},
 		{"Acme Api Version", "SECRET", "ordermsgtest: WithVersionHeader: the name is not an HTTP token"},
 	} {
 		opt := ordermsgtest.WithVersionHeader(tc.name, tc.value)
@@ -80,14 +99,18 @@ func TestWithVersionHeaderRefusesWhatTheSDKRefuses(t *testing.T) {
 		if _, err := srv.Client(); err == nil || !strings.HasPrefix(err.Error(), tc.want) {
 			t.Errorf("WithVersionHeader(%q, %q): Server.Client() = %v", tc.name, tc.value, err)
 		}
-		c, err := ordermsg.NewClient(srv.URL, srv.APIKey, ordermsg.WithRetry(ordermsg.RetryPolicy{}))
+		c, err := ordermsg.NewClient(srv.URL, srv.APIKey) // the default retry policy
 		if err != nil {
 			t.Fatal(err)
 		}
 		_, err = c.Orders.List(ctx, srv.WebsiteID, nil)
 		var apiErr *ordermsg.APIError
-		if !errors.As(err, &apiErr) || apiErr.StatusCode != http.StatusInternalServerError || !strings.HasPrefix(apiErr.Message, tc.want) {
+		if !errors.As(err, &apiErr) || apiErr.StatusCode != http.StatusNotImplemented || !errors.Is(err, ordermsg.ErrServer) ||
+			!strings.HasPrefix(apiErr.Message, tc.want) {
 			t.Errorf("WithVersionHeader(%q, %q): a request got %v", tc.name, tc.value, err)
+		}
+		if n := srv.Handler.Stats().Requests; n != 1 {
+			t.Errorf("WithVersionHeader(%q, %q): %d requests, want 1: the answer was retried", tc.name, tc.value, n)
 		}
 		if strings.Contains(err.Error(), "SECRET") {
 			t.Errorf("the fake's answer shows the value: %v", err)

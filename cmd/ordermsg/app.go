@@ -38,6 +38,7 @@ type app struct {
 	demo            bool
 	allowHTTP       bool
 	timeout         time.Duration
+	maxBodyMiB      int64
 	verbose         bool
 	versionHeader   headerFlag
 
@@ -101,8 +102,13 @@ ORDERMSG_WEBSITE_ID, and requires the version header you set.
   ordermsg orders list --count 5        # needs ORDERMSG_BASE_URL, ORDERMSG_API_KEY, ORDERMSG_WEBSITE_ID`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       version(),
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{flagError(err)} })
+	// --version prints what the version command prints; declared here so
+	// that cobra gives it no -v, which is --verbose in the commands.
+	root.SetVersionTemplate(versionLine)
+	root.Flags().Bool("version", false, "print the version of ordermsg")
 
 	// Every command of the tool, in the order of the help.
 	serve, version := a.serveCommand(), a.versionCommand()
@@ -138,6 +144,7 @@ func (a *app) connectionFlags(c *cobra.Command) {
 	pf.BoolVar(&a.demo, "demo", false, "use a built-in fake of the service, with generated data (not with --base-url, --api-key or --website; their variables are ignored)")
 	pf.BoolVar(&a.allowHTTP, "allow-http", false, "allow a plain http:// base URL for a host that is not loopback (sends the API key in the clear)")
 	pf.DurationVar(&a.timeout, "timeout", 30*time.Second, "time limit of each attempt of a request; a timed-out attempt is retried (0: none)")
+	pf.Int64Var(&a.maxBodyMiB, "max-body-mib", 64, "largest response body taken, in MiB: a page of records, or one record, larger than this fails")
 	pf.BoolVarP(&a.verbose, "verbose", "v", false, "log retries on stderr")
 }
 
@@ -207,20 +214,12 @@ func (a *app) connectMirror() (c *ordermsg.Client, websiteID int64, close func()
 // telling the fake's first website) for the version header the fake must
 // require and the client's options.
 func (a *app) connectWith(demo func(header ordermsgtest.Option, opts []ordermsg.Option) (*ordermsg.Client, int64, func(), error)) (c *ordermsg.Client, websiteID int64, close func(), err error) {
-	if a.timeout < 0 {
-		return nil, 0, nil, usagef("--timeout %v: must not be negative", a.timeout)
-	}
-	if a.websiteID < 0 {
-		return nil, 0, nil, usagef("--website %d: want a positive website id", a.websiteID)
-	}
-	name, value, err := a.versionHeader.parse()
+	opts, header, err := a.clientOptions()
 	if err != nil {
 		return nil, 0, nil, err
 	}
-	opts := []ordermsg.Option{ordermsg.WithUserAgent("ordermsg-cli/" + ordermsg.Version), ordermsg.WithAttemptTimeout(a.timeout),
-		ordermsg.WithVersionHeader(name, value)}
-	if a.verbose {
-		opts = append(opts, ordermsg.WithLogger(slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))))
+	if a.websiteID < 0 {
+		return nil, 0, nil, usagef("--website %d: want a positive website id", a.websiteID)
 	}
 	if a.apiKey == "" {
 		a.apiKey = a.getenv(envAPIKey)
@@ -235,7 +234,7 @@ func (a *app) connectWith(demo func(header ordermsgtest.Option, opts []ordermsg.
 				return nil, 0, nil, usagef("--%s does not go with --demo, which uses the built-in fake's own URL, key and website", name)
 			}
 		}
-		return demo(ordermsgtest.WithVersionHeader(name, value), opts)
+		return demo(header, opts)
 	}
 	if websiteID == 0 {
 		if v := a.getenv(envWebsiteID); v != "" {
@@ -257,30 +256,67 @@ func (a *app) connectWith(demo func(header ordermsgtest.Option, opts []ordermsg.
 	if len(missing) > 0 {
 		return nil, 0, nil, usagef("missing %s; or use --demo to try the built-in fake", strings.Join(missing, ", "))
 	}
-	if u, err := url.Parse(a.baseURL); err == nil && u.User != nil {
-		return nil, 0, nil, usagef("--base-url must not carry credentials: give the key with --api-key or %s", envAPIKey)
+	if c, err = a.newClient(a.apiKey, opts); err != nil {
+		return nil, 0, nil, err
+	}
+	return c, websiteID, c.CloseIdleConnections, nil
+}
+
+// clientOptions are the options of every client the tool makes, from the
+// connection flags (all but the base URL, the key and the website), and
+// the fake's option that requires the same version header.
+func (a *app) clientOptions() ([]ordermsg.Option, ordermsgtest.Option, error) {
+	if a.timeout < 0 {
+		return nil, nil, usagef("--timeout %v: must not be negative", a.timeout)
+	}
+	if a.maxBodyMiB < 1 || a.maxBodyMiB > 1<<20 {
+		return nil, nil, usagef("--max-body-mib %d: want a size in MiB from 1 to 1048576", a.maxBodyMiB)
+	}
+	name, value, err := a.versionHeader.parse()
+	if err != nil {
+		return nil, nil, err
+	}
+	opts := []ordermsg.Option{ordermsg.WithUserAgent("ordermsg-cli/" + ordermsg.Version), ordermsg.WithAttemptTimeout(a.timeout),
+		ordermsg.WithVersionHeader(name, value), ordermsg.WithMaxBodySize(a.maxBodyMiB << 20)}
+	if a.verbose {
+		opts = append(opts, ordermsg.WithLogger(slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))))
 	}
 	if a.allowHTTP {
 		opts = append(opts, ordermsg.WithAllowHTTP())
 	}
-	switch c, err = ordermsg.NewClient(a.baseURL, a.apiKey, opts...); {
+	return opts, ordermsgtest.WithVersionHeader(name, value), nil
+}
+
+// newClient is a client of the service at --base-url with apiKey and opts,
+// its errors in the tool's words.
+func (a *app) newClient(apiKey string, opts []ordermsg.Option) (*ordermsg.Client, error) {
+	if u, err := url.Parse(a.baseURL); err == nil && u.User != nil {
+		return nil, usagef("--base-url must not carry credentials: give the key with --api-key or %s", envAPIKey)
+	}
+	switch c, err := ordermsg.NewClient(a.baseURL, apiKey, opts...); {
 	case errors.Is(err, ordermsg.ErrPlainHTTP):
 		// The SDK's text names its option, WithAllowHTTP; say the flag.
-		return nil, 0, nil, usagef("--base-url %s: plain http to a host that is not loopback would send the API key in the clear; use https, or add --allow-http", a.baseURL)
+		return nil, usagef("--base-url %s: plain http to a host that is not loopback would send the API key in the clear; use https, or add --allow-http", a.baseURL)
 	case err != nil:
-		return nil, 0, nil, &usageError{err}
+		return nil, &usageError{err}
+	default:
+		return c, nil
 	}
-	return c, websiteID, c.CloseIdleConnections, nil
 }
+
+// versionLine is what version and --version print: the tool's version
+// from its build information (see version).
+const versionLine = "ordermsg {{.Root.Version}}\n"
 
 func (a *app) versionCommand() *cobra.Command {
 	return &cobra.Command{
 		Use:     "version",
 		Short:   "Print the version of ordermsg",
-		Example: "  ordermsg version",
+		Long:    "Print the version of ordermsg: the release it was installed as (go install …@v0.2.0), or (devel) and the commit for a build of a clone.",
+		Example: "  ordermsg version\n  ordermsg --version",
 		Args:    cobra.NoArgs,
 		Run: func(cmd *cobra.Command, _ []string) {
-			fmt.Fprintf(a.stdout, "ordermsg %s\n", ordermsg.Version)
+			fmt.Fprintf(a.stdout, "ordermsg %s\n", cmd.Root().Version)
 		},
 	}
 }

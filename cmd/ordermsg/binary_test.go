@@ -32,7 +32,7 @@ func TestMain(m *testing.M) {
 }
 
 // binary returns the path of the built tool.
-func binary(t *testing.T) string {
+func binary(t testing.TB) string {
 	t.Helper()
 	built.once.Do(func() {
 		if built.dir, built.err = os.MkdirTemp("", "ordermsg-bin-"); built.err != nil {
@@ -52,7 +52,7 @@ func binary(t *testing.T) string {
 
 // command is the tool to run in dir (a new temporary folder when ""), with
 // only PATH and env in its environment.
-func command(t *testing.T, dir string, env map[string]string, args ...string) *exec.Cmd {
+func command(t testing.TB, dir string, env map[string]string, args ...string) *exec.Cmd {
 	t.Helper()
 	cmd := exec.Command(binary(t), args...)
 	if dir == "" {

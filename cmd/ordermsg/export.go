@@ -276,6 +276,14 @@ func (p *progress) add() {
 	}
 }
 
+// clear takes the bar off the terminal, for a line to be printed; the next
+// add draws it again.
+func (p *progress) clear() {
+	if p.bar != nil {
+		_ = p.bar.Clear()
+	}
+}
+
 func (p *progress) stop() {
 	if p.bar != nil {
 		_ = p.bar.Exit()

@@ -210,12 +210,60 @@ func TestUnknownIncludeIsRefusedWithASuggestion(t *testing.T) {
 	}
 }
 
+// The did-you-mean of --include: every include that the name begins (case
+// aside), else the nearest by edit distance (within 2, or 1 for a name of 4
+// characters or fewer), a tie going to the longer common prefix, else the
+// include whose part after its dot is the name.
+func TestIncludeSuggestions(t *testing.T) {
+	orders, messages := ordersKind.includes, messagesKind.includes
+	for _, tc := range []struct {
+		name  string
+		known []string
+		want  []string
+	}{
+		{"port", orders, []string{"portal"}},
+		{"port", messages, []string{"portal"}},
+		{"ord", messages, []string{"order", "order.items"}},
+		{"shipments", orders, []string{"shipments.shipping_address", "shipments.shipping_carrier", "shipments.shipping_method"}},
+		{"items", orders, []string{"items.attributes", "items.portal", "items.print_ready_files"}},
+		{"payment", orders, []string{"payment_transactions"}},
+		{"Payment", messages, []string{"payment_transactions"}},
+		{"Notes", orders, []string{"notes"}},
+		{"mesage", orders, []string{"message"}},
+		{"formsubmission", messages, []string{"form_submission"}},
+		{"shipments.shiping_method", orders, []string{"shipments.shipping_method"}},
+		{"usr", orders, []string{"user"}},
+		{"noes", orders, []string{"notes"}},
+		{"uzr", orders, nil}, // distance 2, too far for 3 characters
+		{"files", messages, []string{"file"}},
+		{"attributes", orders, []string{"items.attributes"}},
+		{"items", messages, []string{"order.items"}},
+		{"invoices", messages, nil},
+		// A tie goes to the longer common prefix, whatever the order.
+		{"abcx", []string{"zbcx", "abcy"}, []string{"abcy"}},
+		{"abcx", []string{"abcy", "zbcx"}, []string{"abcy"}},
+		{"abcde", []string{"abxye"}, []string{"abxye"}},
+		{"abcd", []string{"abxy"}, nil},
+	} {
+		if got := suggestions(tc.name, tc.known); !slices.Equal(got, tc.want) {
+			t.Errorf("suggestions(%q) = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+	// On the command line, several are listed.
+	_, stderr, code := cli{}.run(context.Background(), "orders", "list", "--demo", "--include", "shipments")
+	want := `error: --include "shipments": not an include of orders; did you mean one of shipments.shipping_address, shipments.shipping_carrier, shipments.shipping_method? The includes of orders: `
+	if code != exitUsage || !strings.HasPrefix(stderr, want) {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+}
+
 // The SDK's hint about the version header names the tool's flag and
 // variable; under --demo, whose fake requires the header the tool sends,
-// there is no hint.
+// there is no hint, even for a 400 that mentions a version (for which the
+// SDK gives one).
 func TestVersionHeaderHintNamesTheFlag(t *testing.T) {
-	_, stderr, code := cli{}.run(context.Background(), "orders", "list", "--demo", "--include", "mesage", "--allow-unknown-include")
-	if code != exitFailure || !strings.HasSuffix(stderr, `400 Bad Request: unknown include "mesage"`+"\n") {
+	_, stderr, code := cli{}.run(context.Background(), "orders", "list", "--demo", "--include", "version", "--allow-unknown-include")
+	if code != exitFailure || !strings.HasSuffix(stderr, `400 Bad Request: unknown include "version"`+"\n") {
 		t.Errorf("--demo: exit %d, stderr %q", code, stderr)
 	}
 }

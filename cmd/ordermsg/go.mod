@@ -4,8 +4,8 @@ go 1.26.0
 
 require (
 	github.com/jackc/pgx/v5 v5.12.0
-	github.com/ordermsg/ordermsg-go v0.0.0-00010101000000-000000000000
-	github.com/ordermsg/ordermsg-go/mirror v0.0.0-00010101000000-000000000000
+	github.com/ordermsg/ordermsg-go v0.1.0
+	github.com/ordermsg/ordermsg-go/mirror v0.1.0
 	github.com/schollz/progressbar/v3 v3.18.0
 	github.com/spf13/cobra v1.10.2
 	github.com/spf13/pflag v1.0.9
@@ -38,11 +38,3 @@ require (
 	modernc.org/mathutil v1.7.1 // indirect
 	modernc.org/memory v1.12.1 // indirect
 )
-
-// The SDK is developed in this repository (see ../../go.work); drop this
-// replace and require a released version to make the tool installable with
-// go install ...@version.
-replace github.com/ordermsg/ordermsg-go => ../..
-
-// The mirror package is developed beside the SDK (see ../../go.work).
-replace github.com/ordermsg/ordermsg-go/mirror => ../../mirror

@@ -42,6 +42,15 @@ func openOutput(ctx context.Context, path string) (*outputFile, error) {
 	return o, nil
 }
 
+// restrict makes a file that Commit puts in place readable by its owner
+// alone, mode 0600 (see safefile.File.Restrict): a file of keys.
+func (o *outputFile) restrict() error {
+	if err := o.f.Restrict(); err != nil {
+		return o.fail(err)
+	}
+	return nil
+}
+
 // Write writes to the file.
 func (o *outputFile) Write(p []byte) (int, error) {
 	n, err := o.f.Write(p)

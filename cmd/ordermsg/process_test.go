@@ -5,6 +5,7 @@ package main
 import (
 	"bufio"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -73,6 +74,7 @@ func TestExitCodesMatchTheREADME(t *testing.T) {
 		{nil, []string{"messages", "export", "--demo", "--state", "s", "--concurrency", "0"}, exitUsage, "error: --concurrency 0: want 1 or more\n"},
 		{nil, []string{"orders", "export", "--demo", "--state", "s", "--include", ",,"}, exitUsage, "error: --include \",,\": want names separated by commas"},
 		{nil, []string{"orders", "list", "--demo", "--timeout", "-1s"}, exitUsage, "error: --timeout -1s: must not be negative\n"},
+		{nil, []string{"orders", "list", "--demo", "--max-body-mib", "0"}, exitUsage, "error: --max-body-mib 0: want a size in MiB from 1 to 1048576\n"},
 		{nil, []string{"orders", "list", "--demo", "--website", "-4"}, exitUsage, "error: --website -4: want a positive website id\n"},
 		{map[string]string{envWebsiteID: "abc"}, []string{"orders", "list", "--base-url", "https://x", "--api-key", "k"}, exitUsage, `error: ORDERMSG_WEBSITE_ID="abc" is not a website id`},
 		{nil, []string{"orders", "list", "--base-url", "ftp://x", "--api-key", "k", "--website", "1"}, exitUsage, "error: ordermsg: the base URL must be an absolute http or https URL\n"},
@@ -276,4 +278,20 @@ func readmeCLISection(t *testing.T) string {
 		t.Fatal(`README.md has no "## Command-line tool" section`)
 	}
 	return section.String()
+}
+
+// --max-body-mib caps what a response may weigh: a page larger than it
+// fails (exit 1, the SDK's ErrBodyTooLarge); a larger cap takes it.
+func TestMaxBodyMiB(t *testing.T) {
+	page := `{"object":"list","data":[{"object":"order","id":1,"title":"` + strings.Repeat("x", 2<<20) + `"}],` +
+		`"meta":{"pagination":{"total":1,"count":1,"per_page":25,"current_page":1,"total_pages":1}}}`
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, page) }))
+	defer srv.Close()
+	env := map[string]string{envBaseURL: srv.URL, envAPIKey: "key", envWebsiteID: "1"}
+	if r := runTool(t, env, "orders", "list", "--max-body-mib", "1"); r.code != exitFailure || !strings.Contains(r.stderr, "response body too large") {
+		t.Errorf("a 2 MiB page under --max-body-mib 1: %v", r)
+	}
+	if r := runTool(t, env, "orders", "list", "--max-body-mib", "3"); r.code != exitOK {
+		t.Errorf("a 2 MiB page under --max-body-mib 3: %v", r)
+	}
 }

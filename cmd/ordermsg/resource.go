@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/ordermsg/ordermsg-go"
 	"github.com/spf13/cobra"
@@ -34,7 +35,7 @@ func (f *filters) dates() (since, until ordermsg.Date, err error) {
 			continue
 		}
 		if *d.dst, err = ordermsg.ParseDate(d.value); err != nil {
-			return since, until, usagef("%s %q: want a date YYYY-MM-DD", d.flag, d.value)
+			return since, until, usagef("%s %q: want a date YYYY-MM-DD that exists, from 0001-01-01, such as 2024-03-01", d.flag, d.value)
 		}
 	}
 	// Dates of the YYYY-MM-DD form sort as their text does.
@@ -81,8 +82,12 @@ func (inc *includeFlags) check() error {
 			continue
 		}
 		unknown := fmt.Sprintf("--include %q: not an include of %s.", n, inc.plural)
-		if guess := closest(n, inc.known); guess != "" {
-			unknown = fmt.Sprintf("--include %q: not an include of %s; did you mean %s?", n, inc.plural, guess)
+		switch guesses := suggestions(n, inc.known); len(guesses) {
+		case 0:
+		case 1:
+			unknown = fmt.Sprintf("--include %q: not an include of %s; did you mean %s?", n, inc.plural, guesses[0])
+		default:
+			unknown = fmt.Sprintf("--include %q: not an include of %s; did you mean one of %s?", n, inc.plural, strings.Join(guesses, ", "))
 		}
 		return usagef("%s The includes of %s: %s. --allow-unknown-include sends a name the tool does not know.",
 			unknown, inc.plural, strings.Join(inc.known, ", "))
@@ -99,25 +104,53 @@ func (inc *includeFlags) trimmed() []string {
 	return out
 }
 
-// closest returns the name among known that name is most likely a typo of:
-// the nearest within an edit distance of 2 (case aside), else one whose part
-// after its dot is name (attributes for items.attributes); "" for none.
-func closest(name string, known []string) string {
-	best, bestDistance := "", 3
+// suggestions returns the names among known that name (case aside) was
+// most likely meant as: every one that begins with name (shipments for the
+// three shipments.* includes); else the nearest by edit distance, within 2,
+// or 1 for a name of 4 characters or fewer (where 2 reaches names that
+// share little with it), a tie going to the longer common prefix; else one
+// whose part after its dot is name (attributes for items.attributes). None
+// when nothing is near.
+func suggestions(name string, known []string) []string {
+	name = strings.ToLower(name)
+	var begun []string
 	for _, k := range known {
-		if d := editDistance(strings.ToLower(name), k); d < bestDistance {
-			best, bestDistance = k, d
+		if strings.HasPrefix(k, name) {
+			begun = append(begun, k)
+		}
+	}
+	if len(begun) > 0 {
+		return begun
+	}
+	maxDistance := 2
+	if utf8.RuneCountInString(name) <= 4 {
+		maxDistance = 1
+	}
+	best, bestDistance, bestPrefix := "", maxDistance, -1
+	for _, k := range known {
+		d, p := editDistance(name, k), commonPrefix(name, k)
+		if d < bestDistance || d == bestDistance && p > bestPrefix {
+			best, bestDistance, bestPrefix = k, d, p
 		}
 	}
 	if best != "" {
-		return best
+		return []string{best}
 	}
 	for _, k := range known {
-		if _, after, ok := strings.Cut(k, "."); ok && strings.EqualFold(after, name) {
-			return k
+		if _, after, ok := strings.Cut(k, "."); ok && after == name {
+			return []string{k}
 		}
 	}
-	return ""
+	return nil
+}
+
+// commonPrefix is the length in bytes of the longest prefix a and b share.
+func commonPrefix(a, b string) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
 }
 
 // editDistance is the Levenshtein distance between a and b, in bytes.

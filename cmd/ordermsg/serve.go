@@ -1,12 +1,14 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/ordermsg/ordermsg-go/ordermsgtest"
@@ -20,6 +22,7 @@ func (a *app) serveCommand() *cobra.Command {
 		rate     float64
 		delay    time.Duration
 		every    time.Duration
+		keysFile string
 		required = headerFlag{env: envVersionHeader, envValue: a.getenv(envVersionHeader)}
 	)
 	cmd := &cobra.Command{
@@ -32,29 +35,31 @@ which is its normal end: it exits 0.
 
 It requires the version header that --version-header or ORDERMSG_VERSION_HEADER
 names ("Name: value"; default "` + defaultVersionHeader + `"), as the real service
-requires its maker's: a request without it gets the fake's 400.
+requires its maker's: a request without it gets the fake's 400. A header from
+ORDERMSG_VERSION_HEADER, meant for the real service, is never printed: the
+lines it prints to try the fake read the variable instead.
+
+Each website belongs to its own account with its own key. --websites-file
+FILE writes them as a FILE for sync --websites: a line of WEBSITE_ID API_KEY
+each, mode 0600 (replacing FILE once complete; a FIFO or device is written
+through), and prints the sync command that reads it.
+
+The records are created a few hours apart from 2024 on; a website of more
+records than fit between then and now (about 7,000 messages) has them all
+moved back, the newest created now, so that no record lies in the future.
 
 --add-every D adds, every D while it serves, one order (with its message) and
-one message to each website, created now (the generated records lie in
-2024), and prints a line for each: a poller that starts from now finds new
+one message to each website, created now (after the generated records),
+and prints a line for each: a poller that starts from now finds new
 records on each run, as it would in production.`,
 		Example: `  ordermsg serve
   ordermsg serve --websites 1 --orders 2000 --fault-rate 0.1 --latency 20ms
-  ordermsg serve --version-header Acme-Api-Version:1 --add-every 30s`,
+  ordermsg serve --version-header Acme-Api-Version:1 --add-every 30s
+  ordermsg serve --websites 12 --websites-file websites.txt`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			host, _, err := net.SplitHostPort(addr)
-			if err != nil {
-				return usagef("--addr %q: %v", addr, err)
-			}
-			if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
-				return usagef("--addr %q: the fake serves on loopback only", addr)
-			}
-			if rate < 0 || rate > 1 {
-				return usagef("--fault-rate %v: want a share from 0 to 1", rate)
-			}
-			if every < 0 {
-				return usagef("--add-every %v: must not be negative", every)
+			if err := checkServeFlags(addr, cfg, rate, delay, every); err != nil {
+				return err
 			}
 			name, value, err := required.parse()
 			if err != nil {
@@ -65,20 +70,39 @@ records on each run, as it would in production.`,
 				return &apiFailure{err}
 			}
 			ds := ordermsgtest.Generate(cfg)
+			if keysFile != "" {
+				if err := writeWebsitesFile(cmd.Context(), keysFile, ds); err != nil {
+					ln.Close()
+					return err
+				}
+			}
 			// Records added while serving are dated now, so that a poller
 			// that starts from now sees them.
 			h := ordermsgtest.NewHandler(ds, ordermsgtest.WithLatency(delay),
 				ordermsgtest.WithFaults(ordermsgtest.Faults{Seed: cfg.Seed, Rate: rate}),
 				ordermsgtest.WithVersionHeader(name, value), ordermsgtest.WithClock(time.Now))
 			url := "http://" + ln.Addr().String()
-			fmt.Fprintf(a.stdout, "ordermsg fake service at %s (header %s: %s)\n", url, name, value)
+			// The header is shown, in the banner and the lines to try, when
+			// it is the flag's or the default. The environment variable is
+			// meant for the real service and may hold a secret given in the
+			// wrong place: the lines say where the header comes from, and
+			// let the shell read it.
+			header := name + ": " + value
+			curlHeader, envHeader := "'"+header+"'", " "+envVersionHeader+"='"+header+"'"
+			if required.fromEnvironment() {
+				header, curlHeader, envHeader = "from "+envVersionHeader, `"$`+envVersionHeader+`"`, ""
+			}
+			fmt.Fprintf(a.stdout, "ordermsg fake service at %s (header %s)\n", url, header)
 			fmt.Fprintf(a.stdout, "OpenAPI document at %s%s\n", url, ordermsgtest.OpenAPIPath)
 			for _, w := range ds.Websites {
 				fmt.Fprintf(a.stdout, "  website %d  api key %s  (%d orders, %d messages)\n", w.ID, w.APIKey, len(w.Orders), len(w.Messages))
 			}
 			first := ds.Websites[0]
-			fmt.Fprintf(a.stdout, "try:\n  curl -u %s: -H '%s: %s' %s/websites/%d/orders\n", first.APIKey, name, value, url, first.ID)
-			fmt.Fprintf(a.stdout, "  ORDERMSG_BASE_URL=%s ORDERMSG_API_KEY=%s ORDERMSG_WEBSITE_ID=%d ORDERMSG_VERSION_HEADER='%s: %s' ordermsg orders list\n", url, first.APIKey, first.ID, name, value)
+			fmt.Fprintf(a.stdout, "try:\n  curl -u %s: -H %s %s/websites/%d/orders\n", first.APIKey, curlHeader, url, first.ID)
+			fmt.Fprintf(a.stdout, "  ORDERMSG_BASE_URL=%s ORDERMSG_API_KEY=%s ORDERMSG_WEBSITE_ID=%d%s ordermsg orders list\n", url, first.APIKey, first.ID, envHeader)
+			if keysFile != "" {
+				fmt.Fprintf(a.stdout, "  ORDERMSG_BASE_URL=%s%s ordermsg sync --db fleet.db --websites %s\n", url, envHeader, keysFile)
+			}
 			if every > 0 {
 				fmt.Fprintf(a.stdout, "adding an order and a message to each website every %v\n", every)
 				ticker := time.NewTicker(every)
@@ -90,16 +114,80 @@ records on each run, as it would in production.`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&addr, "addr", "127.0.0.1:0", "loopback address to listen on (port 0: any free port)")
+	fl.StringVar(&addr, "addr", "127.0.0.1:0", "loopback host and port to listen on (port 0: any free port)")
 	fl.Uint64Var(&cfg.Seed, "seed", cfg.Seed, "seed of the generated dataset")
-	fl.IntVar(&cfg.Websites, "websites", cfg.Websites, "number of websites")
-	fl.IntVar(&cfg.OrdersPerWebsite, "orders", cfg.OrdersPerWebsite, "orders per website")
-	fl.IntVar(&cfg.MessagesPerWebsite, "messages", cfg.MessagesPerWebsite, "messages per website")
-	fl.Float64Var(&rate, "fault-rate", 0, "share of responses that fail (429, 500, 503, dropped, cut off, slow)")
+	fl.IntVar(&cfg.Websites, "websites", cfg.Websites, fmt.Sprintf("number of websites, 1 to %d (the fake holds every record in memory)", maxServeWebsites))
+	fl.IntVar(&cfg.OrdersPerWebsite, "orders", cfg.OrdersPerWebsite, fmt.Sprintf("orders per website, 0 to %d (held in memory)", maxServeRecords))
+	fl.IntVar(&cfg.MessagesPerWebsite, "messages", cfg.MessagesPerWebsite, fmt.Sprintf("messages per website, 0 to %d (held in memory; raised to --orders, since every order has its message)", maxServeRecords))
+	fl.Float64Var(&rate, "fault-rate", 0, "share of responses that fail, from 0 to 1 (429, 500, 503, dropped, cut off, slow)")
 	fl.DurationVar(&delay, "latency", 0, "delay added to every response")
-	fl.DurationVar(&every, "add-every", 0, "add an order and a message to each website at this interval while serving (0: never)")
+	fl.DurationVar(&every, "add-every", 0, fmt.Sprintf("add an order and a message to each website at this interval while serving, %v or more (0: never)", minAddEvery))
+	fl.StringVar(&keysFile, "websites-file", "", "write the websites and their keys to FILE (mode 0600), a line of WEBSITE_ID API_KEY each, for sync --websites FILE")
 	fl.Var(&required, "version-header", `the version header the fake requires, "Name: value" (env `+envVersionHeader+`; default "`+defaultVersionHeader+`")`)
 	return cmd
+}
+
+// Bounds of serve's flags. The fake holds every record in memory: the caps
+// keep a dataset to what a machine holds (10,000 websites of 100,000 orders
+// and 100,000 messages are already far beyond it). --add-every below
+// minAddEvery would add records faster than anything reads them.
+const (
+	maxServeWebsites = 10_000
+	maxServeRecords  = 100_000
+	minAddEvery      = 10 * time.Millisecond
+)
+
+// checkServeFlags refuses, in the tool's words, the values of serve's flags
+// that it cannot serve with.
+func checkServeFlags(addr string, cfg ordermsgtest.Config, rate float64, delay, every time.Duration) error {
+	const wantAddr = "want a loopback host and a port from 0 to 65535, such as 127.0.0.1:8080 (port 0: any free port)"
+	host, port, err := net.SplitHostPort(addr)
+	if err == nil {
+		_, err = strconv.ParseUint(port, 10, 16) // digits only, up to 65535
+	}
+	if err != nil {
+		return usagef("--addr %q: %s", addr, wantAddr)
+	}
+	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		return usagef("--addr %q: the fake serves on loopback only: %s", addr, wantAddr)
+	}
+	switch {
+	case cfg.Websites < 1 || cfg.Websites > maxServeWebsites:
+		return usagef("--websites %d: want 1 to %d (the fake holds every record in memory)", cfg.Websites, maxServeWebsites)
+	case cfg.OrdersPerWebsite < 0 || cfg.OrdersPerWebsite > maxServeRecords:
+		return usagef("--orders %d: want 0 to %d per website (the fake holds every record in memory)", cfg.OrdersPerWebsite, maxServeRecords)
+	case cfg.MessagesPerWebsite < 0 || cfg.MessagesPerWebsite > maxServeRecords:
+		return usagef("--messages %d: want 0 to %d per website (the fake holds every record in memory)", cfg.MessagesPerWebsite, maxServeRecords)
+	case !(rate >= 0 && rate <= 1): // NaN too
+		return usagef("--fault-rate %v: want a share from 0 to 1", rate)
+	case delay < 0:
+		return usagef("--latency %v: must not be negative", delay)
+	case every != 0 && every < minAddEvery:
+		return usagef("--add-every %v: want %v or more, or 0 (never)", every, minAddEvery)
+	}
+	return nil
+}
+
+// writeWebsitesFile writes the websites of ds and their keys to path, as
+// sync --websites reads them, readable by the owner alone.
+func writeWebsitesFile(ctx context.Context, path string, ds *ordermsgtest.Dataset) error {
+	out, err := openOutput(ctx, path)
+	if err != nil {
+		return err
+	}
+	defer out.Discard()
+	if err := out.restrict(); err != nil {
+		return err
+	}
+	w := bufio.NewWriter(out)
+	fmt.Fprintf(w, "# the websites of ordermsg serve, for ordermsg sync --websites: WEBSITE_ID API_KEY\n")
+	for _, site := range ds.Websites {
+		fmt.Fprintf(w, "%d %s\n", site.ID, site.APIKey)
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	return out.Commit()
 }
 
 // addRecords adds an order (with its message) and a message to each website

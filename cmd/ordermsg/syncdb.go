@@ -18,10 +18,12 @@ func (a *app) syncCommand() *cobra.Command {
 		reconcile    bool
 		moved        bool
 		count, pages int
+		websites     string
+		parallel     int
 	)
 	cmd := &cobra.Command{
-		Use:   "sync --db FILE|URL",
-		Short: "Mirror a website's orders and messages into SQLite or PostgreSQL",
+		Use:   "sync --db FILE|URL [--websites FILE]",
+		Short: "Mirror the orders and messages of a website, or of many, into SQLite or PostgreSQL",
 		Long: `Keep a mirror of the website's orders and messages in a database: a SQLite
 file (--db shop.db, created if missing) or PostgreSQL (--db postgres://… or
 postgresql://…; the database must exist). The first run copies every record;
@@ -79,6 +81,36 @@ from another base URL (staging and production of the same website id) is
 refused before any write, exit 2. When the service really moved, run once
 with --base-url-moved.
 
+Many websites, each with its own key: --websites FILE syncs every website
+FILE lists into the one database, --parallel N at a time (default 4). FILE has
+one website a line, WEBSITE_ID API_KEY separated by spaces; blank lines and
+lines that begin with # are left out. It holds keys: a FILE that group or
+others may read or write is refused, exit 2 (chmod 600 FILE), and no key is
+ever printed. The base URL and the version header are given as for one
+website; --website and --api-key do not go with it. The schema is checked
+once, not once per website. A website that fails does not stop the others.
+It prints a line per website as it ends, then the total:
+  website 1001: orders: 3 new, 0 updated, 0 unchanged, 0 deleted; messages: ...; 0.42s
+  website 1002: skipped, held by another worker
+  website 1003: failed: ordermsg: GET https://…/websites/1003/orders: 401 Unauthorized: …
+  total: 3 websites, 1 synced, 1 failed, 1 skipped; orders: ...; messages: ...; 1.10s
+and on a terminal a progress bar counts the websites done. It exits 0 when no
+website failed, else with the worst failure's code: 3 (the database) over 2
+(a website mirrored from another base URL) over 1 (the API or the network).
+
+Workers share a fleet through PostgreSQL: several processes, on one machine or
+many, may run the same command with the same FILE at once. A worker holds a
+website while it syncs it (an advisory lock of its database session), skips
+one that another holds or has synced since it began, and never waits for
+another's. A worker killed at any moment (kill -9) loses nothing: its hold
+ends with its session, and the next run takes the website. The table
+mirror_runs gets a row per website per run: website_id, started_at,
+finished_at, status (ok or failed), new_records, updated_records,
+deleted_records and error (the README shows how to find the websites that
+failed or have not synced lately). SQLite has no such holds: workers at once
+on one file are safe, but two may sync the same website at once and the file
+takes one writer at a time, so run one worker per SQLite file.
+
 For PostgreSQL, give the URL in quotes, such as
   --db 'postgres://mirror@db.example.com/shop?sslmode=require'
 with the password in the URL, in PGPASSWORD or in ~/.pgpass (pgx reads
@@ -89,7 +121,8 @@ records that were new, updated, unchanged and deleted, and the seconds taken:
 		Example: `  ordermsg sync --db shop.db                    # needs ORDERMSG_BASE_URL, ORDERMSG_API_KEY, ORDERMSG_WEBSITE_ID
   ordermsg sync --db shop.db --refresh-days 7   # needs ORDERMSG_BASE_URL, ORDERMSG_API_KEY, ORDERMSG_WEBSITE_ID
   ordermsg sync --db shop.db --reconcile        # needs ORDERMSG_BASE_URL, ORDERMSG_API_KEY, ORDERMSG_WEBSITE_ID
-  ordermsg sync --db demo.db --demo`,
+  ordermsg sync --db demo.db --demo
+  ordermsg sync --db fleet.db --websites websites.txt  # needs ORDERMSG_BASE_URL; websites.txt: WEBSITE_ID API_KEY lines, chmod 600`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			switch {
@@ -103,6 +136,14 @@ records that were new, updated, unchanged and deleted, and the seconds taken:
 			target, err := parseTarget(dbTarget)
 			if err != nil {
 				return err
+			}
+			if websites != "" || cmd.Flags().Changed("parallel") {
+				if websites == "" || parallel < 1 {
+					return usagef("--parallel %d: want 1 or more, with --websites FILE", parallel)
+				}
+				f := &fleetRun{a: a, target: target, file: websites, parallel: parallel, opts: mirror.Options{RefreshDays: refreshDays,
+					Reconcile: reconcile, BaseURLMoved: moved, PageSize: count, Concurrency: pages}}
+				return f.run(cmd.Context())
 			}
 			c, site, closeFn, err := a.connectMirror()
 			if err != nil {
@@ -148,6 +189,8 @@ records that were new, updated, unchanged and deleted, and the seconds taken:
 	fl.BoolVar(&reconcile, "reconcile", false, "also read every record: mark those the server no longer has, rewrite those that changed (once a day)")
 	fl.BoolVar(&moved, "base-url-moved", false, "the service moved: take the base URL as the website's source from now on")
 	fl.IntVar(&count, "count", 100, "page size of the requests")
+	fl.StringVar(&websites, "websites", "", "sync every website FILE lists, a line of WEBSITE_ID API_KEY each (FILE readable by you alone)")
+	fl.IntVar(&parallel, "parallel", mirror.DefaultParallel, "websites synced at once, with --websites")
 	fl.IntVar(&pages, "concurrency", 4, "pages fetched at once by the --refresh-days and --reconcile passes (new records are read one page at a time)")
 	return cmd
 }

@@ -31,6 +31,10 @@ func (f *headerFlag) Set(v string) error {
 	return nil
 }
 
+// fromEnvironment reports whether parse reads the header from the
+// environment variable: no flag, and the variable set.
+func (f *headerFlag) fromEnvironment() bool { return !f.fromCLI && f.envValue != "" }
+
 // parse returns the header's name (canonical) and value, from the flag,
 // else the environment, else defaultVersionHeader. A value that is not
 // "Name: value", or that the SDK refuses (ordermsg.CheckVersionHeader: a
@@ -43,7 +47,7 @@ func (f *headerFlag) parse() (name, value string, err error) {
 	switch {
 	case f.fromCLI:
 		raw, source = f.value, "--version-header"
-	case f.envValue != "":
+	case f.fromEnvironment():
 		raw, source = f.envValue, f.env
 	}
 	const want = `want "Name: value" with the name your API documentation gives, such as "Acme-Api-Version: 1"`

@@ -228,6 +228,20 @@ func CutName(name string, n int) string {
 	return name[:n]
 }
 
+// Restrict makes the file that Commit puts in place readable and writable
+// by its owner alone (mode 0600), whatever the umask and the mode of the
+// file it replaces: a file of secrets. Call it before the first Write. A
+// file written in place (a device, a FIFO) is left as it is.
+func (f *File) Restrict() error {
+	if f.temp == "" {
+		return nil
+	}
+	if err := f.f.Chmod(0o600); err != nil {
+		return f.named(err)
+	}
+	return nil
+}
+
 // Write writes to the file.
 func (f *File) Write(p []byte) (int, error) {
 	n, err := f.f.Write(p)

@@ -77,6 +77,68 @@ func TestOpenNewFileFollowsTheUmaskAndExistingKeepsItsMode(t *testing.T) {
 	}
 }
 
+// A restricted file is 0600 whether new or replacing one of another mode;
+// a FIFO is written through as it is.
+func TestRestrictedFileIsTheOwnersAlone(t *testing.T) {
+	old := syscall.Umask(0o022)
+	defer syscall.Umask(old)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "keys.txt")
+	restricted := func(data string) {
+		t.Helper()
+		f, err := Open(context.Background(), path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := f.Restrict(); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := io.WriteString(f, data); err != nil {
+			t.Fatal(err)
+		}
+		if err := f.Commit(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	restricted("one")
+	if fi, _ := os.Stat(path); fi.Mode() != 0o600 {
+		t.Errorf("new file: mode %v, want 0600", fi.Mode())
+	}
+	if err := os.Chmod(path, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	restricted("two")
+	if fi, _ := os.Stat(path); fi.Mode() != 0o600 {
+		t.Errorf("replaced file: mode %v, want 0600", fi.Mode())
+	}
+	if b, _ := os.ReadFile(path); string(b) != "two" {
+		t.Errorf("replaced file holds %q", b)
+	}
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	read := make(chan []byte)
+	go func() { b, _ := os.ReadFile(fifo); read <- b }()
+	f, err := Open(context.Background(), fifo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Restrict(); err != nil {
+		t.Fatal(err)
+	}
+	io.WriteString(f, "three")
+	if err := f.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if b := <-read; string(b) != "three" {
+		t.Errorf("the FIFO gave %q", b)
+	}
+	if fi, _ := os.Stat(fifo); fi.Mode().Perm() != 0o644 {
+		t.Errorf("the FIFO's mode became %v", fi.Mode())
+	}
+}
+
 func TestOpenReplacesOnlyOnCommit(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "f.txt")

@@ -2,14 +2,11 @@ module github.com/ordermsg/ordermsg-go/internal/benchpeers/ogen
 
 go 1.26.0
 
-// The SDK of this repository (see ../../../go.work).
-replace github.com/ordermsg/ordermsg-go => ../../../
-
 require (
 	github.com/go-faster/errors v0.8.0
 	github.com/go-faster/jx v1.2.0
 	github.com/ogen-go/ogen v1.24.0
-	github.com/ordermsg/ordermsg-go v0.0.0-00010101000000-000000000000
+	github.com/ordermsg/ordermsg-go v0.1.0
 )
 
 require (

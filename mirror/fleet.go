@@ -1,0 +1,371 @@
+package mirror
+
+import (
+	"cmp"
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"iter"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ordermsg/ordermsg-go"
+)
+
+// A fleet is many websites, each owned by its own account with its own key,
+// mirrored into one database by one call (SyncFleet), or by several workers
+// (processes on one machine or many, each calling SyncFleet with the same
+// websites) that share the work through PostgreSQL.
+
+// DefaultParallel is the number of websites a SyncFleet syncs at once when
+// FleetOptions.Parallel is 0. Each website reads its new records one page
+// at a time, so this is also the number of requests in flight (more during
+// a refresh or a reconcile, see Options.Concurrency).
+const DefaultParallel = 4
+
+// Website is a website of a fleet: its id, and a client authenticated with
+// the key of the account that owns it.
+type Website struct {
+	ID     int64
+	Client *ordermsg.Client
+}
+
+// FleetOptions tune a SyncFleet. The zero value (or nil) syncs
+// DefaultParallel websites at once, each as Sync does with the zero
+// Options.
+type FleetOptions struct {
+	// Options are those of each website's Sync. Progress, when set, is
+	// called from the goroutines of several websites at once.
+	Options
+	// Parallel is the number of websites synced at once; 0 is
+	// DefaultParallel.
+	Parallel int
+	// Done, when set, is called for each website that SyncFleet took, once
+	// it is done with it: synced, failed or skipped. Calls come one at a
+	// time, in the order the websites end.
+	Done func(WebsiteResult)
+}
+
+// Skip says why a SyncFleet did not sync a website.
+type Skip int
+
+// The reasons a SyncFleet skips a website.
+const (
+	// NotSkipped: the website was synced (or its Sync failed).
+	NotSkipped Skip = iota
+	// SkipHeld: another worker was syncing the website (PostgreSQL).
+	SkipHeld
+	// SkipSynced: another worker synced the website since this SyncFleet
+	// began (its run in mirror_runs started later than this SyncFleet).
+	SkipSynced
+)
+
+// String says why the website was skipped: "held by another worker" or
+// "synced by another worker since this run began"; "" for NotSkipped.
+func (s Skip) String() string {
+	switch s {
+	case NotSkipped:
+		return ""
+	case SkipHeld:
+		return "held by another worker"
+	case SkipSynced:
+		return "synced by another worker since this run began"
+	}
+	return fmt.Sprintf("Skip(%d)", int(s))
+}
+
+// WebsiteResult is what a SyncFleet did with one website.
+type WebsiteResult struct {
+	WebsiteID int64
+	// Skipped says why the website was not synced; NotSkipped when it was.
+	Skipped Skip
+	// Result is what the website's Sync did, as far as it went.
+	Result
+	// Err is the error of the website's Sync, as Sync returns it, or of
+	// the database before or after it; nil when it succeeded or was
+	// skipped.
+	Err error
+	// Started and Finished bound the website's Sync, as mirror_runs
+	// records them; zero when it did not start.
+	Started, Finished time.Time
+}
+
+// FleetResult is what a SyncFleet did: how many websites it synced, how
+// many failed and how many it skipped, and the counts of the websites'
+// Syncs, summed.
+type FleetResult struct {
+	Synced, Failed, Skipped int
+	Orders, Messages        Counts
+}
+
+// FleetError is the error of a SyncFleet in which websites failed. Every
+// other website was synced; each website's error went to FleetOptions.Done.
+// It unwraps to the first failure's error.
+type FleetError struct {
+	// Failed is the number of websites that failed, out of Websites, the
+	// number that SyncFleet took (synced, failed or skipped).
+	Failed, Websites int
+	// First is the first website that failed.
+	First WebsiteResult
+}
+
+// Error counts the failures and gives the first.
+func (e *FleetError) Error() string {
+	return fmt.Sprintf("mirror: %d of %d websites failed; the first, website %d: %v", e.Failed, e.Websites, e.First.WebsiteID, e.First.Err)
+}
+
+// Unwrap returns the first failure's error, so that errors.Is and
+// errors.As see it.
+func (e *FleetError) Unwrap() error { return e.First.Err }
+
+// SyncFleet syncs every website of websites, Parallel at a time, each as
+// Sync does with FleetOptions.Options, and records each website's run in
+// the table mirror_runs. A website that fails does not stop the others.
+//
+// Several workers share a fleet: processes, on one machine or many, that
+// call SyncFleet with the same websites on the same PostgreSQL database. A
+// worker holds a website while it syncs it (pg_try_advisory_lock, on a
+// session of its own); a worker that finds the website held skips it
+// (SkipHeld) and takes the next, and one that finds it synced by another
+// since it began skips it too (SkipSynced; the times are the machines'
+// clocks, so keep them in step). No worker waits for another's website,
+// and each website is synced about once per round however many workers
+// run. The hold belongs to the session: a worker that dies (kill
+// -9) loses it as PostgreSQL closes its connection, and the next run takes
+// the website; what the worker committed stays, as with Sync. (A machine
+// that vanishes without closing its connections keeps its holds until
+// PostgreSQL finds them dead: see its tcp_keepalives_idle.)
+//
+// SQLite has no such locks, and nothing is held: workers at once are safe,
+// as two Syncs of a website are, and skip what another synced since they
+// began, but two may sync one website at the same time, and the file takes
+// one writer at a time. One worker per SQLite file is what pays.
+//
+// websites is read as slots free up, so that SyncFleet holds the state of
+// at most Parallel websites at a time: an iterator can make each client as
+// its website is taken. The schema is not checked again: Open did it.
+//
+// Each website that SyncFleet syncs gets one row in mirror_runs when its
+// Sync ends: website_id, started_at, finished_at, status ("ok" or
+// "failed"), new_records, updated_records and deleted_records (orders and
+// messages together) and error, the text of the failure (the SDK's errors
+// never hold the API key). A skipped website gets none, nor does the run of
+// a worker killed before the end of the website's Sync.
+//
+// Each of the Parallel websites at a time is synced on one connection of
+// db's pool, kept from one website to the next: when the pool is limited
+// (sql.DB.SetMaxOpenConns), Parallel is lowered to the limit.
+//
+// SyncFleet returns a *FleetError when websites failed. When ctx ends, it
+// takes no more websites and returns, once those in progress have stopped
+// (committing what they read, as Sync does), an error that matches ctx's
+// (errors.Is(err, ctx.Err())).
+func (m *Mirror) SyncFleet(ctx context.Context, websites iter.Seq[Website], opts *FleetOptions) (FleetResult, error) {
+	var o FleetOptions
+	if opts != nil {
+		o = *opts
+	}
+	syncOpts, err := o.Options.withDefaults()
+	switch {
+	case err != nil:
+		return FleetResult{}, err
+	case websites == nil:
+		return FleetResult{}, errors.New("mirror: SyncFleet needs websites")
+	case o.Parallel < 0:
+		return FleetResult{}, fmt.Errorf("mirror: Parallel %d: must not be negative", o.Parallel)
+	}
+	parallel := cmp.Or(o.Parallel, DefaultParallel)
+	if limit := m.db.Stats().MaxOpenConnections; limit > 0 {
+		parallel = min(parallel, limit)
+	}
+	f := &fleet{m: m, opts: syncOpts, since: time.Now(), done: o.Done}
+
+	todo := make(chan Website)
+	fed := make(chan struct{})
+	go func() {
+		defer close(fed)
+		defer close(todo)
+		for w := range websites {
+			select {
+			case todo <- w:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	var wg sync.WaitGroup
+	for range parallel {
+		wg.Go(func() {
+			// A slot keeps its connection from one website to the next,
+			// and takes another after a failure of the database, which
+			// may have ended it.
+			var conn *sql.Conn
+			defer func() {
+				if conn != nil {
+					conn.Close()
+				}
+			}()
+			for w := range todo {
+				if ctx.Err() != nil {
+					return
+				}
+				r := WebsiteResult{WebsiteID: w.ID}
+				if conn == nil {
+					conn, r.Err = m.conn(ctx)
+					r.Err = dbErr(r.Err)
+				}
+				ended := false
+				if r.Err == nil {
+					r, ended = f.syncWebsite(ctx, conn, w)
+				}
+				if (ended || errors.Is(r.Err, ErrDatabase)) && conn != nil {
+					conn.Close()
+					conn = nil
+				}
+				f.report(r)
+			}
+		})
+	}
+	wg.Wait()
+	<-fed
+
+	switch {
+	case ctx.Err() != nil:
+		return f.res, fmt.Errorf("mirror: the fleet stopped after %d websites: %w", f.taken(), ctx.Err())
+	case f.res.Failed > 0:
+		return f.res, &FleetError{Failed: f.res.Failed, Websites: f.taken(), First: f.firstFailure}
+	}
+	return f.res, nil
+}
+
+// fleet is one SyncFleet.
+type fleet struct {
+	m     *Mirror
+	opts  Options
+	since time.Time // when it began
+	done  func(WebsiteResult)
+
+	mu           sync.Mutex // guards what follows, and calls of done
+	res          FleetResult
+	firstFailure WebsiteResult
+}
+
+// taken is the number of websites the fleet took.
+func (f *fleet) taken() int { return f.res.Synced + f.res.Failed + f.res.Skipped }
+
+// report adds what was done with a website to the fleet's result, and
+// hands it to done.
+func (f *fleet) report(r WebsiteResult) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	switch {
+	case r.Err != nil:
+		if f.res.Failed == 0 {
+			f.firstFailure = r
+		}
+		f.res.Failed++
+	case r.Skipped != NotSkipped:
+		f.res.Skipped++
+	default:
+		f.res.Synced++
+	}
+	f.res.Orders.add(r.Orders)
+	f.res.Messages.add(r.Messages)
+	if f.done != nil {
+		f.done(r)
+	}
+}
+
+// syncWebsite syncs one website of the fleet on conn, unless another
+// worker holds it or synced it since the fleet began, and records its run.
+// ended reports that conn's session was ended, to release the website.
+func (f *fleet) syncWebsite(ctx context.Context, conn *sql.Conn, w Website) (r WebsiteResult, ended bool) {
+	r = WebsiteResult{WebsiteID: w.ID}
+	if r.Err = checkWebsite(w.Client, w.ID); r.Err != nil {
+		return r, false
+	}
+	release, skip, err := f.m.hold(ctx, conn, w.ID, f.since)
+	if err != nil || skip != NotSkipped {
+		r.Err, r.Skipped = dbErr(err), skip
+		return r, false
+	}
+	defer func() { ended = release() }()
+	r.Started = time.Now()
+	r.Result, r.Err = f.m.sync(ctx, w.Client, w.ID, &f.opts, conn)
+	r.Finished = time.Now()
+	if err := f.m.recordRun(context.WithoutCancel(ctx), conn, r); err != nil {
+		if r.Err == nil {
+			r.Err = dbErr(fmt.Errorf("mirror: recording the run of website %d: %w", w.ID, err))
+		} else {
+			r.Err = fmt.Errorf("%w (and recording the run: %v)", r.Err, err)
+		}
+	}
+	return r, false
+}
+
+// hold takes a website for this worker, on conn, until release is called:
+// in PostgreSQL, a session advisory lock, tried and never waited for; in
+// SQLite nothing. It returns SkipHeld when another worker holds the
+// website, and SkipSynced when another synced it since the given time.
+// release reports whether it ended conn's session, which it does when the
+// lock cannot be released otherwise.
+func (m *Mirror) hold(ctx context.Context, conn *sql.Conn, site int64, since time.Time) (release func() (ended bool), skip Skip, err error) {
+	release = func() bool { return false }
+	if m.backend == PostgreSQL {
+		key := advisoryKey(fmt.Sprintf("ordermsg mirror fleet website %d", site))
+		var held bool
+		if err := conn.QueryRowContext(ctx, "SELECT pg_try_advisory_lock($1)", key).Scan(&held); err != nil {
+			return nil, NotSkipped, fmt.Errorf("mirror: taking website %d: %w", site, err)
+		}
+		if !held {
+			return nil, SkipHeld, nil
+		}
+		release = func() bool {
+			if _, err := conn.ExecContext(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock($1)", key); err != nil {
+				// The lock belongs to the session: end it rather than
+				// return it to the pool still locked.
+				conn.Raw(func(any) error { return errBadConn })
+				return true
+			}
+			return false
+		}
+	}
+	if skip, err = m.syncedSince(ctx, conn, site, since); err != nil || skip != NotSkipped {
+		release()
+		return nil, skip, err
+	}
+	return release, NotSkipped, nil
+}
+
+// syncedSince returns SkipSynced when mirror_runs holds a run of the
+// website that started at or after since, else NotSkipped.
+func (m *Mirror) syncedSince(ctx context.Context, conn *sql.Conn, site int64, since time.Time) (Skip, error) {
+	b := m.backend
+	at := b.value(typeStamp, since)
+	// finished_at, which comes after started_at, is what the index reads.
+	var n int
+	err := conn.QueryRowContext(ctx, b.rebind("SELECT count(*) FROM "+runsTable.name+
+		" WHERE website_id = ? AND finished_at >= ? AND started_at >= ?"), site, at, at).Scan(&n)
+	if err != nil || n == 0 {
+		return NotSkipped, err
+	}
+	return SkipSynced, nil
+}
+
+// recordRun adds the row of a website's run to mirror_runs, on conn.
+func (m *Mirror) recordRun(ctx context.Context, conn *sql.Conn, r WebsiteResult) error {
+	status, text := "ok", any(nil)
+	if r.Err != nil {
+		// Text holds neither a NUL nor bytes that are not UTF-8.
+		status, text = "failed", strings.ToValidUTF8(nulFree(r.Err.Error()), "\uFFFD")
+	}
+	total := r.Orders
+	total.add(r.Messages)
+	b := m.backend
+	q := fmt.Sprintf("INSERT INTO %s (%s) VALUES (%s)", runsTable.name, strings.Join(runsTable.names(), ", "), marks(len(runsTable.columns)))
+	_, err := conn.ExecContext(ctx, b.rebind(q), r.WebsiteID, b.value(typeStamp, r.Started), b.value(typeStamp, r.Finished),
+		status, total.New, total.Updated, total.Deleted, text)
+	return err
+}
