@@ -92,7 +92,7 @@ func (b Backend) value(typ colType, v any) any {
 	switch v := v.(type) {
 	case []byte:
 		if typ == typeJSON && b == SQLite {
-			return string(v)
+			return sqliteText(v)
 		}
 	case time.Time:
 		switch {
@@ -108,3 +108,12 @@ func (b Backend) value(typ colType, v any) any {
 
 // stampLayout is the SQLite text of a typeStamp column.
 const stampLayout = "2006-01-02T15:04:05.000000Z"
+
+// sqliteText is bytes that SQLite stores as TEXT, as a string, which its
+// drivers bind as text where they bind bytes as a BLOB. The string is made
+// as the statement is run, so that a batch waiting to be written holds the
+// bytes only once.
+type sqliteText []byte
+
+// Value is the bytes as a string.
+func (t sqliteText) Value() (driver.Value, error) { return string(t), nil }

@@ -14,14 +14,22 @@ import (
 	"github.com/ordermsg/ordermsg-go"
 )
 
-// batchSize is the largest number of records of one transaction. In
-// SQLite a batch's new records are one INSERT statement (500 rows of 17
-// columns are 8,500 parameters, under SQLite's limit of 32,766; statements
-// of 100 rows took about 10% longer, BENCHMARKS.md); in PostgreSQL one COPY.
-const batchSize = 500
+// batchSize is the largest number of records of one transaction, and
+// batchBytes the most JSON (as sent) its records hold, past which it holds
+// no more: a writer holds two batches at most (one being written, one being
+// read), so that a worker's memory is bounded whatever the number and the
+// size of the records. In SQLite a batch's new records are one INSERT
+// statement (500 rows of 17 columns are 8,500 parameters, under SQLite's
+// limit of 32,766; statements of 100 rows took about 10% longer,
+// BENCHMARKS.md); in PostgreSQL one COPY.
+const (
+	batchSize  = 500
+	batchBytes = 1 << 20
+)
 
 // writer writes the records of one table in transactions of up to
-// batchSize, each with the checkpoint that covers them. Records wait in
+// batchSize records (and batchBytes), each with the checkpoint that covers
+// them. Records wait in
 // memory until a batch is full; the batch is then written by the writer's
 // own goroutine while the walk goes on, so that the network and the
 // database overlap. A transaction holds only database work: it never waits
@@ -75,6 +83,7 @@ type batch struct {
 	records    []read
 	gone       []gone
 	refused    []refusal
+	bytes      int // of the records' JSON, and of the refused records'
 	checkpoint []byte
 	mark       time.Time
 }
@@ -102,8 +111,10 @@ func newWriter[T any](ctx context.Context, p *pass[T], insertFirst bool) *writer
 // read), and sends the batch, with cp, once it is full. It returns the
 // error of an earlier batch.
 func (w *writer[T]) add(v *T, at time.Time, cp *ordermsg.Checkpoint) error {
-	digest := contentDigest(w.t.raw(v))
+	raw := w.t.raw(v)
+	digest := contentDigest(raw)
 	w.pending.records = append(w.pending.records, read{w.t.id(v), digest, w.rowOf(v, at, digest)})
+	w.pending.bytes += len(raw)
 	return w.sendIfFull(cp)
 }
 
@@ -111,6 +122,7 @@ func (w *writer[T]) add(v *T, at time.Time, cp *ordermsg.Checkpoint) error {
 // read at at, and sends the batch, with cp, once it is full.
 func (w *writer[T]) refuse(e *ordermsg.RecordDecodeError, at time.Time, cp *ordermsg.Checkpoint) error {
 	w.pending.refused = append(w.pending.refused, refusal{e, at})
+	w.pending.bytes += len(e.Raw)
 	return w.sendIfFull(cp)
 }
 
@@ -122,7 +134,7 @@ func (w *writer[T]) markGone(id int64, at time.Time) error {
 }
 
 func (w *writer[T]) sendIfFull(cp *ordermsg.Checkpoint) error {
-	if w.pending.size() >= batchSize {
+	if w.pending.size() >= batchSize || w.pending.bytes >= batchBytes {
 		return w.send(cp)
 	}
 	return nil
