@@ -260,9 +260,13 @@ func (m *rawMemory) keep(b []byte, rest int) []byte {
 }
 
 // reserve makes room for the members of the records that may follow in
-// rest bytes of input, estimated from the first: n members in size bytes.
+// rest bytes of input, estimated from the first: n members in size bytes;
+// at most one for 64 bytes (a member of a record of the API takes 130 to
+// 230), so that a first record of few bytes cannot make it take much more
+// memory than the input holds. Records past the estimate are kept all the
+// same, as append grows the room.
 func (m *rawMemory) reserve(n, size, rest int) {
-	m.members = slices.Grow(m.members, n*(rest/max(size, 1)+1))
+	m.members = slices.Grow(m.members, min(n*(rest/max(size, 1)+1), rest/64+n))
 }
 
 // fieldsDecoder is a value with a token-level decoder of the SDK's.

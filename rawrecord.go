@@ -53,8 +53,14 @@ func (r *RawRecord) Member(name string) jsontext.Value {
 	return nil
 }
 
-// MarshalJSON returns the record exactly as the server sent it.
-func (r *RawRecord) MarshalJSON() ([]byte, error) { return r.raw, nil }
+// MarshalJSON returns the record exactly as the server sent it: null for a
+// RawRecord that holds none (one not read by the SDK).
+func (r RawRecord) MarshalJSON() ([]byte, error) {
+	if r.raw == nil {
+		return []byte("null"), nil
+	}
+	return r.raw, nil
+}
 
 // recordValidator is a record type's pointer type that checks a record's
 // members as its decoder decodes them (the generated validateMember).

@@ -186,10 +186,22 @@ func promoCode(r *ordermsg.RawRecord) any {
 	return nil
 }
 
-var ordersTable = &table[ordermsg.RawRecord]{
+// rawTable is t, a table whose records are read as RawRecords, with what
+// names a record and its bytes.
+func rawTable(t table[ordermsg.RawRecord]) *table[ordermsg.RawRecord] {
+	t.id = func(r *ordermsg.RawRecord) int64 { return r.ID }
+	t.created = func(r *ordermsg.RawRecord) time.Time { return r.DateCreated.Time }
+	t.raw = (*ordermsg.RawRecord).RawJSON
+	return &t
+}
+
+// dateCreated is the column of a record's creation time.
+var dateCreated = field[ordermsg.RawRecord]{notNull("date_created", typeTime), func(r *ordermsg.RawRecord) any { return r.DateCreated.Time }}
+
+var ordersTable = rawTable(table[ordermsg.RawRecord]{
 	name: "orders",
 	fields: []field[ordermsg.RawRecord]{
-		{notNull("date_created", typeTime), func(r *ordermsg.RawRecord) any { return r.DateCreated.Time }},
+		dateCreated,
 		{notNull("status", typeText), textField("status")},
 		{notNull("order_type", typeText), textField("order_type")},
 		{notNull("currency", typeText), textField("currency")},
@@ -201,9 +213,6 @@ var ordersTable = &table[ordermsg.RawRecord]{
 		{nullable("promo_code_id", typeBigint), refField("promo_code")},
 		{nullable("promo_code", typeText), promoCode},
 	},
-	id:      func(r *ordermsg.RawRecord) int64 { return r.ID },
-	created: func(r *ordermsg.RawRecord) time.Time { return r.DateCreated.Time },
-	raw:     (*ordermsg.RawRecord).RawJSON,
 	sync: func(ctx context.Context, c *ordermsg.Client, site int64, cp *ordermsg.Checkpoint, count int, resp *ordermsg.Response) iter.Seq2[*ordermsg.RawRecord, error] {
 		return c.Orders.SyncRaw(ctx, site, cp, &ordermsg.ListOrdersOptions{Count: count, Includes: OrderIncludes(), Response: resp},
 			ordermsg.WithSkipUndecodable())
@@ -216,12 +225,12 @@ var ordersTable = &table[ordermsg.RawRecord]{
 	get: func(ctx context.Context, c *ordermsg.Client, site, id int64, resp *ordermsg.Response) (*ordermsg.RawRecord, error) {
 		return c.Orders.GetRaw(ctx, site, id, &ordermsg.GetOrderOptions{Includes: OrderIncludes(), Response: resp})
 	},
-}
+})
 
-var messagesTable = &table[ordermsg.RawRecord]{
+var messagesTable = rawTable(table[ordermsg.RawRecord]{
 	name: "messages",
 	fields: []field[ordermsg.RawRecord]{
-		{notNull("date_created", typeTime), func(r *ordermsg.RawRecord) any { return r.DateCreated.Time }},
+		dateCreated,
 		{notNull("message_type", typeText), textField("message_type")},
 		{nullable("order_id", typeBigint), refField("order")},
 		{nullable("form_id", typeBigint), refField("form")},
@@ -229,9 +238,6 @@ var messagesTable = &table[ordermsg.RawRecord]{
 		{nullable("portal_id", typeBigint), refField("portal")},
 		{nullable("file_id", typeBigint), refField("file")},
 	},
-	id:      func(r *ordermsg.RawRecord) int64 { return r.ID },
-	created: func(r *ordermsg.RawRecord) time.Time { return r.DateCreated.Time },
-	raw:     (*ordermsg.RawRecord).RawJSON,
 	sync: func(ctx context.Context, c *ordermsg.Client, site int64, cp *ordermsg.Checkpoint, count int, resp *ordermsg.Response) iter.Seq2[*ordermsg.RawRecord, error] {
 		return c.Messages.SyncRaw(ctx, site, cp, &ordermsg.ListMessagesOptions{Count: count, Includes: MessageIncludes(), Response: resp},
 			ordermsg.WithSkipUndecodable())
@@ -244,7 +250,7 @@ var messagesTable = &table[ordermsg.RawRecord]{
 	get: func(ctx context.Context, c *ordermsg.Client, site, id int64, resp *ordermsg.Response) (*ordermsg.RawRecord, error) {
 		return c.Messages.GetRaw(ctx, site, id, &ordermsg.GetMessageOptions{Includes: MessageIncludes(), Response: resp})
 	},
-}
+})
 
 // stringOf is the text of v, a JSON string; "" for null or nothing.
 func stringOf(v jsontext.Value) string {
