@@ -18,7 +18,9 @@ import (
 // A record that the typed methods refuse is refused alike, with the same
 // error: a *DecodeError, or a *RecordDecodeError with WithSkipUndecodable.
 // Beside the three members that name a record, Member gives any top-level
-// member's value as sent, for the program to read what it needs.
+// member's value as sent, for the program to read what it needs. The
+// records of a page share the memory of their bytes: a program that keeps
+// a few records of many pages keeps a copy of their RawJSON.
 type RawRecord struct {
 	// Object is the record's "object": ObjectOrder or ObjectMessage.
 	Object string
