@@ -349,11 +349,11 @@ func mustMarshal(t *testing.T, v any) string {
 
 // Reading RawRecords takes memory in proportion to the page: a first record
 // of a few bytes before megabytes of others does not make the reading
-// reserve room for their members as if they were as small (before, a page
-// of 8 MB took 28 MB).
+// reserve room for their members as if they were as small (before, this
+// page of 8 MB took 42 MB; now 12, and 17 under the race detector).
 func TestRawRecordsTakeMemoryInProportionToThePage(t *testing.T) {
 	big := `{"object":"order","id":2,"note":"` + strings.Repeat("x", 8<<20) + `"}`
-	body := []byte(`{"object":"list","data":[{"object":"order","id":1},` + big + `],"meta":{"pagination":{"current_page":1}}}`)
+	body := []byte(`{"object":"list","data":[{"object":"order","id":1,"a":0,"b":0,"c":0,"d":0},` + big + `],"meta":{"pagination":{"current_page":1}}}`)
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
@@ -362,7 +362,7 @@ func TestRawRecordsTakeMemoryInProportionToThePage(t *testing.T) {
 	if err != nil || len(p.Data) != 2 || !bytes.Equal(p.Data[1].raw, []byte(big)) {
 		t.Fatalf("%v", err)
 	}
-	if took := after.TotalAlloc - before.TotalAlloc; took > 2*uint64(len(body)) {
+	if took := after.TotalAlloc - before.TotalAlloc; took > 3*uint64(len(body)) {
 		t.Errorf("reading a page of %d bytes took %d", len(body), took)
 	}
 }
