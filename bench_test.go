@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -33,11 +34,19 @@ func fullPage(tb testing.TB) []byte {
 	tb.Helper()
 	srv := ordermsgtest.NewServer(ordermsgtest.Generate(ordermsgtest.Config{Seed: 9, Websites: 1, OrdersPerWebsite: 100}))
 	defer srv.Close()
-	var includes []string
-	for _, inc := range ordermsg.AllOrderIncludes() {
-		includes = append(includes, string(inc))
+	return servedPage(tb, srv, "orders", ordermsg.AllOrderIncludes())
+}
+
+// servedPage returns the bytes of the first page of 100 records of srv's
+// website's collection ("orders" or "messages") with the given includes.
+func servedPage[I ~string](tb testing.TB, srv *ordermsgtest.Server, collection string, includes []I) []byte {
+	tb.Helper()
+	var names []string
+	for _, inc := range includes {
+		names = append(names, string(inc))
 	}
-	req, _ := http.NewRequest(http.MethodGet, fmt.Sprintf("%s/websites/%d/orders?count=100&includes=%s", srv.URL, srv.WebsiteID, join(includes)), nil)
+	req, _ := http.NewRequest(http.MethodGet, fmt.Sprintf("%s/websites/%d/%s?count=100&includes=%s",
+		srv.URL, srv.WebsiteID, collection, strings.Join(names, ",")), nil)
 	req.SetBasicAuth(srv.APIKey, "")
 	req.Header.Set("Service-Api-Version", "1")
 	resp, err := http.DefaultClient.Do(req)
@@ -50,17 +59,6 @@ func fullPage(tb testing.TB) []byte {
 		tb.Fatalf("%d %v", resp.StatusCode, err)
 	}
 	return body
-}
-
-func join(s []string) string {
-	out := ""
-	for i, v := range s {
-		if i > 0 {
-			out += ","
-		}
-		out += v
-	}
-	return out
 }
 
 // BenchmarkDecodePage compares one List of a 100-order page with every

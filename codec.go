@@ -16,6 +16,11 @@ import (
 // encoding/json/v2's streaming methods: a nested value is coded in the same
 // pass as its parent, never re-scanned. MarshalJSON and UnmarshalJSON make
 // encoding/json (v1) give the same results as the client.
+//
+// Each type that the records hold also has a validator, which checks a
+// value exactly as decodeFrom decodes it and keeps nothing: validateFrom,
+// and for a record validateMember, one member. Neither reads its receiver,
+// which may be nil.
 
 type formSubmissionFields FormSubmission
 
@@ -31,6 +36,19 @@ func (f *FormSubmission) decodeFrom(dec *jsontext.Decoder, st *decodeState) erro
 			return 1, jsontok.ReadString(dec, &st.strs, &f.Object)
 		case "fields":
 			return 2, f.Fields.decodeFrom(dec, st)
+		}
+		return 0, nil
+	})
+}
+
+// validateFrom checks a value of FormSubmission as decodeFrom decodes it.
+func (*FormSubmission) validateFrom(dec *jsontext.Decoder, st *decodeState) error {
+	return jsontok.Object(dec, nil, func(name []byte) (int, error) {
+		switch string(name) {
+		case "object":
+			return 1, jsontok.CheckString(dec)
+		case "fields":
+			return 2, (*FormFields)(nil).validateFrom(dec, st)
 		}
 		return 0, nil
 	})
@@ -75,6 +93,33 @@ func (f *FormField) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
 			return 8, jsontok.ReadString(dec, &st.strs, &f.PriceModifierType)
 		case "price_scope":
 			return 9, jsontok.ReadString(dec, &st.strs, &f.PriceScope)
+		}
+		return 0, nil
+	})
+}
+
+// validateFrom checks a value of FormField as decodeFrom decodes it.
+func (*FormField) validateFrom(dec *jsontext.Decoder, st *decodeState) error {
+	return jsontok.Object(dec, nil, func(name []byte) (int, error) {
+		switch string(name) {
+		case "object":
+			return 1, jsontok.CheckString(dec)
+		case "id":
+			return 2, jsontok.CheckString(dec)
+		case "field_type":
+			return 3, jsontok.CheckString(dec)
+		case "label":
+			return 4, jsontok.CheckString(dec)
+		case "values":
+			return 5, (*FieldValues)(nil).validateFrom(dec, st)
+		case "formatted_value":
+			return 6, jsontok.CheckString(dec)
+		case "price_modifier":
+			return 7, validateAs[*int64](dec, st)
+		case "price_modifier_type":
+			return 8, jsontok.CheckString(dec)
+		case "price_scope":
+			return 9, jsontok.CheckString(dec)
 		}
 		return 0, nil
 	})
@@ -129,6 +174,49 @@ func (v *FieldValues) decodeValues(dec *jsontext.Decoder, st *decodeState) error
 			return 16, jsontok.ReadLenient(dec, &st.strs, &v.PostalCode)
 		case "country":
 			return 17, jsontok.ReadLenient(dec, &st.strs, &v.Country)
+		}
+		return 0, nil
+	})
+}
+
+// validateValues checks the members of a value of FieldValues as decodeValues reads them.
+func (*FieldValues) validateValues(dec *jsontext.Decoder) error {
+	return jsontok.Object(dec, nil, func(name []byte) (int, error) {
+		switch string(name) {
+		case "prefix":
+			return 1, jsontok.CheckLenient(dec)
+		case "first":
+			return 2, jsontok.CheckLenient(dec)
+		case "middle":
+			return 3, jsontok.CheckLenient(dec)
+		case "last":
+			return 4, jsontok.CheckLenient(dec)
+		case "suffix":
+			return 5, jsontok.CheckLenient(dec)
+		case "submitted_value":
+			return 6, jsontok.CheckLenient(dec)
+		case "display_value":
+			return 7, jsontok.CheckLenient(dec)
+		case "country_code":
+			return 8, jsontok.CheckLenient(dec)
+		case "number":
+			return 9, jsontok.CheckLenient(dec)
+		case "extension":
+			return 10, jsontok.CheckLenient(dec)
+		case "line":
+			return 11, jsontok.CheckLenient(dec)
+		case "line2":
+			return 12, jsontok.CheckLenient(dec)
+		case "line3":
+			return 13, jsontok.CheckLenient(dec)
+		case "city":
+			return 14, jsontok.CheckLenient(dec)
+		case "state":
+			return 15, jsontok.CheckLenient(dec)
+		case "postal_code":
+			return 16, jsontok.CheckLenient(dec)
+		case "country":
+			return 17, jsontok.CheckLenient(dec)
 		}
 		return 0, nil
 	})
@@ -287,6 +375,62 @@ func (o *Order) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
 	})
 }
 
+// validateFrom checks a value of Order as decodeFrom decodes it.
+func (*Order) validateFrom(dec *jsontext.Decoder, st *decodeState) error {
+	return jsontok.Object(dec, nil, func(name []byte) (int, error) { return (*Order)(nil).validateMember(dec, st, name) })
+}
+
+// validateMember checks the value of a member of Order as decodeFrom
+// reads it, and returns the member's number; a member it does not model is
+// left unread (0).
+func (*Order) validateMember(dec *jsontext.Decoder, st *decodeState, name []byte) (int, error) {
+	switch string(name) {
+	case "object":
+		return 1, jsontok.CheckString(dec)
+	case "id":
+		return 2, jsontok.CheckInt(dec)
+	case "additional_information":
+		return 3, validatePtr[FormSubmission](dec, st)
+	case "amount_paid":
+		return 4, jsontok.CheckInt(dec)
+	case "billing_address":
+		return 5, validatePtr[FormSubmission](dec, st)
+	case "content_catalog":
+		return 6, jsontok.CheckInt(dec)
+	case "currency":
+		return 7, jsontok.CheckString(dec)
+	case "date_created":
+		return 8, (*Timestamp)(nil).validateFrom(dec, st)
+	case "is_pay_later":
+		return 9, jsontok.CheckBool(dec)
+	case "items":
+		return 10, validateSlice[OrderItem](dec, st)
+	case "message":
+		return 11, (*Ref[Message])(nil).validateFrom(dec, st)
+	case "notes":
+		return 12, validateSlice[OrderNote](dec, st)
+	case "order_type":
+		return 13, jsontok.CheckString(dec)
+	case "payment_transactions":
+		return 14, validateSlice[PaymentTransaction](dec, st)
+	case "portal":
+		return 15, (*Ref[Portal])(nil).validateFrom(dec, st)
+	case "pricing":
+		return 16, (*OrderPricing)(nil).validateFrom(dec, st)
+	case "promo_code":
+		return 17, (*Ref[OrderPromoCode])(nil).validateFrom(dec, st)
+	case "shipments":
+		return 18, validateSlice[OrderShipment](dec, st)
+	case "shipping_tax_percentage":
+		return 19, jsontok.CheckFloat(dec)
+	case "status":
+		return 20, jsontok.CheckString(dec)
+	case "user":
+		return 21, (*Ref[WebsiteUser])(nil).validateFrom(dec, st)
+	}
+	return 0, nil
+}
+
 // MarshalJSONTo encodes o to enc with its unknown members.
 func (o *Order) MarshalJSONTo(enc *jsontext.Encoder) error {
 	return json.MarshalEncode(enc, (*orderFields)(o))
@@ -322,6 +466,29 @@ func (o *OrderPricing) decodeFrom(dec *jsontext.Decoder, st *decodeState) error 
 			return 6, jsontok.ReadInt(dec, &o.Tax)
 		case "total":
 			return 7, jsontok.ReadInt(dec, &o.Total)
+		}
+		return 0, nil
+	})
+}
+
+// validateFrom checks a value of OrderPricing as decodeFrom decodes it.
+func (*OrderPricing) validateFrom(dec *jsontext.Decoder, st *decodeState) error {
+	return jsontok.Object(dec, nil, func(name []byte) (int, error) {
+		switch string(name) {
+		case "object":
+			return 1, jsontok.CheckString(dec)
+		case "shipping":
+			return 2, jsontok.CheckInt(dec)
+		case "shipping_discount":
+			return 3, jsontok.CheckInt(dec)
+		case "subtotal":
+			return 4, jsontok.CheckInt(dec)
+		case "subtotal_discount":
+			return 5, jsontok.CheckInt(dec)
+		case "tax":
+			return 6, jsontok.CheckInt(dec)
+		case "total":
+			return 7, jsontok.CheckInt(dec)
 		}
 		return 0, nil
 	})
@@ -397,6 +564,59 @@ func (it *OrderItem) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
 	})
 }
 
+// validateFrom checks a value of OrderItem as decodeFrom decodes it.
+func (*OrderItem) validateFrom(dec *jsontext.Decoder, st *decodeState) error {
+	return jsontok.Object(dec, nil, func(name []byte) (int, error) {
+		switch string(name) {
+		case "object":
+			return 1, jsontok.CheckString(dec)
+		case "id":
+			return 2, jsontok.CheckInt(dec)
+		case "attributes":
+			return 3, (*Nullable[FormSubmission])(nil).validateFrom(dec, st)
+		case "catalog_item":
+			return 4, jsontok.CheckInt(dec)
+		case "content_catalog":
+			return 5, jsontok.CheckInt(dec)
+		case "date_created":
+			return 6, (*Timestamp)(nil).validateFrom(dec, st)
+		case "description":
+			return 7, jsontok.CheckString(dec)
+		case "exempt_from_shipping":
+			return 8, jsontok.CheckBool(dec)
+		case "is_taxable":
+			return 9, jsontok.CheckBool(dec)
+		case "portal":
+			return 10, (*Ref[Portal])(nil).validateFrom(dec, st)
+		case "pricing":
+			return 11, (*OrderItemPricing)(nil).validateFrom(dec, st)
+		case "quantity":
+			return 12, jsontok.CheckInt(dec)
+		case "shipment":
+			return 13, jsontok.CheckInt(dec)
+		case "short_description":
+			return 14, jsontok.CheckString(dec)
+		case "sku":
+			return 15, jsontok.CheckString(dec)
+		case "status":
+			return 16, jsontok.CheckString(dec)
+		case "tax_class":
+			return 17, jsontok.CheckInt(dec)
+		case "tax_percentage":
+			return 18, jsontok.CheckFloat(dec)
+		case "title":
+			return 19, jsontok.CheckString(dec)
+		case "weight":
+			return 20, jsontok.CheckFloat(dec)
+		case "print_ready_files":
+			return 21, validateSlice[PrintReadyFile](dec, st)
+		case "versadoc_order_form":
+			return 22, validatePtr[FormSubmission](dec, st)
+		}
+		return 0, nil
+	})
+}
+
 // MarshalJSONTo encodes it to enc with its unknown members.
 func (it *OrderItem) MarshalJSONTo(enc *jsontext.Encoder) error {
 	return json.MarshalEncode(enc, (*orderItemFields)(it))
@@ -426,6 +646,23 @@ func (o *OrderItemPricing) decodeFrom(dec *jsontext.Decoder, st *decodeState) er
 			return 3, jsontok.ReadInt(dec, &o.Volume)
 		case "subtotal":
 			return 4, jsontok.ReadInt(dec, &o.Subtotal)
+		}
+		return 0, nil
+	})
+}
+
+// validateFrom checks a value of OrderItemPricing as decodeFrom decodes it.
+func (*OrderItemPricing) validateFrom(dec *jsontext.Decoder, st *decodeState) error {
+	return jsontok.Object(dec, nil, func(name []byte) (int, error) {
+		switch string(name) {
+		case "object":
+			return 1, jsontok.CheckString(dec)
+		case "unit":
+			return 2, jsontok.CheckInt(dec)
+		case "volume":
+			return 3, jsontok.CheckInt(dec)
+		case "subtotal":
+			return 4, jsontok.CheckInt(dec)
 		}
 		return 0, nil
 	})
@@ -469,6 +706,27 @@ func (p *PrintReadyFile) decodeFrom(dec *jsontext.Decoder, st *decodeState) erro
 	})
 }
 
+// validateFrom checks a value of PrintReadyFile as decodeFrom decodes it.
+func (*PrintReadyFile) validateFrom(dec *jsontext.Decoder, st *decodeState) error {
+	return jsontok.Object(dec, nil, func(name []byte) (int, error) {
+		switch string(name) {
+		case "object":
+			return 1, jsontok.CheckString(dec)
+		case "id":
+			return 2, jsontok.CheckInt(dec)
+		case "date_created":
+			return 3, (*Timestamp)(nil).validateFrom(dec, st)
+		case "tag":
+			return 4, jsontok.CheckString(dec)
+		case "status":
+			return 5, jsontok.CheckString(dec)
+		case "file":
+			return 6, validatePtr[File](dec, st)
+		}
+		return 0, nil
+	})
+}
+
 // MarshalJSONTo encodes p to enc with its unknown members.
 func (p *PrintReadyFile) MarshalJSONTo(enc *jsontext.Encoder) error {
 	return json.MarshalEncode(enc, (*printReadyFileFields)(p))
@@ -500,6 +758,25 @@ func (f *File) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
 			return 4, jsontok.ReadString(dec, &st.strs, &f.URL)
 		case "expires":
 			return 5, f.Expires.UnmarshalJSONFrom(dec)
+		}
+		return 0, nil
+	})
+}
+
+// validateFrom checks a value of File as decodeFrom decodes it.
+func (*File) validateFrom(dec *jsontext.Decoder, st *decodeState) error {
+	return jsontok.Object(dec, nil, func(name []byte) (int, error) {
+		switch string(name) {
+		case "object":
+			return 1, jsontok.CheckString(dec)
+		case "id":
+			return 2, jsontok.CheckInt(dec)
+		case "filename":
+			return 3, jsontok.CheckString(dec)
+		case "url":
+			return 4, jsontok.CheckString(dec)
+		case "expires":
+			return 5, (*Timestamp)(nil).validateFrom(dec, st)
 		}
 		return 0, nil
 	})
@@ -553,6 +830,37 @@ func (o *OrderShipment) decodeFrom(dec *jsontext.Decoder, st *decodeState) error
 	})
 }
 
+// validateFrom checks a value of OrderShipment as decodeFrom decodes it.
+func (*OrderShipment) validateFrom(dec *jsontext.Decoder, st *decodeState) error {
+	return jsontok.Object(dec, nil, func(name []byte) (int, error) {
+		switch string(name) {
+		case "object":
+			return 1, jsontok.CheckString(dec)
+		case "id":
+			return 2, jsontok.CheckInt(dec)
+		case "date_created":
+			return 3, (*Timestamp)(nil).validateFrom(dec, st)
+		case "date_shipped":
+			return 4, (*Timestamp)(nil).validateFrom(dec, st)
+		case "shipping_address":
+			return 5, validatePtr[FormSubmission](dec, st)
+		case "shipping_carrier":
+			return 6, validatePtr[ShippingCarrier](dec, st)
+		case "shipping_method":
+			return 7, validatePtr[ShippingMethod](dec, st)
+		case "shipping_notification_sent":
+			return 8, jsontok.CheckBool(dec)
+		case "status":
+			return 9, jsontok.CheckString(dec)
+		case "tracking_number":
+			return 10, jsontok.CheckString(dec)
+		case "price":
+			return 11, jsontok.CheckInt(dec)
+		}
+		return 0, nil
+	})
+}
+
 // MarshalJSONTo encodes o to enc with its unknown members.
 func (o *OrderShipment) MarshalJSONTo(enc *jsontext.Encoder) error {
 	return json.MarshalEncode(enc, (*orderShipmentFields)(o))
@@ -587,6 +895,23 @@ func (s *ShippingCarrier) decodeFrom(dec *jsontext.Decoder, st *decodeState) err
 	})
 }
 
+// validateFrom checks a value of ShippingCarrier as decodeFrom decodes it.
+func (*ShippingCarrier) validateFrom(dec *jsontext.Decoder, st *decodeState) error {
+	return jsontok.Object(dec, nil, func(name []byte) (int, error) {
+		switch string(name) {
+		case "object":
+			return 1, jsontok.CheckString(dec)
+		case "id":
+			return 2, jsontok.CheckInt(dec)
+		case "carrier_type":
+			return 3, jsontok.CheckString(dec)
+		case "title":
+			return 4, jsontok.CheckString(dec)
+		}
+		return 0, nil
+	})
+}
+
 // MarshalJSONTo encodes s to enc with its unknown members.
 func (s *ShippingCarrier) MarshalJSONTo(enc *jsontext.Encoder) error {
 	return json.MarshalEncode(enc, (*shippingCarrierFields)(s))
@@ -614,6 +939,21 @@ func (s *ShippingMethod) decodeFrom(dec *jsontext.Decoder, st *decodeState) erro
 			return 2, jsontok.ReadInt(dec, &s.ID)
 		case "title":
 			return 3, jsontok.ReadString(dec, &st.strs, &s.Title)
+		}
+		return 0, nil
+	})
+}
+
+// validateFrom checks a value of ShippingMethod as decodeFrom decodes it.
+func (*ShippingMethod) validateFrom(dec *jsontext.Decoder, st *decodeState) error {
+	return jsontok.Object(dec, nil, func(name []byte) (int, error) {
+		switch string(name) {
+		case "object":
+			return 1, jsontok.CheckString(dec)
+		case "id":
+			return 2, jsontok.CheckInt(dec)
+		case "title":
+			return 3, jsontok.CheckString(dec)
 		}
 		return 0, nil
 	})
@@ -655,6 +995,25 @@ func (o *OrderNote) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
 	})
 }
 
+// validateFrom checks a value of OrderNote as decodeFrom decodes it.
+func (*OrderNote) validateFrom(dec *jsontext.Decoder, st *decodeState) error {
+	return jsontok.Object(dec, nil, func(name []byte) (int, error) {
+		switch string(name) {
+		case "object":
+			return 1, jsontok.CheckString(dec)
+		case "id":
+			return 2, jsontok.CheckInt(dec)
+		case "date_created":
+			return 3, (*Timestamp)(nil).validateFrom(dec, st)
+		case "note":
+			return 4, jsontok.CheckString(dec)
+		case "user":
+			return 5, (*AccountUser)(nil).validateFrom(dec, st)
+		}
+		return 0, nil
+	})
+}
+
 // MarshalJSONTo encodes o to enc with its unknown members.
 func (o *OrderNote) MarshalJSONTo(enc *jsontext.Encoder) error {
 	return json.MarshalEncode(enc, (*orderNoteFields)(o))
@@ -682,6 +1041,21 @@ func (a *AccountUser) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
 			return 2, jsontok.ReadInt(dec, &a.ID)
 		case "username":
 			return 3, jsontok.ReadString(dec, &st.strs, &a.Username)
+		}
+		return 0, nil
+	})
+}
+
+// validateFrom checks a value of AccountUser as decodeFrom decodes it.
+func (*AccountUser) validateFrom(dec *jsontext.Decoder, st *decodeState) error {
+	return jsontok.Object(dec, nil, func(name []byte) (int, error) {
+		switch string(name) {
+		case "object":
+			return 1, jsontok.CheckString(dec)
+		case "id":
+			return 2, jsontok.CheckInt(dec)
+		case "username":
+			return 3, jsontok.CheckString(dec)
 		}
 		return 0, nil
 	})
@@ -723,6 +1097,25 @@ func (p *OrderPromoCode) decodeFrom(dec *jsontext.Decoder, st *decodeState) erro
 	})
 }
 
+// validateFrom checks a value of OrderPromoCode as decodeFrom decodes it.
+func (*OrderPromoCode) validateFrom(dec *jsontext.Decoder, st *decodeState) error {
+	return jsontok.Object(dec, nil, func(name []byte) (int, error) {
+		switch string(name) {
+		case "object":
+			return 1, jsontok.CheckString(dec)
+		case "id":
+			return 2, jsontok.CheckInt(dec)
+		case "promo_code":
+			return 3, (*PromoCode)(nil).validateFrom(dec, st)
+		case "shipping_discount":
+			return 4, jsontok.CheckInt(dec)
+		case "subtotal_discount":
+			return 5, jsontok.CheckInt(dec)
+		}
+		return 0, nil
+	})
+}
+
 // MarshalJSONTo encodes p to enc with its unknown members.
 func (p *OrderPromoCode) MarshalJSONTo(enc *jsontext.Encoder) error {
 	return json.MarshalEncode(enc, (*orderPromoCodeFields)(p))
@@ -750,6 +1143,21 @@ func (p *PromoCode) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
 			return 2, jsontok.ReadInt(dec, &p.ID)
 		case "promo_code":
 			return 3, jsontok.ReadString(dec, &st.strs, &p.PromoCode)
+		}
+		return 0, nil
+	})
+}
+
+// validateFrom checks a value of PromoCode as decodeFrom decodes it.
+func (*PromoCode) validateFrom(dec *jsontext.Decoder, st *decodeState) error {
+	return jsontok.Object(dec, nil, func(name []byte) (int, error) {
+		switch string(name) {
+		case "object":
+			return 1, jsontok.CheckString(dec)
+		case "id":
+			return 2, jsontok.CheckInt(dec)
+		case "promo_code":
+			return 3, jsontok.CheckString(dec)
 		}
 		return 0, nil
 	})
@@ -787,6 +1195,21 @@ func (p *Portal) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
 	})
 }
 
+// validateFrom checks a value of Portal as decodeFrom decodes it.
+func (*Portal) validateFrom(dec *jsontext.Decoder, st *decodeState) error {
+	return jsontok.Object(dec, nil, func(name []byte) (int, error) {
+		switch string(name) {
+		case "object":
+			return 1, jsontok.CheckString(dec)
+		case "id":
+			return 2, jsontok.CheckInt(dec)
+		case "title":
+			return 3, jsontok.CheckString(dec)
+		}
+		return 0, nil
+	})
+}
+
 // MarshalJSONTo encodes p to enc with its unknown members.
 func (p *Portal) MarshalJSONTo(enc *jsontext.Encoder) error {
 	return json.MarshalEncode(enc, (*portalFields)(p))
@@ -816,6 +1239,23 @@ func (u *WebsiteUser) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
 			return 3, jsontok.ReadString(dec, &st.strs, &u.ThirdPartyIdentifier)
 		case "username":
 			return 4, jsontok.ReadString(dec, &st.strs, &u.Username)
+		}
+		return 0, nil
+	})
+}
+
+// validateFrom checks a value of WebsiteUser as decodeFrom decodes it.
+func (*WebsiteUser) validateFrom(dec *jsontext.Decoder, st *decodeState) error {
+	return jsontok.Object(dec, nil, func(name []byte) (int, error) {
+		switch string(name) {
+		case "object":
+			return 1, jsontok.CheckString(dec)
+		case "id":
+			return 2, jsontok.CheckInt(dec)
+		case "third_party_identifier":
+			return 3, jsontok.CheckString(dec)
+		case "username":
+			return 4, jsontok.CheckString(dec)
 		}
 		return 0, nil
 	})
@@ -864,6 +1304,37 @@ func (p *PaymentTransaction) decodeFrom(dec *jsontext.Decoder, st *decodeState) 
 			return 10, jsontok.ReadString(dec, &st.strs, &p.TransactionStatus)
 		case "transaction_type":
 			return 11, jsontok.ReadString(dec, &st.strs, &p.TransactionType)
+		}
+		return 0, nil
+	})
+}
+
+// validateFrom checks a value of PaymentTransaction as decodeFrom decodes it.
+func (*PaymentTransaction) validateFrom(dec *jsontext.Decoder, st *decodeState) error {
+	return jsontok.Object(dec, nil, func(name []byte) (int, error) {
+		switch string(name) {
+		case "object":
+			return 1, jsontok.CheckString(dec)
+		case "id":
+			return 2, jsontok.CheckInt(dec)
+		case "amount":
+			return 3, jsontok.CheckInt(dec)
+		case "currency":
+			return 4, jsontok.CheckString(dec)
+		case "date_created":
+			return 5, (*Timestamp)(nil).validateFrom(dec, st)
+		case "is_recurring":
+			return 6, jsontok.CheckBool(dec)
+		case "payment_type":
+			return 7, jsontok.CheckString(dec)
+		case "test_mode":
+			return 8, jsontok.CheckBool(dec)
+		case "transaction_id":
+			return 9, jsontok.CheckString(dec)
+		case "transaction_status":
+			return 10, jsontok.CheckString(dec)
+		case "transaction_type":
+			return 11, jsontok.CheckString(dec)
 		}
 		return 0, nil
 	})
@@ -923,6 +1394,48 @@ func (m *Message) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
 	})
 }
 
+// validateFrom checks a value of Message as decodeFrom decodes it.
+func (*Message) validateFrom(dec *jsontext.Decoder, st *decodeState) error {
+	return jsontok.Object(dec, nil, func(name []byte) (int, error) { return (*Message)(nil).validateMember(dec, st, name) })
+}
+
+// validateMember checks the value of a member of Message as decodeFrom
+// reads it, and returns the member's number; a member it does not model is
+// left unread (0).
+func (*Message) validateMember(dec *jsontext.Decoder, st *decodeState, name []byte) (int, error) {
+	switch string(name) {
+	case "object":
+		return 1, jsontok.CheckString(dec)
+	case "id":
+		return 2, jsontok.CheckInt(dec)
+	case "date_created":
+		return 3, (*Timestamp)(nil).validateFrom(dec, st)
+	case "event_submission":
+		return 4, jsontok.CheckInt(dec)
+	case "file":
+		return 5, (*Ref[File])(nil).validateFrom(dec, st)
+	case "form":
+		return 6, (*Ref[Form])(nil).validateFrom(dec, st)
+	case "form_submission":
+		return 7, validatePtr[FormSubmission](dec, st)
+	case "message_tracking_number":
+		return 8, jsontok.CheckString(dec)
+	case "message_type":
+		return 9, jsontok.CheckString(dec)
+	case "online_proof":
+		return 10, jsontok.CheckInt(dec)
+	case "order":
+		return 11, (*Ref[Order])(nil).validateFrom(dec, st)
+	case "payment_transactions":
+		return 12, validateSlice[PaymentTransaction](dec, st)
+	case "portal":
+		return 13, (*Ref[Portal])(nil).validateFrom(dec, st)
+	case "user":
+		return 14, (*Ref[WebsiteUser])(nil).validateFrom(dec, st)
+	}
+	return 0, nil
+}
+
 // MarshalJSONTo encodes m to enc with its unknown members.
 func (m *Message) MarshalJSONTo(enc *jsontext.Encoder) error {
 	return json.MarshalEncode(enc, (*messageFields)(m))
@@ -950,6 +1463,21 @@ func (f *Form) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
 			return 2, jsontok.ReadInt(dec, &f.ID)
 		case "title":
 			return 3, jsontok.ReadString(dec, &st.strs, &f.Title)
+		}
+		return 0, nil
+	})
+}
+
+// validateFrom checks a value of Form as decodeFrom decodes it.
+func (*Form) validateFrom(dec *jsontext.Decoder, st *decodeState) error {
+	return jsontok.Object(dec, nil, func(name []byte) (int, error) {
+		switch string(name) {
+		case "object":
+			return 1, jsontok.CheckString(dec)
+		case "id":
+			return 2, jsontok.CheckInt(dec)
+		case "title":
+			return 3, jsontok.CheckString(dec)
 		}
 		return 0, nil
 	})

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -225,14 +226,48 @@ func newDecodeError(url string, err error) error {
 	return &DecodeError{URL: url, Offset: offset, Err: located}
 }
 
-// decodeState is what a decode carries: its interned strings, and whether
-// FieldValues may leave Raw in the input (FormFields copies them all at once).
+// decodeState is what a decode carries: its interned strings, whether
+// FieldValues may leave Raw in the input (FormFields copies them all at
+// once), where validators parse timestamps and other values, and the memory
+// that the RawRecords of the decode share (rawrecord.go).
 type decodeState struct {
 	strs    jsontok.Strings
 	inPlace bool
+	when    time.Time
+	scratch any // a *T for validateAs
+	raw     rawMemory
 }
 
 var decodeStates = sync.Pool{New: func() any { return new(decodeState) }}
+
+// rawMemory is the memory that the RawRecords of one decode share: copies
+// of their bytes (so that a body's pooled buffer can go back to its pool),
+// and where their members are.
+type rawMemory struct {
+	bytes   []byte
+	members []jsontok.MemberSpans
+}
+
+// keep copies b to m and returns the copy, whose capacity ends with it.
+// When m has no room, it takes room for rest bytes (the rest of the input,
+// that the decode's next records are part of).
+func (m *rawMemory) keep(b []byte, rest int) []byte {
+	if cap(m.bytes)-len(m.bytes) < len(b) {
+		m.bytes = make([]byte, 0, max(len(b), rest))
+	}
+	m.bytes = append(m.bytes, b...)
+	return m.bytes[len(m.bytes)-len(b) : len(m.bytes) : len(m.bytes)]
+}
+
+// reserve makes room for the members of the records that may follow in
+// rest bytes of input, estimated from the first: n members in size bytes;
+// at most one for 64 bytes (a member of a record of the API takes 130 to
+// 230), so that a first record of few bytes cannot make it take much more
+// memory than the input holds. Records past the estimate are kept all the
+// same, as append grows the room.
+func (m *rawMemory) reserve(n, size, rest int) {
+	m.members = slices.Grow(m.members, min(n*(rest/max(size, 1)+1), rest/64+n))
+}
 
 // fieldsDecoder is a value with a token-level decoder of the SDK's.
 type fieldsDecoder interface {
@@ -251,7 +286,10 @@ func decodeTop(dec *jsontext.Decoder, v fieldsDecoder) error {
 		return decodeWhole(dec, v)
 	}
 	st := decodeStates.Get().(*decodeState)
-	defer decodeStates.Put(st)
+	defer func() {
+		st.raw = rawMemory{} // the records' now
+		decodeStates.Put(st)
+	}()
 	st.strs.Reset() // interned for this decode only, as v2 does
 	return v.decodeFrom(dec, st)
 }
@@ -310,26 +348,99 @@ func decodePtr[T any, P decoderOf[T]](dec *jsontext.Decoder, st *decodeState, p 
 
 // decodeSlice decodes an array of objects, or null (nil), into *s.
 func decodeSlice[T any, P decoderOf[T]](dec *jsontext.Decoder, st *decodeState, s *[]T) error {
-	if null, err := jsontok.ReadNull(dec); null {
+	items := (*s)[:0]
+	null, err := readArray(dec, func() error {
+		var zero T
+		items = append(items, zero)
+		return P(&items[len(items)-1]).decodeFrom(dec, st)
+	})
+	switch {
+	case null:
 		*s = nil
-		return err
+	case items == nil:
+		*s = []T{} // an empty array
+	default:
+		*s = items
+	}
+	return err
+}
+
+// readArray reads an array, or null (reporting true), calling elem to read
+// each element.
+func readArray(dec *jsontext.Decoder, elem func() error) (null bool, err error) {
+	if null, err := jsontok.ReadNull(dec); null {
+		return true, err
 	}
 	if dec.PeekKind() != '[' {
-		return jsontok.WrongKind(dec, "array")
+		return false, jsontok.WrongKind(dec, "array")
 	}
 	if _, err := dec.ReadToken(); err != nil {
-		return err
-	}
-	if *s = (*s)[:0]; *s == nil {
-		*s = []T{}
+		return false, err
 	}
 	for dec.PeekKind() != ']' {
-		var zero T
-		*s = append(*s, zero)
-		if err := P(&(*s)[len(*s)-1]).decodeFrom(dec, st); err != nil {
-			return err
+		if err := elem(); err != nil {
+			return false, err
 		}
 	}
-	_, err := dec.ReadToken()
+	_, err = dec.ReadToken()
+	return false, err
+}
+
+// The validators check a value exactly as the decoders decode it, keeping
+// nothing: the generated ones (codec.go) for the struct types that records
+// hold, and beside their decoders those of the types with hand-written
+// decoders (Ref, Nullable, FormFields, FieldValues, Timestamp).
+
+// fieldsValidator is a type with a validator of the SDK's. validateFrom
+// reads nothing of its receiver, which may be nil.
+type fieldsValidator interface {
+	validateFrom(dec *jsontext.Decoder, st *decodeState) error
+}
+
+// validatorOf is the pointer type *T of a type with a validator.
+type validatorOf[T any] interface {
+	*T
+	fieldsValidator
+}
+
+// errNoValidator is the error of a check of a type without a validator.
+var errNoValidator = errors.New("the type has no validator")
+
+// validateValue checks the next value as decodeValue decodes it into a *T.
+// Ref and Nullable take any T, so a T's validator is found at run time, as
+// decodeValue finds its decoder; every type that a record holds has one.
+func validateValue[T any](dec *jsontext.Decoder, st *decodeState) error {
+	v, ok := any((*T)(nil)).(fieldsValidator)
+	if !ok {
+		return errNoValidator
+	}
+	return v.validateFrom(dec, st)
+}
+
+// validateAs checks the next value as encoding/json/v2 decodes it into a
+// new T: a field of a type that the generated decoders leave to v2. The T
+// is st's scratch, kept for the next value of its type.
+func validateAs[T any](dec *jsontext.Decoder, st *decodeState) error {
+	v, ok := st.scratch.(*T)
+	if !ok {
+		v = new(T)
+		st.scratch = v
+	}
+	*v = *new(T)
+	return json.UnmarshalDecode(dec, v)
+}
+
+// validatePtr checks an object, or null, as decodePtr decodes it.
+func validatePtr[T any, P validatorOf[T]](dec *jsontext.Decoder, st *decodeState) error {
+	if null, err := jsontok.ReadNull(dec); null {
+		return err
+	}
+	return P(nil).validateFrom(dec, st)
+}
+
+// validateSlice checks an array of objects, or null, as decodeSlice decodes
+// it.
+func validateSlice[T any, P validatorOf[T]](dec *jsontext.Decoder, st *decodeState) error {
+	_, err := readArray(dec, func() error { return P(nil).validateFrom(dec, st) })
 	return err
 }

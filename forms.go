@@ -46,16 +46,6 @@ func (ff *FormFields) UnmarshalJSON(data []byte) error { return unmarshalJSON(da
 func (ff *FormFields) UnmarshalJSONFrom(dec *jsontext.Decoder) error { return decodeTop(dec, ff) }
 
 func (ff *FormFields) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
-	if null, err := jsontok.ReadNull(dec); null {
-		*ff = nil
-		return err
-	}
-	if k := dec.PeekKind(); k != '{' {
-		return fmt.Errorf("expected object, got %s", jsontok.KindName(k))
-	}
-	if _, err := dec.ReadToken(); err != nil {
-		return err
-	}
 	scratch := scratchFields.Get().(*FormFields)
 	fields := (*scratch)[:0]
 	st.inPlace = true // the fields' Raw stay in the input until copyRaw
@@ -67,27 +57,19 @@ func (ff *FormFields) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
 			scratchFields.Put(scratch)
 		}
 	}()
-	var name [64]byte            // most field ids are short: the key is kept only when it is not the id
-	var keys map[string]struct{} // the keys read, once there are too many to compare one by one
-	for dec.PeekKind() != '}' {
-		quoted, err := dec.ReadValue()
-		if err != nil {
-			return err
-		}
-		key, _ := jsontext.AppendUnquote(name[:0], quoted) // the decoder read a valid string
-		if fieldKeyRead(fields, &keys, key) {
-			return jsontok.Duplicate(dec, dec.InputOffset()-int64(len(quoted))) // decodeOptions leave them to the SDK
-		}
+	null, err := readFormFields(dec, func(key []byte) error {
 		fields = append(fields, FormField{})
 		f := &fields[len(fields)-1]
 		if err := f.decodeFrom(dec, st); err != nil {
-			return jsontok.AtValue(dec, err)
+			return err
 		}
 		if string(key) != f.ID {
 			f.mapKey, f.keyed = string(key), true
 		}
-	}
-	if _, err := dec.ReadToken(); err != nil {
+		return nil
+	})
+	if null || err != nil {
+		*ff = nil
 		return err
 	}
 	*ff = append(make(FormFields, 0, len(fields)), fields...)
@@ -95,26 +77,45 @@ func (ff *FormFields) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
 	return nil
 }
 
-// fieldKeyRead reports whether key is the key of one of fields: compared one
-// by one while they are few (no allocation), then in *keys (linear time).
-func fieldKeyRead(fields FormFields, keys *map[string]struct{}, key []byte) bool {
-	if len(fields) <= 16 {
-		for i := range fields {
-			if fields[i].key() == string(key) {
-				return true
-			}
-		}
-		return false
+// validateFrom checks form fields as decodeFrom decodes them.
+func (*FormFields) validateFrom(dec *jsontext.Decoder, st *decodeState) error {
+	_, err := readFormFields(dec, func([]byte) error { return (*FormField)(nil).validateFrom(dec, st) })
+	return err
+}
+
+// readFormFields reads a JSON object of form fields, or null (reporting
+// true), and calls field to read the value of each key (unquoted, new in
+// the object: a key given twice is an error). The decoder must hold its
+// input in memory: the keys are kept where they are in it.
+func readFormFields(dec *jsontext.Decoder, field func(key []byte) error) (null bool, err error) {
+	if null, err := jsontok.ReadNull(dec); null {
+		return true, err
 	}
-	if *keys == nil {
-		*keys = make(map[string]struct{}, 2*len(fields))
-		for i := range fields[:len(fields)-1] {
-			(*keys)[fields[i].key()] = struct{}{}
+	if k := dec.PeekKind(); k != '{' {
+		return false, fmt.Errorf("expected object, got %s", jsontok.KindName(k))
+	}
+	if _, err := dec.ReadToken(); err != nil {
+		return false, err
+	}
+	var keys jsontok.NameSet // linear time for many fields, no allocation for a few
+	for dec.PeekKind() != '}' {
+		quoted, err := dec.ReadValue()
+		if err != nil {
+			return false, err
+		}
+		key := quoted[1 : len(quoted)-1]
+		if bytes.IndexByte(key, '\\') >= 0 {
+			key, _ = jsontext.AppendUnquote(nil, quoted) // the decoder read a valid string
+		}
+		if keys.Add(key) {
+			return false, jsontok.Duplicate(dec, dec.InputOffset()-int64(len(quoted))) // decodeOptions leave them to the SDK
+		}
+		if err := field(key); err != nil {
+			return false, jsontok.AtValue(dec, err)
 		}
 	}
-	(*keys)[fields[len(fields)-1].key()] = struct{}{}
-	_, ok := (*keys)[string(key)]
-	return ok
+	_, err = dec.ReadToken()
+	return false, err
 }
 
 // copyRaw copies the fields' Raw values into one new array, each capped so
@@ -261,6 +262,15 @@ func (v *FieldValues) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
 		v.Raw = bytes.Clone(v.Raw)
 	}
 	return nil
+}
+
+// validateFrom checks values as decodeFrom decodes them.
+func (*FieldValues) validateFrom(dec *jsontext.Decoder, st *decodeState) error {
+	if dec.PeekKind() != '{' {
+		_, err := jsontok.ReadValue(dec)
+		return err
+	}
+	return (*FieldValues)(nil).validateValues(dec)
 }
 
 // MarshalJSONTo writes Raw when it is set, else an object of the non-empty string fields (encoding/json/v2).

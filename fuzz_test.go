@@ -191,3 +191,17 @@ func FuzzDecodeFormSubmission(f *testing.F) {
 		})
 	})
 }
+
+// FuzzCheckAsDecode holds the validators to the typed decoders for any
+// bytes (checkedAsDecoded): as records and as pages, reading RawRecords
+// refuses exactly what decoding refuses, with the same error, and names
+// what it accepts as decoding does.
+func FuzzCheckAsDecode(f *testing.F) {
+	addSeeds(f, `{"object":"order","id":1,"date_created":null,"d\u0061te_created":"2024-05-02T11:00:00+00:00"}`,
+		`{"object":"message","id":-0,"order":{"object":"order","id":1.5}}`,
+		`{"object":"list","data":[{"object":"order","id":1,"items":[{"attributes":{"object":"x","fields":{"f":{"price_modifier":1e2}}}}]},null,[]],"meta":{"pagination":{"current_page":1}}}`,
+		`{"object":"list","data":[{"object":"message","id":2,"form_submission":{"fields":{"f1":{"values":{"first":1,"first":2}},"f\u0031":{}}}}],"meta":{}}`)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		checkedAsDecoded(t, data)
+	})
+}

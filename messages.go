@@ -37,6 +37,24 @@ func (s *MessagesService) Sync(ctx context.Context, websiteID int64, cp *Checkpo
 	return s.r.sync(ctx, websiteID, cp, orNew(opts), walk)
 }
 
+// GetRaw returns one message of the website as a *RawRecord, as
+// Orders.GetRaw does for an order.
+func (s *MessagesService) GetRaw(ctx context.Context, websiteID, messageID int64, opts *GetMessageOptions) (*RawRecord, error) {
+	return getRaw(ctx, s.r, websiteID, messageID, orNew(opts))
+}
+
+// AllRaw walks the website's messages as All does and yields each as a
+// *RawRecord, as Orders.AllRaw does for orders.
+func (s *MessagesService) AllRaw(ctx context.Context, websiteID int64, opts *ListMessagesOptions, walk ...WalkOption) iter.Seq2[*RawRecord, error] {
+	return allRaw(ctx, s.r, websiteID, orNew(opts), walk)
+}
+
+// SyncRaw is Sync yielding each message as a *RawRecord, as
+// Orders.SyncRaw is for orders.
+func (s *MessagesService) SyncRaw(ctx context.Context, websiteID int64, cp *Checkpoint, opts *ListMessagesOptions, walk ...WalkOption) iter.Seq2[*RawRecord, error] {
+	return syncRaw(ctx, s.r, websiteID, cp, orNew(opts), walk)
+}
+
 // GetMessageOptions are the query parameters of Messages.Get, as
 // GetOrderOptions are for orders.
 type GetMessageOptions struct {

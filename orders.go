@@ -81,6 +81,29 @@ func (s *OrdersService) Sync(ctx context.Context, websiteID int64, cp *Checkpoin
 	return s.r.sync(ctx, websiteID, cp, orNew(opts), walk)
 }
 
+// GetRaw returns one order of the website as a *RawRecord: checked as Get
+// decodes it, with the same errors, but not decoded. opts may be nil; a
+// RawRecord keeps its bytes without KeepRawJSON, which only costs time.
+func (s *OrdersService) GetRaw(ctx context.Context, websiteID, orderID int64, opts *GetOrderOptions) (*RawRecord, error) {
+	return getRaw(ctx, s.r, websiteID, orderID, orNew(opts))
+}
+
+// AllRaw walks the website's orders as All does, with the same options,
+// walk options and errors, and yields each order as a *RawRecord: checked
+// exactly as All decodes it (an order All refuses, AllRaw refuses alike)
+// but not decoded, for a fraction of the time and memory. A RawRecord
+// keeps its bytes without KeepRawJSON, which only costs time.
+func (s *OrdersService) AllRaw(ctx context.Context, websiteID int64, opts *ListOrdersOptions, walk ...WalkOption) iter.Seq2[*RawRecord, error] {
+	return allRaw(ctx, s.r, websiteID, orNew(opts), walk)
+}
+
+// SyncRaw is Sync yielding each order as a *RawRecord, as AllRaw is All:
+// the same checkpoints (a checkpoint of Sync goes on with SyncRaw, and the
+// other way round), options, walk options and errors.
+func (s *OrdersService) SyncRaw(ctx context.Context, websiteID int64, cp *Checkpoint, opts *ListOrdersOptions, walk ...WalkOption) iter.Seq2[*RawRecord, error] {
+	return syncRaw(ctx, s.r, websiteID, cp, orNew(opts), walk)
+}
+
 // GetOrderOptions are the query parameters of Orders.Get.
 type GetOrderOptions struct {
 	Includes    []OrderInclude `url:"includes,comma,omitempty"` // additional fields, sent as one comma-separated value

@@ -79,19 +79,47 @@ func (r *Ref[T]) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
 		*r = ExpandedRef(v)
 		return nil
 	case '0':
-		tok, err := dec.ReadToken()
-		if err != nil {
-			return err
-		}
-		id, err := tok.Int()
+		id, err := readRefID(dec)
 		*r = NewRef[T](id)
-		if err != nil {
-			return jsontok.BadValue(dec, jsontext.Value(tok.String()), err)
-		}
-		return nil
+		return err
 	default:
-		return fmt.Errorf("expected an id or an object, got %s", jsontok.KindName(k))
+		return notARef(k)
 	}
+}
+
+// validateFrom checks a reference as decodeFrom decodes it.
+func (*Ref[T]) validateFrom(dec *jsontext.Decoder, st *decodeState) error {
+	if null, err := jsontok.ReadNull(dec); null {
+		return err
+	}
+	switch k := dec.PeekKind(); k {
+	case '{':
+		return validateValue[T](dec, st)
+	case '0':
+		_, err := readRefID(dec)
+		return err
+	default:
+		return notARef(k)
+	}
+}
+
+// readRefID reads a reference's id, the next value, a number: the id, and
+// an error when it is not an int64 (with the value Token.Int gives then).
+func readRefID(dec *jsontext.Decoder) (int64, error) {
+	tok, err := dec.ReadToken()
+	if err != nil {
+		return 0, err
+	}
+	id, err := tok.Int()
+	if err != nil {
+		return id, jsontok.BadValue(dec, jsontext.Value(tok.String()), err)
+	}
+	return id, nil
+}
+
+// notARef is the error of a reference whose value is of kind k.
+func notARef(k jsontext.Kind) error {
+	return fmt.Errorf("expected an id or an object, got %s", jsontok.KindName(k))
 }
 
 // MarshalJSONTo writes the reference in the form it was decoded from (encoding/json/v2).
@@ -159,10 +187,26 @@ func (n *Nullable[T]) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
 		return err
 	}
 	if k := dec.PeekKind(); k != '{' {
-		return fmt.Errorf("expected an object or null, got %s", jsontok.KindName(k))
+		return notNullable(k)
 	}
 	*n = Nullable[T]{Value: new(T)}
 	return decodeValue(dec, st, n.Value)
+}
+
+// validateFrom checks an object or null as decodeFrom decodes it.
+func (*Nullable[T]) validateFrom(dec *jsontext.Decoder, st *decodeState) error {
+	if null, err := jsontok.ReadNull(dec); null {
+		return err
+	}
+	if k := dec.PeekKind(); k != '{' {
+		return notNullable(k)
+	}
+	return validateValue[T](dec, st)
+}
+
+// notNullable is the error of a Nullable whose value is of kind k.
+func notNullable(k jsontext.Kind) error {
+	return fmt.Errorf("expected an object or null, got %s", jsontok.KindName(k))
 }
 
 // MarshalJSONTo writes the object, or null (encoding/json/v2).

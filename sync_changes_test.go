@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"iter"
 	"net/http/httptest"
 	"slices"
 	"strings"
@@ -114,12 +115,28 @@ func TestSyncLateRecordWindowHoldsUnderEveryReading(t *testing.T) {
 
 // syncOrderIDs runs one Sync of the website's orders to its end.
 func syncOrderIDs(c *ordermsg.Client, site int64, cp *ordermsg.Checkpoint) ([]int64, error) {
+	return orderSyncs["Sync"](c, site, cp, nil)
+}
+
+// orderSyncs are Orders.Sync and Orders.SyncRaw, each run to its end,
+// giving the ids it yielded and the error that ended it.
+var orderSyncs = map[string]func(c *ordermsg.Client, site int64, cp *ordermsg.Checkpoint, opts *ordermsg.ListOrdersOptions) ([]int64, error){
+	"Sync": func(c *ordermsg.Client, site int64, cp *ordermsg.Checkpoint, opts *ordermsg.ListOrdersOptions) ([]int64, error) {
+		return yieldedIDs(c.Orders.Sync(context.Background(), site, cp, opts), func(o *ordermsg.Order) int64 { return o.ID })
+	},
+	"SyncRaw": func(c *ordermsg.Client, site int64, cp *ordermsg.Checkpoint, opts *ordermsg.ListOrdersOptions) ([]int64, error) {
+		return yieldedIDs(c.Orders.SyncRaw(context.Background(), site, cp, opts), func(r *ordermsg.RawRecord) int64 { return r.ID })
+	},
+}
+
+// yieldedIDs runs seq to its end.
+func yieldedIDs[V any](seq iter.Seq2[V, error], id func(V) int64) ([]int64, error) {
 	var got []int64
-	for o, err := range c.Orders.Sync(context.Background(), site, cp, nil) {
+	for v, err := range seq {
 		if err != nil {
 			return got, err
 		}
-		got = append(got, o.ID)
+		got = append(got, id(v))
 	}
 	return got, nil
 }
@@ -240,22 +257,26 @@ func TestCheckpointDecodingIsAllOrNothing(t *testing.T) {
 // record by id, finds it, and stops with an *OverlapError instead of
 // yielding what comes after the gap.
 func TestSyncOverlapThatMissesTheCheckpointIsAnError(t *testing.T) {
-	srv := ordermsgtest.NewServer(smallSite(), ordermsgtest.WithDayBounds(ordermsgtest.DayBounds{Offset: -6 * 24 * time.Hour}))
-	defer srv.Close()
-	c, _ := srv.Client()
-	var cp ordermsg.Checkpoint
-	if _, err := syncOrderIDs(c, srv.WebsiteID, &cp); err != nil { // no date_start: the whole history
-		t.Fatal(err)
-	}
-	before := mustJSON(t, cp)
-	srv.AddOrders(40) // up to days later: some before the server's start, some after
-	got, err := syncOrderIDs(c, srv.WebsiteID, &cp)
-	var oe *ordermsg.OverlapError
-	if len(got) != 0 || !errors.As(err, &oe) || !errors.Is(err, ordermsg.ErrOverlapMissing) || !oe.Created.Equal(cp.Mark()) {
-		t.Fatalf("yielded %v, err %v; want nothing and an *OverlapError", got, err)
-	}
-	if after := mustJSON(t, cp); after != before {
-		t.Errorf("checkpoint moved from %s to %s", before, after)
+	for name, sync := range orderSyncs {
+		t.Run(name, func(t *testing.T) {
+			srv := ordermsgtest.NewServer(smallSite(), ordermsgtest.WithDayBounds(ordermsgtest.DayBounds{Offset: -6 * 24 * time.Hour}))
+			defer srv.Close()
+			c, _ := srv.Client()
+			var cp ordermsg.Checkpoint
+			if _, err := sync(c, srv.WebsiteID, &cp, nil); err != nil { // no date_start: the whole history
+				t.Fatal(err)
+			}
+			before := mustJSON(t, cp)
+			srv.AddOrders(40) // up to days later: some before the server's start, some after
+			got, err := sync(c, srv.WebsiteID, &cp, nil)
+			var oe *ordermsg.OverlapError
+			if len(got) != 0 || !errors.As(err, &oe) || !errors.Is(err, ordermsg.ErrOverlapMissing) || !oe.Created.Equal(cp.Mark()) {
+				t.Fatalf("yielded %v, err %v; want nothing and an *OverlapError", got, err)
+			}
+			if after := mustJSON(t, cp); after != before {
+				t.Errorf("checkpoint moved from %s to %s", before, after)
+			}
+		})
 	}
 }
 
@@ -263,45 +284,37 @@ func TestSyncOverlapThatMissesTheCheckpointIsAnError(t *testing.T) {
 // moved date filter: the newest order remembered is deleted, or leaves the
 // status filter, and the next run goes on, at the cost of one request.
 func TestSyncOverlapCheckAllowsARememberedRecordToLeave(t *testing.T) {
-	for _, how := range []string{"delete", "status"} {
-		t.Run(how, func(t *testing.T) {
-			ds := smallSite()
-			var cs countingServer
-			h := ordermsgtest.NewHandler(ds)
-			hs := httptest.NewServer(cs.wrap(h, nil))
-			defer hs.Close()
-			c, _ := ordermsg.NewClient(hs.URL, ds.Websites[0].APIKey)
-			site := ds.Websites[0].ID
-			opts := &ordermsg.ListOrdersOptions{Status: ordermsg.OrderStatusNew, Count: 100}
-			var cp ordermsg.Checkpoint
-			sync := func() ([]int64, error) {
-				var got []int64
-				for o, err := range c.Orders.Sync(context.Background(), site, &cp, opts) {
-					if err != nil {
-						return got, err
-					}
-					got = append(got, o.ID)
+	for name, sync := range orderSyncs {
+		for _, how := range []string{"delete", "status"} {
+			t.Run(name+"/"+how, func(t *testing.T) {
+				ds := smallSite()
+				var cs countingServer
+				h := ordermsgtest.NewHandler(ds)
+				hs := httptest.NewServer(cs.wrap(h, nil))
+				defer hs.Close()
+				c, _ := ordermsg.NewClient(hs.URL, ds.Websites[0].APIKey)
+				site := ds.Websites[0].ID
+				opts := &ordermsg.ListOrdersOptions{Status: ordermsg.OrderStatusNew, Count: 100}
+				var cp ordermsg.Checkpoint
+				if _, err := sync(c, site, &cp, opts); err != nil {
+					t.Fatal(err)
 				}
-				return got, nil
-			}
-			if _, err := sync(); err != nil {
-				t.Fatal(err)
-			}
-			all := ordersByCreation(h, site)
-			newest := all[len(all)-1].ID
-			if how == "delete" {
-				h.DeleteOrder(site, newest)
-			} else {
-				h.SetOrderStatus(site, newest, "shipped")
-			}
-			cs.requests.Store(0)
-			if got, err := sync(); err != nil || len(got) != 0 {
-				t.Fatalf("got %v, %v; want nothing new and no error", got, err)
-			}
-			if n := cs.requests.Load(); n != 2 {
-				t.Errorf("%d requests; want 2: the overlap's page and the remembered order by id", n)
-			}
-		})
+				all := ordersByCreation(h, site)
+				newest := all[len(all)-1].ID
+				if how == "delete" {
+					h.DeleteOrder(site, newest)
+				} else {
+					h.SetOrderStatus(site, newest, "shipped")
+				}
+				cs.requests.Store(0)
+				if got, err := sync(c, site, &cp, opts); err != nil || len(got) != 0 {
+					t.Fatalf("got %v, %v; want nothing new and no error", got, err)
+				}
+				if n := cs.requests.Load(); n != 2 {
+					t.Errorf("%d requests; want 2: the overlap's page and the remembered order by id", n)
+				}
+			})
+		}
 	}
 }
 

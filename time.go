@@ -30,14 +30,26 @@ func (t *Timestamp) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 	if !ownDecode(dec) {
 		return decodeWhole(dec, t)
 	}
+	return readTime(dec, &t.Time)
+}
+
+// validateFrom checks a timestamp as UnmarshalJSONFrom decodes it, parsing
+// it into st.when.
+func (*Timestamp) validateFrom(dec *jsontext.Decoder, st *decodeState) error {
+	return readTime(dec, &st.when)
+}
+
+// readTime reads a timestamp string into *t (RFC 3339, as encoding/json/v2
+// reads a time.Time), or null (the zero time).
+func readTime(dec *jsontext.Decoder, t *time.Time) error {
 	if null, err := jsontok.ReadNull(dec); null {
-		*t = Timestamp{}
+		*t = time.Time{}
 		return err
 	}
 	if k := dec.PeekKind(); k != '"' {
 		return fmt.Errorf("expected a timestamp string, got %s", jsontok.KindName(k))
 	}
-	return json.UnmarshalDecode(dec, &t.Time) // RFC 3339, as encoding/json/v2 reads a time.Time
+	return json.UnmarshalDecode(dec, t)
 }
 
 // MarshalJSONTo writes the timestamp in the API's shape (encoding/json/v2).

@@ -1,8 +1,9 @@
 package ordermsg
 
 // The JSON methods of every struct type here with an Unknown field tagged
-// `json:",embed"` are generated into codec.go from the struct definitions.
-//go:generate go run ./internal/cmd/gencodec -o codec.go -lenient FieldValues
+// `json:",embed"` are generated into codec.go from the struct definitions,
+// and so are the validators of those that orders and messages hold.
+//go:generate go run ./internal/cmd/gencodec -o codec.go -lenient FieldValues -validate Order,Message
 
 import (
 	"time"

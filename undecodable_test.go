@@ -41,21 +41,27 @@ func rawPages(t *testing.T, pages ...[]string) (*Client, *httpmock.MockTransport
 	return c, mt
 }
 
+// badRecordPages are two pages of orders, among them three that cannot be
+// decoded (bad): a lone surrogate, a null, an item of the wrong type.
+func badRecordPages() (bad []string, pages [][]string) {
+	bad = []string{
+		rawOrder(2, "2024-03-10T12:02:00+00:00", `"lone \ud800 surrogate"`),
+		`null`,
+		`{"object":"order","id":5,"date_created":"2024-03-10T12:05:00+00:00","items":[{"object":"order_item","id":50,"quantity":"many"}]}`,
+	}
+	return bad, [][]string{
+		{rawOrder(1, "2024-03-10T12:01:00+00:00", `"a"`), bad[0], bad[1]},
+		{rawOrder(4, "2024-03-10T12:04:00+00:00", `"nul \u0000 inside"`), bad[2], rawOrder(6, "2024-03-10T12:06:00+00:00", `"b"`)},
+	}
+}
+
 // A lone surrogate, a null, an item of the wrong type: each fails its
 // record. With WithSkipUndecodable the walk yields the other records, and
 // each bad one as a *RecordDecodeError in its place that names it and keeps
 // its bytes; without it, the page fails as a whole (the default stays
 // strict).
 func TestWalkSkipUndecodableGoesPastBadRecords(t *testing.T) {
-	bad := []string{
-		rawOrder(2, "2024-03-10T12:02:00+00:00", `"lone \ud800 surrogate"`),
-		`null`,
-		`{"object":"order","id":5,"date_created":"2024-03-10T12:05:00+00:00","items":[{"object":"order_item","id":50,"quantity":"many"}]}`,
-	}
-	pages := [][]string{
-		{rawOrder(1, "2024-03-10T12:01:00+00:00", `"a"`), bad[0], bad[1]},
-		{rawOrder(4, "2024-03-10T12:04:00+00:00", `"nul \u0000 inside"`), bad[2], rawOrder(6, "2024-03-10T12:06:00+00:00", `"b"`)},
-	}
+	bad, pages := badRecordPages()
 	c, _ := rawPages(t, pages...)
 
 	ids, errs := collect(c, nil)

@@ -18,8 +18,8 @@ const (
 	// SQLite, through any database/sql driver of it (modernc.org/sqlite is
 	// pure Go); version 3.38 or later, for the JSON functions and upserts.
 	SQLite Backend = iota + 1
-	// PostgreSQL, through github.com/jackc/pgx/v5/stdlib (driver "pgx") or
-	// another driver that takes $1 placeholders; version 12 or later.
+	// PostgreSQL, through github.com/jackc/pgx/v5/stdlib (driver "pgx"),
+	// whose COPY the mirror writes with; version 12 or later.
 	PostgreSQL
 )
 
@@ -86,19 +86,34 @@ func advisoryKey(name string) int64 {
 var errBadConn = driver.ErrBadConn
 
 // value is v as the argument of a column of type typ: a time.Time as the
-// column keeps it (see typeTime and typeStamp), anything else as it is.
+// column keeps it (see typeTime and typeStamp), JSON's bytes as text in
+// SQLite (not a BLOB), anything else as it is.
 func (b Backend) value(typ colType, v any) any {
-	t, ok := v.(time.Time)
-	switch {
-	case !ok:
-		return v
-	case b == PostgreSQL:
-		return t.UTC()
-	case typ == typeStamp:
-		return t.UTC().Format(stampLayout)
+	switch v := v.(type) {
+	case []byte:
+		if typ == typeJSON && b == SQLite {
+			return sqliteText(v)
+		}
+	case time.Time:
+		switch {
+		case b == PostgreSQL:
+			return v.UTC()
+		case typ == typeStamp:
+			return v.UTC().Format(stampLayout)
+		}
+		return v.UTC().Format(time.RFC3339)
 	}
-	return t.UTC().Format(time.RFC3339)
+	return v
 }
 
 // stampLayout is the SQLite text of a typeStamp column.
 const stampLayout = "2006-01-02T15:04:05.000000Z"
+
+// sqliteText is bytes that SQLite stores as TEXT, as a string, which its
+// drivers bind as text where they bind bytes as a BLOB. The string is made
+// as the statement is run, so that a batch waiting to be written holds the
+// bytes only once.
+type sqliteText []byte
+
+// Value is the bytes as a string.
+func (t sqliteText) Value() (driver.Value, error) { return string(t), nil }

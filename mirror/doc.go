@@ -3,12 +3,16 @@
 // includes, exactly as the server sent it, for any number of websites in one
 // database, in SQLite or PostgreSQL.
 //
-// The package takes the caller's *sql.DB and imports no driver: a service
-// that mirrors into PostgreSQL registers its own (github.com/jackc/pgx/v5/stdlib,
-// driver name "pgx"), one that mirrors into SQLite its own (modernc.org/sqlite
+// The package takes the caller's *sql.DB and registers no driver: a service
+// that mirrors into PostgreSQL registers pgx's (github.com/jackc/pgx/v5/stdlib,
+// driver name "pgx"; the mirror writes with its COPY, and Open refuses
+// another driver), one that mirrors into SQLite its own (modernc.org/sqlite
 // needs no cgo). Open creates the tables and views, or upgrades those of an
 // earlier version; Mirror.Sync brings one website up to date, and
-// Mirror.SyncFleet many, each with its own key, shared by workers.
+// Mirror.SyncFleet many, each with its own key, shared by workers. Records
+// are read as ordermsg.RawRecord (AllRaw, SyncRaw), checked as the SDK
+// decodes them but not decoded: the mirror reads the members its columns
+// need.
 //
 // # Tables
 //

@@ -41,6 +41,7 @@ func TestStaysExactOverTime(t *testing.T) {
 		{"values a database cannot hold leave every view answering", unholdableValues},
 		{"a record the SDK refuses is kept as sent and the website goes on", refusedRecords},
 		{"one source per website", oneSourcePerWebsite},
+		{"records a run takes for new that the table holds are compared, not written twice", heldTakenForNew},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			mirrortest.ForEach(t, func(t *testing.T, be mirrortest.Backend, target string) {
@@ -580,4 +581,27 @@ func oneSourcePerWebsite(t *testing.T, e *exact) {
 	if _, err := e.m.Sync(context.Background(), e.s.c, e.s.id, nil); !errors.Is(err, mirror.ErrOtherSource) {
 		t.Errorf("a run from the first base URL once the service moved: %v", err)
 	}
+}
+
+// heldTakenForNew: with its checkpoints gone, a run reads every record as
+// new, among them records added and changed on the server: a batch that
+// PostgreSQL writes as new rows (COPY) holds records the table holds, so
+// it is written as the others, read first: the new ones added, the changed
+// one rewritten, the rest left as they are, and every count right.
+func heldTakenForNew(t *testing.T, e *exact) {
+	w := e.website()
+	e.srv.Handler.SetOrderStatus(e.s.id, w.Orders[3].ID, "shipped")
+	added := e.srv.AddOrders(3)
+	if _, err := e.db.Exec(fmt.Sprintf("DELETE FROM sync_state WHERE website_id = %d", e.s.id)); err != nil {
+		t.Fatal(err)
+	}
+	res := syncSite(t, e.m, e.s, &mirror.Options{PageSize: 7})
+	w = e.website()
+	if want := (mirror.Counts{New: len(added), Updated: 1, Unchanged: len(w.Orders) - len(added) - 1}); res.Orders != want {
+		t.Errorf("orders: %+v; want %+v", res.Orders, want)
+	}
+	if res.Messages.Updated != 0 || res.Messages.New != len(added) || res.Messages.New+res.Messages.Unchanged != len(w.Messages) {
+		t.Errorf("messages: %+v; %d on the server, %d added", res.Messages, len(w.Messages), len(added))
+	}
+	sameRecords(t, e.db, e.s)
 }

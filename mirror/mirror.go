@@ -67,13 +67,20 @@ type Mirror struct {
 // closes it. A SQLite file is put in WAL mode (kept in the file), so that
 // readers query the mirror while a run writes; leave journal_mode out of the
 // connection's settings, for two processes that switch a file to WAL at
-// once fail, while Open waits for the other's switch.
+// once fail, while Open waits for the other's switch. A PostgreSQL db must
+// be one of github.com/jackc/pgx/v5/stdlib, whose COPY the mirror writes
+// with: another driver's is refused, and left as it was.
 func Open(ctx context.Context, db *sql.DB, backend Backend) (*Mirror, error) {
 	if !backend.valid() {
 		return nil, fmt.Errorf("mirror: unknown backend %v", backend)
 	}
 	m := &Mirror{db: db, backend: backend}
 	err := m.withConn(ctx, func(conn *sql.Conn) error {
+		if backend == PostgreSQL {
+			if err := usesPgx(conn); err != nil {
+				return err
+			}
+		}
 		if err := useWAL(ctx, backend, conn); err != nil {
 			return err
 		}

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/ordermsg/ordermsg-go/mirror/mirrortest"
 )
 
@@ -61,7 +62,7 @@ func (k countingConnector) Connect(context.Context) (driver.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &countingConn{Conn: c, s: k.s}, nil
+	return &countingConn{next: c, s: k.s}, nil
 }
 
 func (k countingConnector) Driver() driver.Driver { return k.d }
@@ -70,20 +71,35 @@ func (k countingConnector) Driver() driver.Driver { return k.d }
 // on what the driver does, or database/sql's default where it does
 // nothing.
 type countingConn struct {
-	driver.Conn
-	s *statements
+	next driver.Conn
+	s    *statements
+}
+
+func (c *countingConn) Prepare(query string) (driver.Stmt, error) { return c.next.Prepare(query) }
+func (c *countingConn) Close() error                              { return c.next.Close() }
+
+//lint:ignore SA1019 driver.Conn has it
+func (c *countingConn) Begin() (driver.Tx, error) { return c.next.Begin() }
+
+// Conn is pgx's connection it wraps (nil for another driver's), which the
+// mirror writes PostgreSQL's new rows with, by COPY: those are not counted.
+func (c *countingConn) Conn() *pgx.Conn {
+	if p, ok := c.next.(interface{ Conn() *pgx.Conn }); ok {
+		return p.Conn()
+	}
+	return nil
 }
 
 func (c *countingConn) PrepareContext(ctx context.Context, query string) (driver.Stmt, error) {
 	c.s.note(query)
-	if p, ok := c.Conn.(driver.ConnPrepareContext); ok {
+	if p, ok := c.next.(driver.ConnPrepareContext); ok {
 		return p.PrepareContext(ctx, query)
 	}
-	return c.Conn.Prepare(query)
+	return c.next.Prepare(query)
 }
 
 func (c *countingConn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
-	e, ok := c.Conn.(driver.ExecerContext)
+	e, ok := c.next.(driver.ExecerContext)
 	if !ok {
 		return nil, driver.ErrSkip // database/sql prepares it, and counts it there
 	}
@@ -92,7 +108,7 @@ func (c *countingConn) ExecContext(ctx context.Context, query string, args []dri
 }
 
 func (c *countingConn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
-	q, ok := c.Conn.(driver.QueryerContext)
+	q, ok := c.next.(driver.QueryerContext)
 	if !ok {
 		return nil, driver.ErrSkip
 	}
@@ -101,34 +117,34 @@ func (c *countingConn) QueryContext(ctx context.Context, query string, args []dr
 }
 
 func (c *countingConn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, error) {
-	if b, ok := c.Conn.(driver.ConnBeginTx); ok {
+	if b, ok := c.next.(driver.ConnBeginTx); ok {
 		return b.BeginTx(ctx, opts)
 	}
 	//lint:ignore SA1019 the driver has nothing else
-	return c.Conn.Begin()
+	return c.next.Begin()
 }
 
 func (c *countingConn) CheckNamedValue(v *driver.NamedValue) error {
-	if n, ok := c.Conn.(driver.NamedValueChecker); ok {
+	if n, ok := c.next.(driver.NamedValueChecker); ok {
 		return n.CheckNamedValue(v)
 	}
 	return driver.ErrSkip
 }
 
 func (c *countingConn) ResetSession(ctx context.Context) error {
-	if r, ok := c.Conn.(driver.SessionResetter); ok {
+	if r, ok := c.next.(driver.SessionResetter); ok {
 		return r.ResetSession(ctx)
 	}
 	return nil
 }
 
 func (c *countingConn) IsValid() bool {
-	v, ok := c.Conn.(driver.Validator)
+	v, ok := c.next.(driver.Validator)
 	return !ok || v.IsValid()
 }
 
 func (c *countingConn) Ping(ctx context.Context) error {
-	if p, ok := c.Conn.(driver.Pinger); ok {
+	if p, ok := c.next.(driver.Pinger); ok {
 		return p.Ping(ctx)
 	}
 	return nil

@@ -1,10 +1,14 @@
 package mirror
 
 import (
+	"bytes"
 	"context"
 	"iter"
+	"strconv"
+	"sync"
 	"time"
 
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/ordermsg/ordermsg-go"
 )
 
@@ -139,81 +143,174 @@ func (t *table[T]) def() tableDef {
 	return tableDef{t.name, append(cols, recordTail...)}
 }
 
-// ref is a reference as a column: NULL when the API sent 0 or null.
-func ref[R any](r ordermsg.Ref[R]) any {
-	if r.ID == 0 {
-		return nil
-	}
-	return r.ID
+// The mirror reads its records as RawRecords (ordermsg's AllRaw, SyncRaw,
+// GetRaw): checked as the SDK decodes them, not decoded. A field's value is
+// read from the members it comes from, which the check has found to be of
+// the type the SDK decodes them into (a string or null, an integer or null,
+// a reference, an object or null), and is what the SDK's decode gives:
+// null or absent is the zero value.
+
+// textField is the text of the string member name, each NUL replaced by U+FFFD;
+// "" when it is null or absent.
+func textField(name string) func(*ordermsg.RawRecord) any {
+	return func(r *ordermsg.RawRecord) any { return nulFree(stringOf(r.Member(name))) }
 }
 
-// textOf is a text field as a column, each NUL replaced by U+FFFD.
-func textOf[S ~string](s S) any { return nulFree(string(s)) }
+// integerField is the integer member name; 0 when it is null or absent.
+func integerField(name string) func(*ordermsg.RawRecord) any {
+	return func(r *ordermsg.RawRecord) any { return integerOf(r.Member(name)) }
+}
 
-// promoCode is the text of an order's promo code, NULL when none.
-func promoCode(o *ordermsg.Order) any {
-	if p := o.PromoCode.Expanded; p != nil {
-		return textOf(p.PromoCode.PromoCode)
+// refField is the reference member name as a column: its id, whether sent as a
+// number or as the object it refers to; NULL when that is 0 or null.
+func refField(name string) func(*ordermsg.RawRecord) any {
+	return func(r *ordermsg.RawRecord) any {
+		v := r.Member(name)
+		if v.Kind() == '{' {
+			v = objectMember(v, "id")
+		}
+		if id := integerOf(v); id != 0 {
+			return id
+		}
+		return nil
+	}
+}
+
+// promoCode is the text of an order's promo code, when its promo_code is
+// the object (the include): the "promo_code" of that object's
+// "promo_code"; NULL when it is not an object.
+func promoCode(r *ordermsg.RawRecord) any {
+	if p := r.Member("promo_code"); p.Kind() == '{' {
+		return nulFree(stringOf(objectMember(objectMember(p, "promo_code"), "promo_code")))
 	}
 	return nil
 }
 
-var ordersTable = &table[ordermsg.Order]{
-	name: "orders",
-	fields: []field[ordermsg.Order]{
-		{notNull("date_created", typeTime), func(o *ordermsg.Order) any { return o.DateCreated.Time }},
-		{notNull("status", typeText), func(o *ordermsg.Order) any { return textOf(o.Status) }},
-		{notNull("order_type", typeText), func(o *ordermsg.Order) any { return textOf(o.OrderType) }},
-		{notNull("currency", typeText), func(o *ordermsg.Order) any { return textOf(o.Currency) }},
-		{notNull("total", typeBigint), func(o *ordermsg.Order) any { return o.Pricing.Total }},
-		{notNull("amount_paid", typeBigint), func(o *ordermsg.Order) any { return o.AmountPaid }},
-		{nullable("message_id", typeBigint), func(o *ordermsg.Order) any { return ref(o.Message) }},
-		{nullable("user_id", typeBigint), func(o *ordermsg.Order) any { return ref(o.User) }},
-		{nullable("portal_id", typeBigint), func(o *ordermsg.Order) any { return ref(o.Portal) }},
-		{nullable("promo_code_id", typeBigint), func(o *ordermsg.Order) any { return ref(o.PromoCode) }},
-		{nullable("promo_code", typeText), promoCode},
-	},
-	id:      func(o *ordermsg.Order) int64 { return o.ID },
-	created: func(o *ordermsg.Order) time.Time { return o.DateCreated.Time },
-	raw:     (*ordermsg.Order).RawJSON,
-	sync: func(ctx context.Context, c *ordermsg.Client, site int64, cp *ordermsg.Checkpoint, count int, resp *ordermsg.Response) iter.Seq2[*ordermsg.Order, error] {
-		return c.Orders.Sync(ctx, site, cp, &ordermsg.ListOrdersOptions{Count: count, Includes: OrderIncludes(), KeepRawJSON: true,
-			Response: resp}, ordermsg.WithSkipUndecodable())
-	},
-	all: func(ctx context.Context, c *ordermsg.Client, site int64, since ordermsg.Date, count, concurrency int, resp *ordermsg.Response) iter.Seq2[*ordermsg.Order, error] {
-		return c.Orders.All(ctx, site, &ordermsg.ListOrdersOptions{Count: count, Includes: OrderIncludes(), KeepRawJSON: true,
-			DateStart: since, Direction: ordermsg.DirectionAsc, Sort: "date_created", Response: resp},
-			ordermsg.WithConcurrency(concurrency), ordermsg.WithSkipUndecodable())
-	},
-	get: func(ctx context.Context, c *ordermsg.Client, site, id int64, resp *ordermsg.Response) (*ordermsg.Order, error) {
-		return c.Orders.Get(ctx, site, id, &ordermsg.GetOrderOptions{Includes: OrderIncludes(), KeepRawJSON: true, Response: resp})
-	},
+// rawTable is t, a table whose records are read as RawRecords, with what
+// names a record and its bytes.
+func rawTable(t table[ordermsg.RawRecord]) *table[ordermsg.RawRecord] {
+	t.id = func(r *ordermsg.RawRecord) int64 { return r.ID }
+	t.created = func(r *ordermsg.RawRecord) time.Time { return r.DateCreated.Time }
+	t.raw = (*ordermsg.RawRecord).RawJSON
+	return &t
 }
 
-var messagesTable = &table[ordermsg.Message]{
-	name: "messages",
-	fields: []field[ordermsg.Message]{
-		{notNull("date_created", typeTime), func(m *ordermsg.Message) any { return m.DateCreated.Time }},
-		{notNull("message_type", typeText), func(m *ordermsg.Message) any { return textOf(m.MessageType) }},
-		{nullable("order_id", typeBigint), func(m *ordermsg.Message) any { return ref(m.Order) }},
-		{nullable("form_id", typeBigint), func(m *ordermsg.Message) any { return ref(m.Form) }},
-		{nullable("user_id", typeBigint), func(m *ordermsg.Message) any { return ref(m.User) }},
-		{nullable("portal_id", typeBigint), func(m *ordermsg.Message) any { return ref(m.Portal) }},
-		{nullable("file_id", typeBigint), func(m *ordermsg.Message) any { return ref(m.File) }},
+// dateCreated is the column of a record's creation time.
+var dateCreated = field[ordermsg.RawRecord]{notNull("date_created", typeTime), func(r *ordermsg.RawRecord) any { return r.DateCreated.Time }}
+
+var ordersTable = rawTable(table[ordermsg.RawRecord]{
+	name: "orders",
+	fields: []field[ordermsg.RawRecord]{
+		dateCreated,
+		{notNull("status", typeText), textField("status")},
+		{notNull("order_type", typeText), textField("order_type")},
+		{notNull("currency", typeText), textField("currency")},
+		{notNull("total", typeBigint), func(r *ordermsg.RawRecord) any { return integerOf(objectMember(r.Member("pricing"), "total")) }},
+		{notNull("amount_paid", typeBigint), integerField("amount_paid")},
+		{nullable("message_id", typeBigint), refField("message")},
+		{nullable("user_id", typeBigint), refField("user")},
+		{nullable("portal_id", typeBigint), refField("portal")},
+		{nullable("promo_code_id", typeBigint), refField("promo_code")},
+		{nullable("promo_code", typeText), promoCode},
 	},
-	id:      func(m *ordermsg.Message) int64 { return m.ID },
-	created: func(m *ordermsg.Message) time.Time { return m.DateCreated.Time },
-	raw:     (*ordermsg.Message).RawJSON,
-	sync: func(ctx context.Context, c *ordermsg.Client, site int64, cp *ordermsg.Checkpoint, count int, resp *ordermsg.Response) iter.Seq2[*ordermsg.Message, error] {
-		return c.Messages.Sync(ctx, site, cp, &ordermsg.ListMessagesOptions{Count: count, Includes: MessageIncludes(), KeepRawJSON: true,
-			Response: resp}, ordermsg.WithSkipUndecodable())
+	sync: func(ctx context.Context, c *ordermsg.Client, site int64, cp *ordermsg.Checkpoint, count int, resp *ordermsg.Response) iter.Seq2[*ordermsg.RawRecord, error] {
+		return c.Orders.SyncRaw(ctx, site, cp, &ordermsg.ListOrdersOptions{Count: count, Includes: OrderIncludes(), Response: resp},
+			ordermsg.WithSkipUndecodable())
 	},
-	all: func(ctx context.Context, c *ordermsg.Client, site int64, since ordermsg.Date, count, concurrency int, resp *ordermsg.Response) iter.Seq2[*ordermsg.Message, error] {
-		return c.Messages.All(ctx, site, &ordermsg.ListMessagesOptions{Count: count, Includes: MessageIncludes(), KeepRawJSON: true,
+	all: func(ctx context.Context, c *ordermsg.Client, site int64, since ordermsg.Date, count, concurrency int, resp *ordermsg.Response) iter.Seq2[*ordermsg.RawRecord, error] {
+		return c.Orders.AllRaw(ctx, site, &ordermsg.ListOrdersOptions{Count: count, Includes: OrderIncludes(),
 			DateStart: since, Direction: ordermsg.DirectionAsc, Sort: "date_created", Response: resp},
 			ordermsg.WithConcurrency(concurrency), ordermsg.WithSkipUndecodable())
 	},
-	get: func(ctx context.Context, c *ordermsg.Client, site, id int64, resp *ordermsg.Response) (*ordermsg.Message, error) {
-		return c.Messages.Get(ctx, site, id, &ordermsg.GetMessageOptions{Includes: MessageIncludes(), KeepRawJSON: true, Response: resp})
+	get: func(ctx context.Context, c *ordermsg.Client, site, id int64, resp *ordermsg.Response) (*ordermsg.RawRecord, error) {
+		return c.Orders.GetRaw(ctx, site, id, &ordermsg.GetOrderOptions{Includes: OrderIncludes(), Response: resp})
 	},
+})
+
+var messagesTable = rawTable(table[ordermsg.RawRecord]{
+	name: "messages",
+	fields: []field[ordermsg.RawRecord]{
+		dateCreated,
+		{notNull("message_type", typeText), textField("message_type")},
+		{nullable("order_id", typeBigint), refField("order")},
+		{nullable("form_id", typeBigint), refField("form")},
+		{nullable("user_id", typeBigint), refField("user")},
+		{nullable("portal_id", typeBigint), refField("portal")},
+		{nullable("file_id", typeBigint), refField("file")},
+	},
+	sync: func(ctx context.Context, c *ordermsg.Client, site int64, cp *ordermsg.Checkpoint, count int, resp *ordermsg.Response) iter.Seq2[*ordermsg.RawRecord, error] {
+		return c.Messages.SyncRaw(ctx, site, cp, &ordermsg.ListMessagesOptions{Count: count, Includes: MessageIncludes(), Response: resp},
+			ordermsg.WithSkipUndecodable())
+	},
+	all: func(ctx context.Context, c *ordermsg.Client, site int64, since ordermsg.Date, count, concurrency int, resp *ordermsg.Response) iter.Seq2[*ordermsg.RawRecord, error] {
+		return c.Messages.AllRaw(ctx, site, &ordermsg.ListMessagesOptions{Count: count, Includes: MessageIncludes(),
+			DateStart: since, Direction: ordermsg.DirectionAsc, Sort: "date_created", Response: resp},
+			ordermsg.WithConcurrency(concurrency), ordermsg.WithSkipUndecodable())
+	},
+	get: func(ctx context.Context, c *ordermsg.Client, site, id int64, resp *ordermsg.Response) (*ordermsg.RawRecord, error) {
+		return c.Messages.GetRaw(ctx, site, id, &ordermsg.GetMessageOptions{Includes: MessageIncludes(), Response: resp})
+	},
+})
+
+// stringOf is the text of v, a JSON string; "" for null or nothing.
+func stringOf(v jsontext.Value) string {
+	if v.Kind() != '"' {
+		return ""
+	}
+	if b := v[1 : len(v)-1]; bytes.IndexByte(b, '\\') < 0 {
+		return string(b)
+	}
+	s, _ := jsontext.AppendUnquote(nil, v) // checked: a valid string
+	return string(s)
 }
+
+// integerOf is v, a JSON integer (checked: an int64); 0 for null or
+// nothing.
+func integerOf(v jsontext.Value) int64 {
+	if v.Kind() != '0' {
+		return 0
+	}
+	n, _ := strconv.ParseInt(string(v), 10, 64)
+	return n
+}
+
+// objectMember is the value of the member name of obj, a JSON object, as sent;
+// nil when obj is not an object or has no such member.
+func objectMember(obj jsontext.Value, name string) jsontext.Value {
+	if obj.Kind() != '{' {
+		return nil
+	}
+	r := objectReaders.Get().(*objectReader)
+	defer objectReaders.Put(r)
+	r.in = *bytes.NewBuffer(obj) // the decoder reads obj where it is
+	r.dec.Reset(&r.in)
+	if _, err := r.dec.ReadToken(); err != nil {
+		return nil
+	}
+	for r.dec.PeekKind() == '"' {
+		quoted, err := r.dec.ReadValue()
+		if err != nil {
+			return nil
+		}
+		found := string(quoted[1:len(quoted)-1]) == name
+		if bytes.IndexByte(quoted, '\\') >= 0 {
+			found = stringOf(jsontext.Value(quoted)) == name
+		}
+		v, err := r.dec.ReadValue()
+		if err != nil {
+			return nil
+		}
+		if found {
+			return v
+		}
+	}
+	return nil
+}
+
+// objectReader is objectMember's decoder and its input, kept for the next call.
+type objectReader struct {
+	in  bytes.Buffer
+	dec jsontext.Decoder
+}
+
+var objectReaders = sync.Pool{New: func() any { return new(objectReader) }}

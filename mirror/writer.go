@@ -14,17 +14,22 @@ import (
 	"github.com/ordermsg/ordermsg-go"
 )
 
-// batchSize is the largest number of records of one transaction.
-const batchSize = 500
-
-// insertRows is the largest number of rows of one INSERT statement: a whole
-// batch, one statement per transaction (500 rows of 17 columns are 8,500
-// parameters, under SQLite's limit of 32,766 and PostgreSQL's of 65,535).
-// Statements of 100 rows took about 10% longer (BENCHMARKS.md).
-const insertRows = batchSize
+// batchSize is the largest number of records of one transaction, and
+// batchBytes the most JSON (as sent) its records hold, past which it holds
+// no more: a writer holds two batches at most (one being written, one being
+// read), so that a worker's memory is bounded whatever the number and the
+// size of the records. In SQLite a batch's new records are one INSERT
+// statement (500 rows of 17 columns are 8,500 parameters, under SQLite's
+// limit of 32,766; statements of 100 rows took about 10% longer,
+// BENCHMARKS.md); in PostgreSQL one COPY.
+const (
+	batchSize  = 500
+	batchBytes = 1 << 20
+)
 
 // writer writes the records of one table in transactions of up to
-// batchSize, each with the checkpoint that covers them. Records wait in
+// batchSize records (and batchBytes), each with the checkpoint that covers
+// them. Records wait in
 // memory until a batch is full; the batch is then written by the writer's
 // own goroutine while the walk goes on, so that the network and the
 // database overlap. A transaction holds only database work: it never waits
@@ -34,28 +39,34 @@ type writer[T any] struct {
 	conn *sql.Conn
 	t    *table[T]
 	site int64
-	// insertFirst inserts a batch's records before reading which the table
-	// holds: in PostgreSQL, for the new records, which the table seldom
-	// holds, it saves a query per batch. Otherwise (SQLite, in process, and
-	// the passes that read records again) the batch's digests are read
-	// first, and only the records the table lacks are inserted.
+	// insertFirst writes a batch's records as new rows before reading
+	// which the table holds: in PostgreSQL, for the new records, which the
+	// table seldom holds, it saves a query per batch (a batch with one the
+	// table holds fails its transaction, and is written again, read
+	// first). Otherwise (SQLite, in process, and the passes that read
+	// records again) the batch's digests are read first, and only the
+	// records the table lacks are inserted.
 	insertFirst bool
 	// refusedIDs are the ids of the table's stored refusals of the
 	// website (see refused.go), used by the writer's goroutine only.
 	refusedIDs map[int64]bool
-	pending    batch[T]
+	pending    batch
 
-	jobs    chan batch[T]
+	jobs    chan batch
 	done    chan struct{} // closed when the goroutine has ended
 	stopped bool          // jobs is closed
 	err     error         // the goroutine's, read after done
 	counts  Counts        // the goroutine's, read after done
 }
 
-// read is a record as read, with the time its page arrived.
-type read[T any] struct {
-	v  *T
-	at time.Time
+// read is a record as the writer writes it: its id, the digest of its
+// JSON (see contentDigest) and the values of its row, computed as it is
+// read, so that the writer's goroutine does only the database's work (the
+// digest of a record of 4 KB with file links takes about 20 µs).
+type read struct {
+	id     int64
+	digest []byte
+	row    []any
 }
 
 // gone is a record that a reconcile found deleted (the server answered 404)
@@ -68,21 +79,22 @@ type gone struct {
 // batch is what one transaction writes: records, records found deleted,
 // records that could not be decoded and, unless nil, the checkpoint (as
 // JSON) that covers them.
-type batch[T any] struct {
-	records    []read[T]
+type batch struct {
+	records    []read
 	gone       []gone
 	refused    []refusal
+	bytes      int // of the records' JSON, and of the refused records'
 	checkpoint []byte
 	mark       time.Time
 }
 
-func (b *batch[T]) size() int { return len(b.records) + len(b.gone) + len(b.refused) }
+func (b *batch) size() int { return len(b.records) + len(b.gone) + len(b.refused) }
 
 // newWriter returns a writer of the rows of the pass's table, started.
 func newWriter[T any](ctx context.Context, p *pass[T], insertFirst bool) *writer[T] {
 	b := p.r.m.backend
 	w := &writer[T]{b: b, conn: p.conn, t: p.t, site: p.r.site, insertFirst: insertFirst && b == PostgreSQL, refusedIDs: p.refusedIDs}
-	w.jobs, w.done = make(chan batch[T]), make(chan struct{})
+	w.jobs, w.done = make(chan batch), make(chan struct{})
 	go func() {
 		defer close(w.done)
 		for b := range w.jobs {
@@ -95,10 +107,14 @@ func newWriter[T any](ctx context.Context, p *pass[T], insertFirst bool) *writer
 	return w
 }
 
-// add keeps v, read at at, for the next batch, and sends the batch, with
-// cp, once it is full. It returns the error of an earlier batch.
+// add keeps v, read at at, for the next batch (its digest and row, see
+// read), and sends the batch, with cp, once it is full. It returns the
+// error of an earlier batch.
 func (w *writer[T]) add(v *T, at time.Time, cp *ordermsg.Checkpoint) error {
-	w.pending.records = append(w.pending.records, read[T]{v, at})
+	raw := w.t.raw(v)
+	digest := contentDigest(raw)
+	w.pending.records = append(w.pending.records, read{w.t.id(v), digest, w.rowOf(v, at, digest)})
+	w.pending.bytes += len(raw)
 	return w.sendIfFull(cp)
 }
 
@@ -106,6 +122,7 @@ func (w *writer[T]) add(v *T, at time.Time, cp *ordermsg.Checkpoint) error {
 // read at at, and sends the batch, with cp, once it is full.
 func (w *writer[T]) refuse(e *ordermsg.RecordDecodeError, at time.Time, cp *ordermsg.Checkpoint) error {
 	w.pending.refused = append(w.pending.refused, refusal{e, at})
+	w.pending.bytes += len(e.Raw)
 	return w.sendIfFull(cp)
 }
 
@@ -117,7 +134,7 @@ func (w *writer[T]) markGone(id int64, at time.Time) error {
 }
 
 func (w *writer[T]) sendIfFull(cp *ordermsg.Checkpoint) error {
-	if w.pending.size() >= batchSize {
+	if w.pending.size() >= batchSize || w.pending.bytes >= batchBytes {
 		return w.send(cp)
 	}
 	return nil
@@ -128,7 +145,7 @@ func (w *writer[T]) sendIfFull(cp *ordermsg.Checkpoint) error {
 // batches are held), and returns the error of an earlier batch.
 func (w *writer[T]) send(cp *ordermsg.Checkpoint) error {
 	b := w.pending
-	w.pending = batch[T]{}
+	w.pending = batch{}
 	if cp != nil {
 		raw, err := json.Marshal(cp)
 		if err != nil {
@@ -197,11 +214,12 @@ func (w *writer[T]) decodeCheckpoint(raw []byte) (ordermsg.Checkpoint, error) {
 
 // flush writes a batch in one transaction, with its checkpoint unless the
 // stored one is ahead of it (another run went further).
-func (w *writer[T]) flush(ctx context.Context, b batch[T]) error {
+func (w *writer[T]) flush(ctx context.Context, b batch) error {
 	var counts Counts
-	err := inTx(ctx, w.b, w.conn, func() error {
+	presumeNew := w.insertFirst
+	write := func() error {
 		var err error
-		if counts, err = w.write(ctx, b.records); err != nil {
+		if counts, err = w.write(ctx, b.records, presumeNew); err != nil {
 			return err
 		}
 		if counts.Deleted, err = w.markDeleted(ctx, b.gone); err != nil {
@@ -215,7 +233,12 @@ func (w *writer[T]) flush(ctx context.Context, b batch[T]) error {
 			return w.saveCheckpoint(ctx, b.checkpoint, b.mark)
 		}
 		return nil
-	})
+	}
+	err := inTx(ctx, w.b, w.conn, write)
+	if presumeNew && errors.Is(err, errHeld) {
+		presumeNew = false // the table holds one of the records: read first
+		err = inTx(ctx, w.b, w.conn, write)
+	}
 	if err != nil {
 		return dbErr(fmt.Errorf("mirror: writing website %d's %s: %w", w.site, w.t.name, err))
 	}
@@ -230,72 +253,61 @@ type storedRow struct {
 	json    []byte // only when digest is NULL (a row an earlier version wrote)
 }
 
+// errHeld is the error of a write of records presumed new, one of which
+// the table holds: nothing was written, and the transaction is over.
+var errHeld = errors.New("mirror: a record presumed new is in the table")
+
 // write inserts the records that are new and rewrites those that changed
 // (see contentDigest) or that a reconcile had found deleted, unless the
-// stored row was read later than the record (see update).
-func (w *writer[T]) write(ctx context.Context, records []read[T]) (Counts, error) {
+// stored row was read later than the record (see update). With presumeNew,
+// it inserts them all without reading what the table holds, and returns
+// errHeld, in PostgreSQL a failed transaction, when the table holds one.
+func (w *writer[T]) write(ctx context.Context, records []read, presumeNew bool) (Counts, error) {
 	var c Counts
 	// The last of a record listed twice wins.
-	byID := make(map[int64]read[T], len(records))
+	byID := make(map[int64]read, len(records))
 	var ids []int64
 	for _, r := range records {
-		id := w.t.id(r.v)
-		if _, ok := byID[id]; !ok {
-			ids = append(ids, id)
+		if _, ok := byID[r.id]; !ok {
+			ids = append(ids, r.id)
 		}
-		byID[id] = r
+		byID[r.id] = r
+	}
+	if presumeNew {
+		// Nothing is changed before the insert, for a write again after
+		// errHeld.
+		if err := w.insert(ctx, ids, byID); err != nil {
+			if isUniqueViolation(err) {
+				return c, errHeld
+			}
+			return c, err
+		}
+		c.New = len(ids)
+		return c, w.forgetRefused(ctx, ids)
 	}
 	if err := w.forgetRefused(ctx, ids); err != nil {
 		return c, err
 	}
-	digests := make(map[int64][]byte, len(ids))
-	for _, id := range ids {
-		digests[id] = contentDigest(w.t.raw(byID[id].v))
-	}
-	added := make(map[int64]bool, len(ids))
-	var stored map[int64]storedRow
-	if w.insertFirst {
-		if err := w.insert(ctx, ids, byID, digests, added); err != nil {
-			return c, err
-		}
-	} else {
-		var err error
-		if stored, err = w.stored(ctx, ids); err != nil {
-			return c, err
-		}
-		fresh := slices.DeleteFunc(slices.Clone(ids), func(id int64) bool { _, ok := stored[id]; return ok })
-		if err := w.insert(ctx, fresh, byID, digests, added); err != nil {
-			return c, err
-		}
-	}
-	c.New = len(added)
-	var held, unread []int64
-	for _, id := range ids {
-		if added[id] {
-			continue
-		}
-		held = append(held, id)
-		if _, ok := stored[id]; !ok {
-			unread = append(unread, id)
-		}
-	}
-	more, err := w.stored(ctx, unread)
+	stored, err := w.stored(ctx, ids)
 	if err != nil {
 		return c, err
 	}
-	if stored == nil {
-		stored = more
+	fresh := slices.DeleteFunc(slices.Clone(ids), func(id int64) bool { _, ok := stored[id]; return ok })
+	if err := w.insert(ctx, fresh, byID); err != nil {
+		return c, err
 	}
-	for id, s := range more {
-		stored[id] = s
-	}
-	for _, id := range held {
-		s := stored[id]
+	c.New = len(fresh)
+	for _, id := range ids {
+		s, ok := stored[id]
+		if !ok {
+			continue
+		}
+		r := byID[id]
 		was := s.digest
 		if was == nil {
 			was = contentDigest(s.json)
 		}
-		if bytes.Equal(was, digests[id]) && !s.deleted {
+		if bytes.Equal(was, r.digest) && !s.deleted {
 			c.Unchanged++
 			if s.digest == nil {
 				if err := w.fillDigest(ctx, id, was); err != nil {
@@ -304,7 +316,7 @@ func (w *writer[T]) write(ctx context.Context, records []read[T]) (Counts, error
 			}
 			continue
 		}
-		n, err := w.update(ctx, byID[id], digests[id])
+		n, err := w.update(ctx, r)
 		if err != nil {
 			return c, err
 		}
@@ -342,19 +354,20 @@ func (w *writer[T]) stored(ctx context.Context, ids []int64) (map[int64]storedRo
 	return out, rows.Err()
 }
 
-// rowOf is the values of the columns of r's row but deleted_at, in order.
-func (w *writer[T]) rowOf(r read[T], digest []byte) []any {
-	raw := w.t.raw(r.v)
+// rowOf is the values of the columns of the row of v, read at at, whose
+// JSON's digest is digest, but deleted_at, in order.
+func (w *writer[T]) rowOf(v *T, at time.Time, digest []byte) []any {
+	raw := w.t.raw(v)
 	var free any
 	if f := nulFreeJSON(raw); f != nil {
-		free = string(f)
+		free = w.b.value(typeJSON, f)
 	}
 	row := make([]any, 0, 2+len(w.t.fields)+len(recordTail))
-	row = append(row, w.site, w.t.id(r.v))
+	row = append(row, w.site, w.t.id(v))
 	for _, f := range w.t.fields {
-		row = append(row, w.b.value(f.typ, f.value(r.v)))
+		row = append(row, w.b.value(f.typ, f.value(v)))
 	}
-	return append(row, string(raw), free, digest, w.b.value(typeStamp, r.at))
+	return append(row, w.b.value(typeJSON, raw), free, digest, w.b.value(typeStamp, at))
 }
 
 // writtenColumns are the columns that a write gives a value: all but
@@ -364,66 +377,38 @@ func (w *writer[T]) writtenColumns() []string {
 	return names[:len(names)-1]
 }
 
-// insert adds rows for the records with the given ids, skipping those the
-// table holds, and notes in added the ids it added.
-func (w *writer[T]) insert(ctx context.Context, ids []int64, byID map[int64]read[T], digests map[int64][]byte, added map[int64]bool) error {
-	for len(ids) > 0 {
-		n := min(len(ids), insertRows)
-		if err := w.insertRows(ctx, ids[:n], byID, digests, added); err != nil {
-			return err
-		}
-		ids = ids[n:]
-	}
-	return nil
-}
-
-func (w *writer[T]) insertRows(ctx context.Context, ids []int64, byID map[int64]read[T], digests map[int64][]byte, added map[int64]bool) error {
-	cols := w.writtenColumns()
-	row := "(" + marks(len(cols)) + ")"
-	values := strings.TrimSuffix(strings.Repeat(row+", ", len(ids)), ", ")
-	q := fmt.Sprintf("INSERT INTO %s (%s) VALUES %s ON CONFLICT (website_id, id) DO NOTHING",
-		w.t.name, strings.Join(cols, ", "), values)
-	args := make([]any, 0, len(ids)*len(cols))
-	for _, id := range ids {
-		args = append(args, w.rowOf(byID[id], digests[id])...)
-	}
-	if w.b == SQLite {
-		// The write transaction excludes every other writer, and the
-		// records read first were left out: every row is added.
-		if _, err := w.conn.ExecContext(ctx, q, args...); err != nil {
-			return err
-		}
-		for _, id := range ids {
-			added[id] = true
-		}
+// insert adds rows for the records with the given ids, which the table
+// does not hold (another run of the website's table waits for the writes'
+// lock, sync.go; SQLite's write transaction excludes every other writer):
+// in PostgreSQL with one COPY, in SQLite with one INSERT.
+func (w *writer[T]) insert(ctx context.Context, ids []int64, byID map[int64]read) error {
+	if len(ids) == 0 {
 		return nil
 	}
-	rows, err := w.conn.QueryContext(ctx, w.b.rebind(q+" RETURNING id"), args...)
-	if err != nil {
-		return err
+	rows := make([][]any, len(ids))
+	for i, id := range ids {
+		rows[i] = byID[id].row
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return err
-		}
-		added[id] = true
+	cols := w.writtenColumns()
+	if w.b == PostgreSQL {
+		return copyRows(ctx, w.conn, w.t.name, cols, rows)
 	}
-	return rows.Err()
+	values := strings.TrimSuffix(strings.Repeat("("+marks(len(cols))+"), ", len(rows)), ", ")
+	_, err := w.conn.ExecContext(ctx, fmt.Sprintf("INSERT INTO %s (%s) VALUES %s", w.t.name, strings.Join(cols, ", "), values), slices.Concat(rows...)...)
+	return err
 }
 
 // update rewrites r's row, and makes it live again, unless the stored row
 // was read at or after r: two runs at once never let an older read
 // overwrite a newer one. It returns 1 when it wrote the row, else 0.
-func (w *writer[T]) update(ctx context.Context, r read[T], digest []byte) (int, error) {
+func (w *writer[T]) update(ctx context.Context, r read) (int, error) {
 	cols := w.writtenColumns()[2:]
 	sets := make([]string, 0, len(cols)+1)
 	for _, c := range cols {
 		sets = append(sets, c+" = ?")
 	}
 	sets = append(sets, "deleted_at = NULL")
-	row := w.rowOf(r, digest)
+	row := r.row
 	q := fmt.Sprintf("UPDATE %s SET %s WHERE website_id = ? AND id = ? AND (read_at IS NULL OR read_at < ?)", w.t.name, strings.Join(sets, ", "))
 	return w.exec(ctx, q, append(row[2:], row[0], row[1], row[len(row)-1])...)
 }

@@ -6,7 +6,9 @@
 // An object is read with Object, which hands each member's name to the
 // caller's switch; that reads the value straight into its field (ReadString,
 // ReadInt, ReadFloat, ReadBool) and says which member it was, and Object
-// keeps the others as sent. The decoders run with
+// keeps the others as sent. The validators that gencodec generates beside
+// the decoders read the same values and keep nothing (CheckString,
+// CheckInt, …): they accept exactly what the readers accept. The decoders run with
 // jsontext.AllowDuplicateNames(true) (the decoder's set of names per object
 // was a tenth of a page's decode): Object tells a name seen twice by a bit per
 // known member, and UniqueNames checks the values read whole or skipped. A
@@ -93,6 +95,38 @@ func KindName(k jsontext.Kind) string {
 // sent (nil: skip it). A name seen twice is an error, as the decoder would
 // give it.
 func Object(dec *jsontext.Decoder, unknown *jsontext.Value, member func(name []byte) (int, error)) error {
+	return object(dec, unknown, nil, member)
+}
+
+// Span is the bytes [Start, End) of a decoder's input.
+type Span struct{ Start, End int64 }
+
+// MemberSpans are where a member of an object is in a decoder's input: its
+// name, quoted as sent, and its value.
+type MemberSpans struct{ Name, Value Span }
+
+// ObjectSpans reads an object as Object does, skipping the members that
+// member does not read, and appends to *spans where each member is, in
+// order. The decoder must hold its whole input in memory (see ValueStart).
+func ObjectSpans(dec *jsontext.Decoder, spans *[]MemberSpans, member func(name []byte) (int, error)) error {
+	return object(dec, nil, spans, member)
+}
+
+// ValueStart is the input offset at which the next value starts: after the
+// white space, and the colon or comma, that the decoder has not read yet. It
+// reads them from the decoder's unread buffer, which holds them when the
+// decoder's input is in memory.
+func ValueStart(dec *jsontext.Decoder) int64 {
+	b := dec.UnreadBuffer()
+	n := 0
+	for n < len(b) && (b[n] == ' ' || b[n] == '\t' || b[n] == '\r' || b[n] == '\n' || b[n] == ':' || b[n] == ',') {
+		n++
+	}
+	return dec.InputOffset() + int64(n)
+}
+
+// object is Object, which with spans not nil also notes where each member is.
+func object(dec *jsontext.Decoder, unknown *jsontext.Value, spans *[]MemberSpans, member func(name []byte) (int, error)) error {
 	switch dec.PeekKind() {
 	case 'n':
 		_, err := dec.ReadToken()
@@ -112,6 +146,10 @@ func Object(dec *jsontext.Decoder, unknown *jsontext.Value, member func(name []b
 			return err
 		}
 		at := dec.InputOffset() - int64(len(quoted))
+		var valueAt int64
+		if spans != nil {
+			valueAt = ValueStart(dec)
+		}
 		name := quoted[1 : len(quoted)-1]
 		n, err := member(name)
 		if n == 0 && err == nil && bytes.IndexByte(name, '\\') >= 0 {
@@ -126,13 +164,9 @@ func Object(dec *jsontext.Decoder, unknown *jsontext.Value, member func(name []b
 		}
 		if n > 0 {
 			seen |= 1 << n
-			continue
-		}
-		val, err := ReadValue(dec)
-		if err != nil {
+		} else if val, err := ReadValue(dec); err != nil {
 			return err
-		}
-		if unknown != nil {
+		} else if unknown != nil {
 			u := bytes.TrimSuffix(*unknown, []byte("}"))
 			if len(u) == 0 {
 				u = append(u, '{')
@@ -141,6 +175,9 @@ func Object(dec *jsontext.Decoder, unknown *jsontext.Value, member func(name []b
 			}
 			u = append(append(u, quoted...), ':')
 			*unknown = append(append(u, val...), '}')
+		}
+		if spans != nil {
+			*spans = append(*spans, MemberSpans{Name: Span{at, at + int64(len(quoted))}, Value: Span{valueAt, dec.InputOffset()}})
 		}
 	}
 	_, err := dec.ReadToken()
@@ -153,28 +190,33 @@ func Duplicate(dec *jsontext.Decoder, at int64) error {
 	return &jsontext.SyntacticError{ByteOffset: at, JSONPointer: dec.StackPointer(), Err: jsontext.ErrDuplicateName}
 }
 
-// NameSet holds the names of an object's members: in a list while they are
-// few, then in a map, so that an object of many members costs linear time.
-// The zero NameSet is empty.
+// NameSet holds the names of an object's members: in an array while they
+// are few (no allocation), then in a map, so that an object of many members
+// costs linear time. The zero NameSet is empty.
 type NameSet struct {
-	list [][]byte
-	set  map[string]struct{}
+	few [16][]byte
+	n   int // of few
+	set map[string]struct{}
 }
 
 // Add adds name, which must not change afterwards, and reports whether it
 // was in s already.
 func (s *NameSet) Add(name []byte) bool {
 	if s.set == nil {
-		if slices.ContainsFunc(s.list, func(o []byte) bool { return bytes.Equal(o, name) }) {
+		list := s.few[:s.n]
+		if slices.ContainsFunc(list, func(o []byte) bool { return bytes.Equal(o, name) }) {
 			return true
 		}
-		if s.list = append(s.list, name); len(s.list) <= 16 {
+		if s.n < len(s.few) {
+			s.few[s.n] = name
+			s.n++
 			return false
 		}
-		s.set = make(map[string]struct{}, 2*len(s.list))
-		for _, o := range s.list {
+		s.set = make(map[string]struct{}, 2*(len(list)+1))
+		for _, o := range list {
 			s.set[string(o)] = struct{}{}
 		}
+		s.set[string(name)] = struct{}{}
 		return false
 	}
 	if _, ok := s.set[string(name)]; ok {
@@ -320,4 +362,39 @@ func ReadBool(dec *jsontext.Decoder, b *bool) error {
 		*b = val.Kind() == 't'
 	}
 	return err
+}
+
+// CheckString reads a string, or null, as ReadString does, and keeps
+// nothing.
+func CheckString(dec *jsontext.Decoder) error {
+	_, err := readScalar(dec, '"', "string")
+	return err
+}
+
+// CheckLenient reads a string, or skips a value of any other kind, as
+// ReadLenient does, and keeps nothing.
+func CheckLenient(dec *jsontext.Decoder) error {
+	if dec.PeekKind() != '"' {
+		_, err := ReadValue(dec)
+		return err
+	}
+	return CheckString(dec)
+}
+
+// CheckInt reads an integer, or null, as ReadInt does, and keeps nothing.
+func CheckInt(dec *jsontext.Decoder) error {
+	var n int64
+	return ReadInt(dec, &n)
+}
+
+// CheckFloat reads a number, or null, as ReadFloat does, and keeps nothing.
+func CheckFloat(dec *jsontext.Decoder) error {
+	var f float64
+	return ReadFloat(dec, &f)
+}
+
+// CheckBool reads true, false or null, as ReadBool does, and keeps nothing.
+func CheckBool(dec *jsontext.Decoder) error {
+	var b bool
+	return ReadBool(dec, &b)
 }

@@ -12,9 +12,17 @@
 // The type named by -lenient gets decodeValues: its string fields from the
 // members whose values are strings, any other member skipped.
 //
+// The wire types that the types named by -validate hold, at any depth (and
+// those types), also get a validator: validateFrom checks a value exactly
+// as decodeFrom decodes it, keeping nothing (the lenient type gets
+// validateValues; each -validate type also gets validateMember, which
+// checks one member). A type that such a value
+// holds and that has a decoder of its own (decodeFrom, or UnmarshalJSONFrom)
+// must have a validateFrom of its own beside it, which the compiler checks.
+//
 // Usage:
 //
-//	gencodec [-o codec.go] [-lenient Type]
+//	gencodec [-o codec.go] [-lenient Type] [-validate Type,Type]
 package main
 
 import (
@@ -43,8 +51,13 @@ func main() {
 	log.SetPrefix("gencodec: ")
 	out := flag.String("o", "codec.go", "the file to write")
 	lenient := flag.String("lenient", "", "a struct type to get a lenient decodeValues method")
+	validate := flag.String("validate", "", "comma-separated types whose values, at any depth, get validators")
 	flag.Parse()
-	types, err := wireTypes(".", *out, *lenient)
+	var roots []string
+	if *validate != "" {
+		roots = strings.Split(*validate, ",")
+	}
+	types, err := wireTypes(".", *out, *lenient, roots)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -65,20 +78,23 @@ type wireType struct {
 	Recv       string // the receiver's name
 	Twin       string // orderFields
 	Lenient    bool   // decodeValues only: strings that fit, unknown members skipped
+	Validated  bool   // gets a validator: a -validate type holds it
+	Root       bool   // a -validate type: its validator checks one member at a time too
 	Members    []member
 }
 
-// member is a field that the generated decoder reads: its JSON name and the
-// call that reads its value.
+// member is a field that the generated decoder reads: its JSON name, the
+// call that reads its value, and the call that checks it as that call reads
+// it, keeping nothing.
 type member struct {
-	Name, Read string
-	Number     int // from 1: the bit jsontok.Object marks the member seen with
+	Name, Read, Check string
+	Number            int // from 1: the bit jsontok.Object marks the member seen with
 }
 
 // wireTypes lists the wire types declared in the non-test Go files of dir,
 // other than skip, in the order of the files' names and of their
-// declarations.
-func wireTypes(dir, skip, lenient string) ([]wireType, error) {
+// declarations; those that the roots hold are marked Validated.
+func wireTypes(dir, skip, lenient string, roots []string) ([]wireType, error) {
 	names, err := filepath.Glob(filepath.Join(dir, "*.go"))
 	if err != nil {
 		return nil, err
@@ -97,6 +113,10 @@ func wireTypes(dir, skip, lenient string) ([]wireType, error) {
 	}
 	receivers := receiverNames(files)
 	kinds := typeKinds(files)
+	held, err := heldTypes(files, roots)
+	if err != nil {
+		return nil, err
+	}
 	var types []wireType
 	for _, f := range files {
 		for _, decl := range f.Decls {
@@ -129,6 +149,17 @@ func wireTypes(dir, skip, lenient string) ([]wireType, error) {
 				if len(t.Members) > 63 {
 					return nil, fmt.Errorf("%s has %d members; jsontok.Object tells at most 63 apart", t.Name, len(t.Members))
 				}
+				t.Root = slices.Contains(roots, t.Name)
+				if t.Validated = held[t.Name]; t.Validated {
+					if t.TypeParams != "" {
+						return nil, fmt.Errorf("%s is generic: only a type without type parameters gets a validator", t.Name)
+					}
+					for _, m := range t.Members {
+						if m.Check == "" {
+							return nil, fmt.Errorf("%s.%s: no validator reads it", t.Name, m.Name)
+						}
+					}
+				}
 				for i := range t.Members {
 					t.Members[i].Number = i + 1
 				}
@@ -140,6 +171,74 @@ func wireTypes(dir, skip, lenient string) ([]wireType, error) {
 		return nil, fmt.Errorf("no struct type with an Unknown field tagged `json:\",embed\"` in %s", dir)
 	}
 	return types, nil
+}
+
+// heldTypes returns the roots and the types declared in files that their
+// values hold, at any depth: through the fields of a struct (but those the
+// JSON leaves out), pointers, slices, type arguments and the types that
+// named types are made of.
+func heldTypes(files []*ast.File, roots []string) (map[string]bool, error) {
+	decls := map[string]*ast.TypeSpec{}
+	for _, f := range files {
+		for _, decl := range f.Decls {
+			if gen, ok := decl.(*ast.GenDecl); ok && gen.Tok == token.TYPE {
+				for _, spec := range gen.Specs {
+					ts := spec.(*ast.TypeSpec)
+					decls[ts.Name.Name] = ts
+				}
+			}
+		}
+	}
+	held := map[string]bool{}
+	var hold func(e ast.Expr)
+	hold = func(e ast.Expr) {
+		switch e := e.(type) {
+		case *ast.Ident:
+			ts, ok := decls[e.Name]
+			if !ok || held[e.Name] {
+				return
+			}
+			held[e.Name] = true
+			st, ok := ts.Type.(*ast.StructType)
+			if !ok {
+				hold(ts.Type)
+				return
+			}
+			for _, field := range st.Fields.List {
+				if tag := jsonTag(field); tag != "-" && tag != ",embed" {
+					hold(field.Type)
+				}
+			}
+		case *ast.StarExpr:
+			hold(e.X)
+		case *ast.ArrayType:
+			hold(e.Elt)
+		case *ast.IndexExpr:
+			hold(e.X)
+			hold(e.Index)
+		case *ast.IndexListExpr:
+			hold(e.X)
+			for _, x := range e.Indices {
+				hold(x)
+			}
+		}
+	}
+	for _, root := range roots {
+		if decls[root] == nil {
+			return nil, fmt.Errorf("-validate %s: no such type", root)
+		}
+		hold(ast.NewIdent(root))
+	}
+	return held, nil
+}
+
+// jsonTag is the json key of a field's tag: "" when none.
+func jsonTag(field *ast.Field) string {
+	if field.Tag == nil {
+		return ""
+	}
+	tag, _ := strconv.Unquote(field.Tag.Value)
+	return reflect.StructTag(tag).Get("json")
 }
 
 // typeKinds names how the generated decoders read a value of each type
@@ -199,11 +298,7 @@ func members(st *ast.StructType, recv string, kinds map[string]string, lenient b
 	}
 	var ms []member
 	for _, field := range st.Fields.List {
-		tag := ""
-		if field.Tag != nil {
-			tag, _ = strconv.Unquote(field.Tag.Value)
-		}
-		name, opts, _ := strings.Cut(reflect.StructTag(tag).Get("json"), ",")
+		name, opts, _ := strings.Cut(jsonTag(field), ",")
 		if name == "-" && opts == "" || strings.Contains(opts, "embed") {
 			continue
 		}
@@ -212,44 +307,46 @@ func members(st *ast.StructType, recv string, kinds map[string]string, lenient b
 				continue
 			}
 			ptr := "&" + recv + "." + n.Name
-			read := "json.UnmarshalDecode(dec, " + ptr + ")"
+			typeName := exprString(field.Type)
+			read, check := "json.UnmarshalDecode(dec, "+ptr+")", "validateAs["+typeName+"](dec, st)"
+			own := "(*" + typeName + ")(nil).validateFrom(dec, st)" // the type's own validator
 			switch typ := field.Type.(type) {
 			case *ast.Ident:
 				switch kind := kinds[typ.Name]; {
 				case kind == "string" && lenient:
-					read = "jsontok.ReadLenient(dec, &st.strs, " + ptr + ")"
+					read, check = "jsontok.ReadLenient(dec, &st.strs, "+ptr+")", "jsontok.CheckLenient(dec)"
 				case kind == "string":
-					read = "jsontok.ReadString(dec, &st.strs, " + ptr + ")"
+					read, check = "jsontok.ReadString(dec, &st.strs, "+ptr+")", "jsontok.CheckString(dec)"
 				case typ.Name == "int64":
-					read = "jsontok.ReadInt(dec, " + ptr + ")"
+					read, check = "jsontok.ReadInt(dec, "+ptr+")", "jsontok.CheckInt(dec)"
 				case typ.Name == "float64":
-					read = "jsontok.ReadFloat(dec, " + ptr + ")"
+					read, check = "jsontok.ReadFloat(dec, "+ptr+")", "jsontok.CheckFloat(dec)"
 				case typ.Name == "bool":
-					read = "jsontok.ReadBool(dec, " + ptr + ")"
+					read, check = "jsontok.ReadBool(dec, "+ptr+")", "jsontok.CheckBool(dec)"
 				case kind == "decoder":
-					read = recv + "." + n.Name + ".decodeFrom(dec, st)"
+					read, check = recv+"."+n.Name+".decodeFrom(dec, st)", own
 				case kind == "method":
-					read = recv + "." + n.Name + ".UnmarshalJSONFrom(dec)"
+					read, check = recv+"."+n.Name+".UnmarshalJSONFrom(dec)", own
 				}
 			case *ast.IndexExpr:
 				if id, ok := typ.X.(*ast.Ident); ok && kinds[id.Name] == "decoder" {
-					read = recv + "." + n.Name + ".decodeFrom(dec, st)"
+					read, check = recv+"."+n.Name+".decodeFrom(dec, st)", own
 				}
 			case *ast.StarExpr:
 				if id, ok := typ.X.(*ast.Ident); ok && kinds[id.Name] == "decoder" {
-					read = "decodePtr(dec, st, " + ptr + ")"
+					read, check = "decodePtr(dec, st, "+ptr+")", "validatePtr["+id.Name+"](dec, st)"
 				}
 			case *ast.ArrayType:
 				if id, ok := typ.Elt.(*ast.Ident); ok && typ.Len == nil && kinds[id.Name] == "decoder" {
-					read = "decodeSlice(dec, st, " + ptr + ")"
+					read, check = "decodeSlice(dec, st, "+ptr+")", "validateSlice["+id.Name+"](dec, st)"
 				}
 				if star, ok := typ.Elt.(*ast.StarExpr); ok && typ.Len == nil {
 					if id, ok := star.X.(*ast.Ident); ok && kinds[id.Name] == "record" {
-						read = "decodeRecords(dec, st, " + ptr + ")"
+						read, check = "decodeRecords(dec, st, "+ptr+")", "" // a page's records: a page gets no validator
 					}
 				}
 			}
-			ms = append(ms, member{Name: cmp.Or(name, n.Name), Read: read})
+			ms = append(ms, member{Name: cmp.Or(name, n.Name), Read: read, Check: check})
 		}
 	}
 	return ms
@@ -258,11 +355,7 @@ func members(st *ast.StructType, recv string, kinds map[string]string, lenient b
 // hasUnknown reports whether st has a field Unknown tagged `json:",embed"`.
 func hasUnknown(st *ast.StructType) bool {
 	for _, field := range st.Fields.List {
-		if field.Tag == nil || !slices.ContainsFunc(field.Names, func(n *ast.Ident) bool { return n.Name == "Unknown" }) {
-			continue
-		}
-		tag, err := strconv.Unquote(field.Tag.Value)
-		if err == nil && reflect.StructTag(tag).Get("json") == ",embed" {
+		if slices.ContainsFunc(field.Names, func(n *ast.Ident) bool { return n.Name == "Unknown" }) && jsonTag(field) == ",embed" {
 			return true
 		}
 	}
@@ -326,6 +419,11 @@ import (
 // encoding/json/v2's streaming methods: a nested value is coded in the same
 // pass as its parent, never re-scanned. MarshalJSON and UnmarshalJSON make
 // encoding/json (v1) give the same results as the client.
+//
+// Each type that the records hold also has a validator, which checks a
+// value exactly as decodeFrom decodes it and keeps nothing: validateFrom,
+// and for a record validateMember, one member. Neither reads its receiver,
+// which may be nil.
 {{range .}}{{if .Lenient}}
 // decodeValues fills the string fields of {{.Recv}} whose values are strings.
 func ({{.Recv}} *{{.Name}}) decodeValues(dec *jsontext.Decoder, st *decodeState) error {
@@ -337,7 +435,18 @@ func ({{.Recv}} *{{.Name}}) decodeValues(dec *jsontext.Decoder, st *decodeState)
 		return 0, nil
 	})
 }
-{{else}}
+{{if .Validated}}
+// validateValues checks the members of a value of {{.Name}} as decodeValues reads them.
+func (*{{.Name}}) validateValues(dec *jsontext.Decoder) error {
+	return jsontok.Object(dec, nil, func(name []byte) (int, error) {
+		switch string(name) { {{- range .Members}}
+		case {{printf "%q" .Name}}:
+			return {{.Number}}, {{.Check}}{{end}}
+		}
+		return 0, nil
+	})
+}
+{{end}}{{else}}
 type {{.Twin}}{{.TypeParams}} {{.Name}}{{.TypeArgs}}
 
 // UnmarshalJSONFrom decodes {{.Recv}} from dec, keeping the members it does not model.
@@ -354,7 +463,34 @@ func ({{.Recv}} *{{.Name}}{{.TypeArgs}}) decodeFrom(dec *jsontext.Decoder, st *d
 		return 0, nil
 	})
 }
+{{if .Root}}
+// validateFrom checks a value of {{.Name}} as decodeFrom decodes it.
+func (*{{.Name}}) validateFrom(dec *jsontext.Decoder, st *decodeState) error {
+	return jsontok.Object(dec, nil, func(name []byte) (int, error) { return (*{{.Name}})(nil).validateMember(dec, st, name) })
+}
 
+// validateMember checks the value of a member of {{.Name}} as decodeFrom
+// reads it, and returns the member's number; a member it does not model is
+// left unread (0).
+func (*{{.Name}}) validateMember(dec *jsontext.Decoder, st *decodeState, name []byte) (int, error) {
+	switch string(name) { {{- range .Members}}
+	case {{printf "%q" .Name}}:
+		return {{.Number}}, {{.Check}}{{end}}
+	}
+	return 0, nil
+}
+{{else if .Validated}}
+// validateFrom checks a value of {{.Name}} as decodeFrom decodes it.
+func (*{{.Name}}) validateFrom(dec *jsontext.Decoder, st *decodeState) error {
+	return jsontok.Object(dec, nil, func(name []byte) (int, error) {
+		switch string(name) { {{- range .Members}}
+		case {{printf "%q" .Name}}:
+			return {{.Number}}, {{.Check}}{{end}}
+		}
+		return 0, nil
+	})
+}
+{{end}}
 // MarshalJSONTo encodes {{.Recv}} to enc with its unknown members.
 func ({{.Recv}} *{{.Name}}{{.TypeArgs}}) MarshalJSONTo(enc *jsontext.Encoder) error {
 	return json.MarshalEncode(enc, (*{{.Twin}}{{.TypeArgs}})({{.Recv}}))
