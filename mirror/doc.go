@@ -14,6 +14,12 @@
 // decodes them but not decoded: the mirror reads the members its columns
 // need.
 //
+// The repository's docs/mirror.md has the same reference with the queries
+// people ask (revenue per day in a time zone, the websites that failed or
+// have not synced lately, ...), each for both databases and run by the
+// tests; docs/cli.md describes ordermsg sync --db, the command built on
+// this package.
+//
 // # Tables
 //
 //   - orders, messages: one row per record, keyed by (website_id, id). The

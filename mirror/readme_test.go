@@ -15,25 +15,22 @@ import (
 	"github.com/ordermsg/ordermsg-go/ordermsgtest"
 )
 
-// readmeQuery is an SQL block of the README's section on the mirror: for
+// readmeQuery is an SQL block of docs/mirror.md: for
 // both databases, or for the one its first line names ("-- PostgreSQL",
 // "-- SQLite").
 type readmeQuery struct {
 	sql, only string
 }
 
-// readmeQueries are the SQL blocks of the README's section on the mirror.
+// readmeQueries are the SQL blocks of docs/mirror.md, the mirror's
+// reference, which the README links to for its queries.
 func readmeQueries(t *testing.T) []readmeQuery {
 	t.Helper()
-	b, err := os.ReadFile("../README.md")
+	b, err := os.ReadFile("../docs/mirror.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, section, ok := strings.Cut(string(b), "\n## A mirror in SQLite or PostgreSQL")
-	if !ok {
-		t.Fatal("the README has no section on the mirror")
-	}
-	section, _, _ = strings.Cut(section, "\n## ")
+	section := string(b)
 	var out []readmeQuery
 	for _, block := range strings.Split(section, "```sql\n")[1:] {
 		q, _, _ := strings.Cut(block, "```")
@@ -47,7 +44,7 @@ func readmeQueries(t *testing.T) []readmeQuery {
 	return out
 }
 
-// Every query of the README runs unchanged on the databases it is for over
+// Every query of docs/mirror.md runs unchanged on the databases it is for over
 // a mirror of the same fake data, and finds rows; the two databases give
 // the same rows (booleans as 0/1, numbers and times in one spelling), and
 // the queries whose answer is cheap to work out from the fake's records
@@ -55,7 +52,7 @@ func readmeQueries(t *testing.T) []readmeQuery {
 func TestREADMEQueries(t *testing.T) {
 	queries := readmeQueries(t)
 	if len(queries) < 8 {
-		t.Fatalf("found %d queries in the README", len(queries))
+		t.Fatalf("found %d queries in docs/mirror.md", len(queries))
 	}
 	srv := newFake(t, ordermsgtest.Config{Seed: 5, Websites: 2, OrdersPerWebsite: 60, MessagesPerWebsite: 80})
 	want := readmeAnswers(srv)
@@ -146,7 +143,7 @@ func countOnly(queries []readmeQuery) int {
 	return n
 }
 
-// readmeAnswers works out, from the fake's records, the rows of the README's
+// readmeAnswers works out, from the fake's records, the rows of the documented
 // queries that are cheap to compute, keyed by a string of the query.
 func readmeAnswers(srv *ordermsgtest.Server) map[string][]string {
 	type sums struct{ n, sum int64 }

@@ -35,7 +35,8 @@
 // three times with backoff; httpmock's answer to a URL without a responder
 // is such an error. Give a client on fixtures
 // ordermsg.WithRetry(ordermsg.RetryPolicy{}), so that an error fixture, or
-// a URL the test did not register, answers at once.
+// a URL the test did not register, answers at once. The repository's
+// docs/testing.md walks through each of these with the runnable examples.
 //
 // # OpenAPI
 //

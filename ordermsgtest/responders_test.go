@@ -656,18 +656,19 @@ func TestOwnResponderOverridesTheFake(t *testing.T) {
 	}
 }
 
-// The README's "Testing your code" shows the examples' code: each of its
-// Go blocks before "### The fake" is the body of an Example of this
-// package, as it runs, its output aside.
+// "Testing your code" (docs/testing.md, which the README's section of that
+// name links to) shows the examples' code: each Go block of its "Fixtures
+// with httpmock" part is the body of an Example of this package, as it
+// runs, its output aside.
 func TestReadmeShowsTheTestingExamples(t *testing.T) {
-	readme, err := os.ReadFile(filepath.Join("..", "README.md"))
+	readme, err := os.ReadFile(filepath.Join("..", "docs", "testing.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, section, ok := strings.Cut(string(readme), "\n## Testing your code\n")
-	section, _, ok2 := strings.Cut(section, "\n### The fake\n")
+	_, section, ok := strings.Cut(string(readme), "\n## Fixtures with httpmock\n")
+	section, _, ok2 := strings.Cut(section, "\n## The fake\n")
 	if !ok || !ok2 {
-		t.Fatal("the README has no Testing your code section with a The fake part")
+		t.Fatal("docs/testing.md has no Fixtures with httpmock part followed by The fake")
 	}
 	bodies := httpmockExamples(t)
 	blocks := strings.Split(section, "```go\n")[1:]
@@ -710,8 +711,8 @@ func httpmockExamples(t *testing.T) map[string]string {
 	return bodies
 }
 
-// Every client of the httpmock examples, and so of the README's "Testing
-// your code" (TestReadmeShowsTheTestingExamples), turns retries off: an
+// Every client of the httpmock examples, and so of docs/testing.md's
+// "Testing your code" (TestReadmeShowsTheTestingExamples), turns retries off: an
 // error fixture, and a URL without a responder (a network error to the
 // client), would otherwise come back after three retries and their backoff.
 func TestHTTPMockExamplesTurnRetriesOff(t *testing.T) {

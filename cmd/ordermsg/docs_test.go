@@ -16,8 +16,8 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// documented is a command line shown to users: in the README's CLI section
-// or in an example of a command's --help.
+// documented is a command line shown to users: in the README, in a file
+// under docs/, or in an example of a command's --help.
 type documented struct {
 	where string
 	line  string
@@ -40,16 +40,43 @@ func parseDocumented(t *testing.T, where, prefix, line string) documented {
 }
 
 // readmeCommands are the `go run ./cmd/ordermsg …` lines of the whole
-// README (the CLI section and the downloads section).
+// README and of every file under docs/ (docs/cli.md, the tool's reference,
+// above all), each command once: a line that repeats the arguments of one
+// before it is left out.
 func readmeCommands(t *testing.T) []documented {
 	t.Helper()
 	const prefix = "go run ./cmd/ordermsg "
-	var out []documented
-	lines := bufio.NewScanner(strings.NewReader(readmeText(t)))
-	for lines.Scan() {
-		if line := strings.TrimSpace(lines.Text()); strings.HasPrefix(line, prefix) {
-			out = append(out, parseDocumented(t, "README.md", prefix, line))
+	texts := map[string]string{"README.md": readmeText(t)}
+	docs, err := filepath.Glob(filepath.Join("..", "..", "docs", "*.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := []string{"README.md"}
+	for _, doc := range docs {
+		b, err := os.ReadFile(doc)
+		if err != nil {
+			t.Fatal(err)
 		}
+		name := "docs/" + filepath.Base(doc)
+		texts[name] = string(b)
+		names = append(names, name)
+	}
+	var out []documented
+	seen := map[string]bool{}
+	for _, name := range names {
+		lines := bufio.NewScanner(strings.NewReader(texts[name]))
+		for lines.Scan() {
+			if line := strings.TrimSpace(lines.Text()); strings.HasPrefix(line, prefix) {
+				d := parseDocumented(t, name, prefix, line)
+				if key := strings.Join(d.args, " "); !seen[key] {
+					seen[key] = true
+					out = append(out, d)
+				}
+			}
+		}
+	}
+	if !slices.Contains(names, "docs/cli.md") {
+		t.Error("there is no docs/cli.md, the tool's reference")
 	}
 	return out
 }
@@ -76,14 +103,14 @@ func helpExamples(t *testing.T) []documented {
 	return out
 }
 
-// Every command the README or a --help shows runs as written: against
+// Every command the README, docs/ or a --help shows runs as written: against
 // --demo, or, where the line says it needs credentials, against a service
 // named by the environment (the demo's data, so the same ids answer), and
 // without them it says what is missing.
 func TestDocumentedCommandsRun(t *testing.T) {
 	readme, help := readmeCommands(t), helpExamples(t)
 	if len(readme) < 7 || len(help) < 20 {
-		t.Fatalf("found %d README commands and %d help examples", len(readme), len(help))
+		t.Fatalf("found %d README and docs/ commands and %d help examples", len(readme), len(help))
 	}
 	srv := ordermsgtest.NewServer(nil)
 	t.Cleanup(srv.Close)
