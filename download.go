@@ -21,19 +21,6 @@ import (
 	"github.com/ordermsg/ordermsg-go/internal/urls"
 )
 
-// ErrLinkExpired is returned (wrapped) by Download and DownloadFile when a
-// file's Expires has passed: before the first request, before a retry, or
-// when the file host refuses the link with 403 after it expired. No request
-// is sent with an expired link. A link is refreshed by reading its record
-// again: the order with OrderIncludeItemsPrintReadyFiles (Orders.Get), or the
-// message with MessageIncludeFile (Messages.Get); the file keeps its ID and
-// gets a new URL and Expires.
-var ErrLinkExpired = errors.New("ordermsg: file link expired")
-
-// ErrNoFile is returned (wrapped) by PrintReadyFile.Downloadable for an
-// entry that has no file, as one whose Status is failure.
-var ErrNoFile = errors.New("ordermsg: no file to download")
-
 // errFileChanged stops a download whose file changed between attempts: the
 // bytes already written would not belong with the rest.
 var errFileChanged = final(errors.New("the file changed on the server during the download"))
@@ -161,25 +148,6 @@ func (d *download) checkExpiry(refused error) error {
 	}
 	return nil
 }
-
-// linkExpiredError matches ErrLinkExpired and unwraps to refused.
-type linkExpiredError struct {
-	file    int64
-	expires time.Time
-	refused error
-}
-
-func (e *linkExpiredError) Error() string {
-	what := fmt.Sprintf("file link expired: file %d expired at %s; read its record again for a fresh link",
-		e.file, e.expires.Format(time.RFC3339))
-	if e.refused != nil {
-		return e.refused.Error() + ": " + what
-	}
-	return "ordermsg: " + what
-}
-
-func (e *linkExpiredError) Is(target error) bool { return target == ErrLinkExpired }
-func (e *linkExpiredError) Unwrap() error        { return e.refused }
 
 // run makes the attempts through the client's one retry engine (call.do):
 // prepare readies each one, receive writes what it brings. An attempt's

@@ -2,7 +2,6 @@ package ordermsg
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"iter"
 	"maps"
@@ -118,25 +117,6 @@ func (p *Page[T]) NextPage() int {
 // RawJSON returns the page exactly as the server sent it when it was read
 // with KeepRawJSON; else nil. Do not modify it.
 func (p *Page[T]) RawJSON() []byte { return p.raw }
-
-// Errors of a walk (All) whose server paginates in a way that cannot be
-// followed.
-var (
-	// ErrPaginationStuck is returned when the server answers a page with
-	// one already walked: it reports a current_page already seen, or a page
-	// whose records were all on the page before it.
-	ErrPaginationStuck = errors.New("ordermsg: pagination is stuck")
-	// ErrPageMismatch is returned when a page's current_page is not the
-	// page asked for, nor one already walked.
-	ErrPageMismatch = errors.New("ordermsg: the server returned another page than the one asked for")
-	// ErrEmptyPage is returned when a page holds no record while its own
-	// metadata says more pages follow and fewer records than its total have
-	// arrived. (After total records, an empty page ends the walk quietly.)
-	ErrEmptyPage = errors.New("ordermsg: an empty page says more pages follow")
-	// ErrNoPagination is returned when a page has no pagination metadata:
-	// meta.pagination.current_page is missing (or 0, which no page is).
-	ErrNoPagination = errors.New("ordermsg: the page has no pagination metadata")
-)
 
 // WalkOption configures a walk (Orders.All, Messages.All) or a Sync.
 type WalkOption func(*walkConfig)
