@@ -471,9 +471,11 @@ func (c *Client) Get(ctx context.Context, path string, query url.Values, v any) 
 	if !strings.HasPrefix(path, "/") || strings.ContainsAny(path, "?#\\") || slices.Contains(segments, ".") || slices.Contains(segments, "..") {
 		return invalidArgument("Get: path %q must start with / and have no query, fragment or dot segments", path)
 	}
-	return c.do(ctx, path, query, false, nil, func(u string, body []byte) error {
-		return newDecodeError(u, json.Unmarshal(body, v, codecOptions))
-	})
+	a, err := c.get(ctx, path, query)
+	if err != nil {
+		return err
+	}
+	return newDecodeError(a.url, json.Unmarshal(a.body, v, codecOptions))
 }
 
 // BaseURL returns the base URL the client was made for in one spelling:

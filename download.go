@@ -15,9 +15,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/hashicorp/go-retryablehttp"
 	"github.com/ordermsg/ordermsg-go/internal/safefile"
-	"github.com/ordermsg/ordermsg-go/internal/stallwatch"
 	"github.com/ordermsg/ordermsg-go/internal/urls"
 )
 
@@ -99,7 +97,7 @@ func (c *Client) Download(ctx context.Context, f *File, w io.Writer, opts *Downl
 		return 0, invalidArgument("DownloadOptions.MaxBytes must not be negative")
 	}
 	d := &download{c: c, f: f, u: u, w: w, maxBytes: cmp.Or(o.MaxBytes, DefaultMaxDownloadSize),
-		now: o.now, progress: o.Progress, k: call{c: c, url: urls.Redact(u)}, total: -1}
+		now: o.now, progress: o.Progress, total: -1}
 	if d.now == nil {
 		d.now = time.Now
 	}
@@ -116,7 +114,6 @@ type download struct {
 	maxBytes int64
 	now      func() time.Time
 	progress func(int)
-	k        call // the retry state: the API calls' policy and decision
 
 	written   int64  // bytes given to w
 	last      byte   // the last byte given to w, checked when a resume starts before it
@@ -124,20 +121,6 @@ type download struct {
 	validator string // the first response's strong ETag or Last-Modified
 	encoding  string // the Content-Encoding of the bytes written: "" or "gzip"
 	rangeFrom int64  // the first byte the attempt's Range asks for; -1 without Range
-}
-
-// downloadHTTPClient is the client's HTTP client (with its redirect policy,
-// which keeps the key to the API's origin) without its overall timeout:
-// stallwatch.Transport catches stalls instead.
-func (c *Client) downloadHTTPClient() *http.Client {
-	hc := *c.httpClient
-	hc.Timeout = 0
-	next := hc.Transport
-	if next == nil {
-		next = http.DefaultTransport
-	}
-	hc.Transport = &stallwatch.Transport{Next: next, Timeout: c.attemptTimeout}
-	return &hc
 }
 
 // checkExpiry refuses a link whose Expires has passed; refused is the host's
@@ -149,9 +132,9 @@ func (d *download) checkExpiry(refused error) error {
 	return nil
 }
 
-// run makes the attempts through the client's one retry engine (call.do):
-// prepare readies each one, receive writes what it brings. An attempt's
-// errors say what went wrong only: the requestError made here names the URL.
+// run builds the request and sends it through the client's request path
+// for downloads (getFile), which readies each attempt with prepare and
+// hands each answer to receive.
 func (d *download) run(ctx context.Context) error {
 	hreq := (&http.Request{Method: http.MethodGet, URL: d.u, Host: d.u.Host, Header: http.Header{}}).WithContext(ctx)
 	hreq.Header.Set("User-Agent", d.c.userAgent)
@@ -162,26 +145,7 @@ func (d *download) run(ctx context.Context) error {
 		hreq.Header.Set("Authorization", d.c.credentials.authorization)
 		hreq.Header.Set(d.c.versionHeader, d.c.versionValue)
 	}
-	if err := d.prepare(hreq); err != nil {
-		return err
-	}
-	err := d.k.do(d.c.downloadHTTPClient(), &retryablehttp.Request{Request: hreq}, d.receive, d.prepare)
-	switch {
-	case errors.Is(err, ErrLinkExpired):
-		return err // from prepare: complete as it is
-	case err != nil:
-		return &requestError{url: d.k.url, err: urls.RedactError(err)}
-	case d.k.resp == nil:
-		return nil
-	}
-	// A 403 for a link that expired since it was checked matches ErrLinkExpired too.
-	apiErr := newAPIError(http.MethodGet, d.k.url, d.k.resp)
-	if d.k.resp.status == http.StatusForbidden {
-		if err := d.checkExpiry(apiErr); err != nil {
-			return err
-		}
-	}
-	return apiErr
+	return d.c.getFile(ctx, hreq, urls.Redact(d.u), d.prepare, d.receive)
 }
 
 // prepare readies each attempt's request, the first included: an expired
@@ -210,16 +174,30 @@ func (d *download) prepare(req *http.Request) error {
 	return nil
 }
 
-// receive handles an attempt's response that decideRetry does not retry on
-// its status. An attempt that brings bytes starts a fresh series of retries.
+// receive reads an attempt's answer: it writes the bytes of a 2xx answer
+// that the file still needs, and returns any other answer as an *APIError
+// (a 403 for a link that expired since it was checked matches
+// ErrLinkExpired too). An attempt cut after it wrote bytes returns a
+// *resumeError: a new series of retries resumes it (see getFile).
 func (d *download) receive(resp *http.Response) error {
-	defer resp.Body.Close()
-	switch {
-	case resp.StatusCode == http.StatusRequestedRangeNotSatisfiable && d.total >= 0 && d.written == d.total:
+	if resp.StatusCode == http.StatusRequestedRangeNotSatisfiable && d.total >= 0 && d.written == d.total {
+		resp.Body.Close()
 		return nil // the cut came after the last byte
-	case resp.StatusCode < 200 || resp.StatusCode > 299:
-		return d.k.readBody(resp)
 	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		status, body, err := readBody(resp, maxErrorBody)
+		if err != nil {
+			return err
+		}
+		apiErr := newAPIError(http.MethodGet, urls.Redact(d.u), status, resp.Header, body)
+		if status == http.StatusForbidden {
+			if err := d.checkExpiry(apiErr); err != nil {
+				return err
+			}
+		}
+		return apiErr
+	}
+	defer resp.Body.Close()
 	before := d.written
 	skip, err := d.accept(resp)
 	if err != nil {
@@ -234,8 +212,8 @@ func (d *download) receive(resp *http.Response) error {
 		body = zr
 	}
 	err = d.copy(body, skip)
-	if d.written > before {
-		d.k.retries = 0
+	if cut := new(bodyReadError); d.written > before && errors.As(err, &cut) {
+		return &resumeError{err: err}
 	}
 	return err
 }

@@ -2,6 +2,7 @@ package ordermsg
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -76,6 +77,20 @@ type requestError struct {
 
 func (e *requestError) Error() string { return "ordermsg: GET " + e.url + ": " + causeText(e.err) }
 func (e *requestError) Unwrap() error { return e.err }
+
+// callFailed is the error of a call whose attempts ended with err: the
+// context's error when the context ended the call; an *APIError, or an
+// error that wraps one or matches ErrLinkExpired, as it is (they name what
+// they are about themselves); else a requestError that names url.
+func callFailed(ctx context.Context, url string, err error) error {
+	switch {
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case errors.As(err, new(*APIError)), errors.Is(err, ErrLinkExpired):
+		return err
+	}
+	return &requestError{url: url, err: err}
+}
 
 // causeText is err's text without the `Get "URL": ` of net/http's
 // *url.Error, which would repeat the URL that a requestError names.
@@ -179,15 +194,21 @@ func (e *APIError) Is(target error) bool {
 // statusErrors are the sentinels an *APIError matches by its exact status.
 var statusErrors = map[int]error{400: ErrBadRequest, 401: ErrUnauthorized, 403: ErrForbidden, 404: ErrNotFound, 429: ErrRateLimited}
 
-func newAPIError(method, url string, r *response) *APIError {
-	return &APIError{
-		StatusCode: r.status,
+// newAPIError is the error of an answer whose status is not 2xx; a 429 or
+// 503 gets its Retry-After.
+func newAPIError(method, url string, status int, header http.Header, body []byte) *APIError {
+	e := &APIError{
+		StatusCode: status,
 		Method:     method,
 		URL:        url,
-		Message:    errorMessage(r.status, r.body),
-		Body:       r.body,
-		Header:     r.header,
+		Message:    errorMessage(status, body),
+		Body:       body,
+		Header:     header,
 	}
+	if status == http.StatusTooManyRequests || status == http.StatusServiceUnavailable {
+		e.RetryAfter, _ = retryAfter(header, time.Now())
+	}
+	return e
 }
 
 // errorMessage finds the server's message in an error body, trying the

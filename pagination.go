@@ -175,13 +175,15 @@ func (r resource[T, P]) walkList(ctx context.Context, websiteID int64, opts list
 	fetch := func(ctx context.Context, page int, received func()) (*Page[T], error) {
 		pq := maps.Clone(q)
 		pq.Set("page", strconv.Itoa(page))
-		how := pageRead{keepRaw: keepRaw, skip: cfg.skip}
-		if cfg.into != nil {
-			how.into = new(Response)
+		a, err := r.c.get(ctx, r.listPath(websiteID), pq)
+		received()
+		if err != nil {
+			return nil, err
 		}
-		p, err := r.fetchPage(ctx, websiteID, pq, how, received)
-		if p != nil {
-			p.resp = how.into
+		p, err := decodePage[T, P](a.url, a.body, r.kind, keepRaw, cfg.skip)
+		if p != nil && cfg.into != nil {
+			p.resp = new(Response)
+			a.report(p.resp)
 		}
 		return p, err
 	}
