@@ -315,6 +315,10 @@ func NewClient(baseURL, apiKey string, opts ...Option) (*Client, error) {
 	return c, nil
 }
 
+// maxConcurrency is the most pages a walk fetches at once; the client's
+// transport keeps as many idle connections per host, for the walk to reuse.
+const maxConcurrency = 64
+
 // defaultTransport is the transport of a client made without
 // WithHTTPClient: a clone of http.DefaultTransport that keeps as many idle
 // connections to the API as a walk has pages in flight (see

@@ -12,7 +12,6 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/ordermsg/ordermsg-go/internal/safefile"
@@ -26,13 +25,6 @@ var errFileChanged = final(errors.New("the file changed on the server during the
 // DefaultMaxDownloadSize is the largest file Download accepts unless
 // DownloadOptions.MaxBytes says otherwise: 4 GiB, room for large print PDFs.
 const DefaultMaxDownloadSize int64 = 4 << 30
-
-// downloadBuffers holds the one buffer a download copies through, whatever
-// the file's size.
-var downloadBuffers = sync.Pool{New: func() any {
-	b := make([]byte, 64<<10)
-	return &b
-}}
 
 // DownloadOptions tune Download and DownloadFile. The zero value (or nil)
 // gives the defaults.
@@ -312,12 +304,14 @@ func parseContentRange(v string) (first, total int64, err error) {
 	return first, total, nil
 }
 
+// copyBufferSize is the size of the one buffer an attempt copies through,
+// whatever the file's size.
+const copyBufferSize = 64 << 10
+
 // copy streams body to the writer through one buffer: skip bytes are read and
 // dropped, and the count is held to the cap and to the announced length.
 func (d *download) copy(body io.Reader, skip int64) error {
-	bp := downloadBuffers.Get().(*[]byte)
-	defer downloadBuffers.Put(bp)
-	buf := *bp
+	buf := make([]byte, copyBufferSize)
 	for {
 		n, rerr := body.Read(buf)
 		chunk := buf[:n]

@@ -1,7 +1,6 @@
 package ordermsg
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -11,7 +10,6 @@ import (
 	"time"
 
 	"github.com/go-json-experiment/json"
-	"github.com/go-json-experiment/json/jsontext"
 )
 
 // Every exported error type and sentinel of the package is defined in this
@@ -147,24 +145,6 @@ type APIError struct {
 	Hint string
 }
 
-// defaultVersionHeaderHint is the Hint of a 400 to a request that sent
-// DefaultVersionHeader.
-const defaultVersionHeaderHint = "the request sent the version header under the documentation's neutral name, " +
-	DefaultVersionHeader + ", where Service stands for the maker's name: if the service expects its real name, set it with WithVersionHeader"
-
-// mayBeAboutTheVersion reports whether e, a 400, may be the service's
-// refusal of the version header: its body (which holds its message)
-// mentions a version, as DefaultVersionHeader's name does too, or it says
-// nothing: no message, and a body that is empty or JSON. A message, or a
-// body of text, that does not mention a version points elsewhere.
-func mayBeAboutTheVersion(e *APIError) bool {
-	if bytes.Contains(bytes.ToLower(e.Body), []byte("version")) {
-		return true
-	}
-	body := bytes.TrimSpace(e.Body)
-	return e.Message == http.StatusText(e.StatusCode) && (len(body) == 0 || jsontext.Value(body).IsValid())
-}
-
 // Error describes the failed request without credentials.
 func (e *APIError) Error() string {
 	var b strings.Builder
@@ -193,23 +173,6 @@ func (e *APIError) Is(target error) bool {
 
 // statusErrors are the sentinels an *APIError matches by its exact status.
 var statusErrors = map[int]error{400: ErrBadRequest, 401: ErrUnauthorized, 403: ErrForbidden, 404: ErrNotFound, 429: ErrRateLimited}
-
-// newAPIError is the error of an answer whose status is not 2xx; a 429 or
-// 503 gets its Retry-After.
-func newAPIError(method, url string, status int, header http.Header, body []byte) *APIError {
-	e := &APIError{
-		StatusCode: status,
-		Method:     method,
-		URL:        url,
-		Message:    errorMessage(status, body),
-		Body:       body,
-		Header:     header,
-	}
-	if status == http.StatusTooManyRequests || status == http.StatusServiceUnavailable {
-		e.RetryAfter, _ = retryAfter(header, time.Now())
-	}
-	return e
-}
 
 // errorMessage finds the server's message in an error body, trying the
 // common shapes {"message": …}, {"error": "…"} and {"error": {"message": …}},

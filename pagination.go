@@ -9,21 +9,7 @@ import (
 	"strconv"
 	"sync"
 	"time"
-
-	"github.com/go-json-experiment/json/jsontext"
 )
-
-// Page is one page of a list: the records and the pagination metadata.
-type Page[T any] struct {
-	Object  string         `json:"object"`
-	Data    []*T           `json:"data"`
-	Meta    ListMeta       `json:"meta"`
-	Unknown jsontext.Value `json:",embed"` // members the SDK does not model, as sent
-
-	raw     []byte               // the page as sent, with KeepRawJSON
-	skipped []*RecordDecodeError // the records that could not be decoded, with WithSkipUndecodable, by Index
-	resp    *Response            // the response, when the walk's caller asked for it
-}
 
 // entry is an element of a page's data as a walk yields it: a record, or
 // the error of one that could not be decoded (WithSkipUndecodable).
@@ -85,39 +71,6 @@ func entries[T any, P record[T]](p *Page[T]) []entry[T, P] {
 	return out
 }
 
-// ListMeta is the metadata of a list response.
-type ListMeta struct {
-	Pagination Pagination     `json:"pagination"`
-	Unknown    jsontext.Value `json:",embed"` // members the SDK does not model, as sent
-}
-
-// Pagination tells where a page stands in the whole list.
-type Pagination struct {
-	Total       int            `json:"total"`        // the number of records that match, on all pages
-	Count       int            `json:"count"`        // the number of records on this page
-	PerPage     int            `json:"per_page"`     // the page size in force: the count asked for, or the server's default
-	CurrentPage int            `json:"current_page"` // this page's number, from 1
-	TotalPages  int            `json:"total_pages"`  // the number of pages at this page size
-	Unknown     jsontext.Value `json:",embed"`       // members the SDK does not model, as sent
-}
-
-// HasNextPage reports whether pages follow this one.
-func (p *Page[T]) HasNextPage() bool {
-	return p.Meta.Pagination.CurrentPage < p.Meta.Pagination.TotalPages
-}
-
-// NextPage returns the number of the next page, or 0 when this is the last.
-func (p *Page[T]) NextPage() int {
-	if !p.HasNextPage() {
-		return 0
-	}
-	return p.Meta.Pagination.CurrentPage + 1
-}
-
-// RawJSON returns the page exactly as the server sent it when it was read
-// with KeepRawJSON; else nil. Do not modify it.
-func (p *Page[T]) RawJSON() []byte { return p.raw }
-
 // WalkOption configures a walk (Orders.All, Messages.All) or a Sync.
 type WalkOption func(*walkConfig)
 
@@ -155,10 +108,6 @@ func WithSkipUndecodable() WalkOption {
 func WithConcurrency(n int) WalkOption {
 	return func(c *walkConfig) { c.concurrency = min(max(n, 1), maxConcurrency) }
 }
-
-// maxConcurrency is the most pages a walk fetches at once; the client's
-// transport keeps as many idle connections per host, for the walk to reuse.
-const maxConcurrency = 64
 
 // walkList walks the pages of the list that opts describe from opts.Page,
 // passing check on to walk.

@@ -5,21 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"time"
 
 	"github.com/google/go-querystring/query"
 )
-
-// record is the constraint on the records a resource reads (Order, Message):
-// P is *T, with the methods that the resource, the walk and Sync call.
-type record[T any] interface {
-	*T
-	kind() string         // the record's "object"
-	refID() int64         // its id
-	createdAt() time.Time // its date_created
-	setRaw(raw []byte)    // keeps its bytes as sent (KeepRawJSON)
-	RawJSON() []byte      // those bytes, nil unless kept
-}
 
 // queryOptions is an options struct of a request, never nil (orNew): it
 // checks itself before it is encoded, says whether to keep the records'

@@ -1,6 +1,7 @@
 package ordermsg
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/hashicorp/go-retryablehttp"
 	"github.com/ordermsg/ordermsg-go/internal/bodybuf"
 	"github.com/ordermsg/ordermsg-go/internal/stallwatch"
@@ -26,21 +28,6 @@ import (
 // attempt's error is retried after Backoff's wait or ends the call (see
 // retrier). The policy's numbers (RetryPolicy, the waits, Retry-After) are
 // in retry.go.
-
-// Response is the HTTP response behind a successful call: set the Response
-// field of a call's options to a *Response to receive it, as in
-// ExampleResponse. Its body has been read and decoded; what is left is what
-// the API's documentation does not describe, such as a request id or a rate
-// limit in the headers.
-type Response struct {
-	// StatusCode is the HTTP status code: 2xx.
-	StatusCode int
-	// Header is the response's header.
-	Header http.Header
-	// ReceivedAt is when the body had been read in full, by this machine's
-	// clock: which of two reads of a record is the later.
-	ReceivedAt time.Time
-}
 
 // answer is a 2xx response to an API call, its body read in full and
 // closed.
@@ -240,6 +227,41 @@ func (c *Client) retrier(hc *http.Client, url string, done int) *retryablehttp.C
 		Backoff:      func(_, _ time.Duration, n int, resp *http.Response) time.Duration { return wait(done+n, resp) },
 		ErrorHandler: retryablehttp.PassthroughErrorHandler,
 	}
+}
+
+// newAPIError is the error of an answer whose status is not 2xx; a 429 or
+// 503 gets its Retry-After.
+func newAPIError(method, url string, status int, header http.Header, body []byte) *APIError {
+	e := &APIError{
+		StatusCode: status,
+		Method:     method,
+		URL:        url,
+		Message:    errorMessage(status, body),
+		Body:       body,
+		Header:     header,
+	}
+	if status == http.StatusTooManyRequests || status == http.StatusServiceUnavailable {
+		e.RetryAfter, _ = retryAfter(header, time.Now())
+	}
+	return e
+}
+
+// defaultVersionHeaderHint is the Hint of a 400 to a request that sent
+// DefaultVersionHeader.
+const defaultVersionHeaderHint = "the request sent the version header under the documentation's neutral name, " +
+	DefaultVersionHeader + ", where Service stands for the maker's name: if the service expects its real name, set it with WithVersionHeader"
+
+// mayBeAboutTheVersion reports whether e, a 400, may be the service's
+// refusal of the version header: its body (which holds its message)
+// mentions a version, as DefaultVersionHeader's name does too, or it says
+// nothing: no message, and a body that is empty or JSON. A message, or a
+// body of text, that does not mention a version points elsewhere.
+func mayBeAboutTheVersion(e *APIError) bool {
+	if bytes.Contains(bytes.ToLower(e.Body), []byte("version")) {
+		return true
+	}
+	body := bytes.TrimSpace(e.Body)
+	return e.Message == http.StatusText(e.StatusCode) && (len(body) == 0 || jsontext.Value(body).IsValid())
 }
 
 // bodyReadError is a failure to read a response body to its end (retried).
