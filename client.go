@@ -34,6 +34,11 @@ const (
 
 // Client talks to the Order and Message Read API. It is safe for concurrent
 // use. Make one with NewClient.
+//
+// The Client holds its services, as go-github's does: OrdersService,
+// MessagesService and the resource that NewClient makes for each are the
+// only names of the feature files that this file, of the request path's
+// layer below them, uses.
 type Client struct {
 	// Orders reads a website's orders.
 	Orders *OrdersService
@@ -310,6 +315,8 @@ func NewClient(baseURL, apiKey string, opts ...Option) (*Client, error) {
 		return next(req, via)
 	}
 	c.httpClient = &hc
+	// The API's two resources: the path segment of each collection, and the
+	// "object" of its records.
 	c.Orders = &OrdersService{r: resource[Order, *Order]{c: c, collection: "orders", kind: ObjectOrder}}
 	c.Messages = &MessagesService{r: resource[Message, *Message]{c: c, collection: "messages", kind: ObjectMessage}}
 	return c, nil
