@@ -106,8 +106,7 @@ func (c *Client) get(ctx context.Context, path string, query url.Values) (*answe
 // from where the file stands, its first attempt counted as its first retry,
 // so that a large file cut many times still arrives: the policy's retries
 // bound the attempts in a row that bring nothing (with MaxRetries 0, a cut
-// is not resumed). url is req's URL as errors
-// show it: without secrets.
+// is not resumed). url is req's URL as errors show it: without secrets.
 func (c *Client) getFile(ctx context.Context, req *http.Request, url string, prepare func(*http.Request) error, write func(*http.Response) error) error {
 	hc := c.downloadHTTPClient()
 	for resumed := 0; ; resumed = 1 {
@@ -157,8 +156,9 @@ func (e *resumeError) Unwrap() error { return e.err }
 
 // retrier returns the go-retryablehttp client that sends the attempts of
 // one call through hc under the client's RetryPolicy, counting done
-// retries as made already (a download's resume, see getFile). go-retryablehttp runs
-// the attempt loop (its Client.Do): it sends an attempt; asks CheckRetry
+// retries as made already (a download's resume, see getFile).
+// go-retryablehttp runs the attempt loop (its Client.Do): it sends an
+// attempt; asks CheckRetry
 // about a transport error, or hands the answer to the request's response
 // handler, which reads the body, and asks CheckRetry about the handler's
 // error (CheckRetry says no to an answer before its body is read, so that
@@ -175,7 +175,8 @@ func (e *resumeError) Unwrap() error { return e.err }
 // express with stateless callbacks: it gives CheckRetry no attempt number,
 // and the wait depends on it. The smallest adapter keeps it: CheckRetry
 // counts the retries it has granted (a count of its own, which no other
-// callback reads or changes), and the jitter of retry n is drawn from a
+// callback reads or changes; it grants at most one an attempt, so the count
+// is the attempt number go-retryablehttp gives Backoff), and the jitter of retry n is drawn from a
 // source seeded for the call and n, so that CheckRetry and Backoff compute
 // the same wait each on its own. CheckRetry also refuses the retry after
 // MaxRetries itself, so that a retry it logs is one that is made; RetryMax
