@@ -34,6 +34,11 @@ const (
 
 // Client talks to the Order and Message Read API. It is safe for concurrent
 // use. Make one with NewClient.
+//
+// The Client holds its services, as go-github's does: OrdersService,
+// MessagesService and the resource that NewClient makes for each are the
+// only names of the feature files that this file, of the request path's
+// layer below them, uses.
 type Client struct {
 	// Orders reads a website's orders.
 	Orders *OrdersService
@@ -310,10 +315,16 @@ func NewClient(baseURL, apiKey string, opts ...Option) (*Client, error) {
 		return next(req, via)
 	}
 	c.httpClient = &hc
+	// The API's two resources: the path segment of each collection, and the
+	// "object" of its records.
 	c.Orders = &OrdersService{r: resource[Order, *Order]{c: c, collection: "orders", kind: ObjectOrder}}
 	c.Messages = &MessagesService{r: resource[Message, *Message]{c: c, collection: "messages", kind: ObjectMessage}}
 	return c, nil
 }
+
+// maxConcurrency is the most pages a walk fetches at once; the client's
+// transport keeps as many idle connections per host, for the walk to reuse.
+const maxConcurrency = 64
 
 // defaultTransport is the transport of a client made without
 // WithHTTPClient: a clone of http.DefaultTransport that keeps as many idle
@@ -471,9 +482,11 @@ func (c *Client) Get(ctx context.Context, path string, query url.Values, v any) 
 	if !strings.HasPrefix(path, "/") || strings.ContainsAny(path, "?#\\") || slices.Contains(segments, ".") || slices.Contains(segments, "..") {
 		return invalidArgument("Get: path %q must start with / and have no query, fragment or dot segments", path)
 	}
-	return c.do(ctx, path, query, false, nil, func(u string, body []byte) error {
-		return newDecodeError(u, json.Unmarshal(body, v, codecOptions))
-	})
+	a, err := c.get(ctx, path, query)
+	if err != nil {
+		return err
+	}
+	return newDecodeError(a.url, json.Unmarshal(a.body, v, codecOptions))
 }
 
 // BaseURL returns the base URL the client was made for in one spelling:

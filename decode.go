@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/go-json-experiment/json"
@@ -62,6 +61,18 @@ func decodeWhole(dec *jsontext.Decoder, v any) error {
 // MarshalJSON method: encoding/json v1 gets the SDK's results.
 func unmarshalJSON(data []byte, v any) error { return json.Unmarshal(data, v, decodeOptions) }
 func marshalJSON(v any) ([]byte, error)      { return json.Marshal(v, codecOptions) }
+
+// record is the constraint on the records that decodeRecord and decodePage
+// decode (Order, Message, and rawRecord's): P is *T, with the methods that
+// decoding calls, and those that the resource, the walk and Sync call.
+type record[T any] interface {
+	*T
+	kind() string         // the record's "object"
+	refID() int64         // its id
+	createdAt() time.Time // its date_created
+	setRaw(raw []byte)    // keeps its bytes as sent (KeepRawJSON)
+	RawJSON() []byte      // those bytes, nil unless kept
+}
 
 var errNotObject = errors.New("the body is not a JSON object")
 
@@ -228,21 +239,20 @@ func newDecodeError(url string, err error) error {
 
 // decodeState is what a decode carries: its interned strings, whether
 // FieldValues may leave Raw in the input (FormFields copies them all at
-// once), where validators parse timestamps and other values, and the memory
-// that the RawRecords of the decode share (rawrecord.go).
+// once), where validators parse timestamps and other values, the slice that
+// form fields are decoded into, and the memory that the RawRecords of the
+// decode share (rawrecord.go). Each decode has its own.
 type decodeState struct {
 	strs    jsontok.Strings
 	inPlace bool
 	when    time.Time
-	scratch any // a *T for validateAs
+	scratch any        // a *T for validateAs
+	fields  FormFields // FormFields.decodeFrom's, reused by the forms of the decode
 	raw     rawMemory
 }
 
-var decodeStates = sync.Pool{New: func() any { return new(decodeState) }}
-
 // rawMemory is the memory that the RawRecords of one decode share: copies
-// of their bytes (so that a body's pooled buffer can go back to its pool),
-// and where their members are.
+// of their bytes, and where their members are.
 type rawMemory struct {
 	bytes   []byte
 	members []jsontok.MemberSpans
@@ -285,13 +295,7 @@ func decodeTop(dec *jsontext.Decoder, v fieldsDecoder) error {
 	if !ownDecode(dec) {
 		return decodeWhole(dec, v)
 	}
-	st := decodeStates.Get().(*decodeState)
-	defer func() {
-		st.raw = rawMemory{} // the records' now
-		decodeStates.Put(st)
-	}()
-	st.strs.Reset() // interned for this decode only, as v2 does
-	return v.decodeFrom(dec, st)
+	return v.decodeFrom(dec, new(decodeState))
 }
 
 // decodeValue decodes the next value into v, with its own decoder if any.

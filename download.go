@@ -12,27 +12,11 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
-	"github.com/hashicorp/go-retryablehttp"
 	"github.com/ordermsg/ordermsg-go/internal/safefile"
-	"github.com/ordermsg/ordermsg-go/internal/stallwatch"
 	"github.com/ordermsg/ordermsg-go/internal/urls"
 )
-
-// ErrLinkExpired is returned (wrapped) by Download and DownloadFile when a
-// file's Expires has passed: before the first request, before a retry, or
-// when the file host refuses the link with 403 after it expired. No request
-// is sent with an expired link. A link is refreshed by reading its record
-// again: the order with OrderIncludeItemsPrintReadyFiles (Orders.Get), or the
-// message with MessageIncludeFile (Messages.Get); the file keeps its ID and
-// gets a new URL and Expires.
-var ErrLinkExpired = errors.New("ordermsg: file link expired")
-
-// ErrNoFile is returned (wrapped) by PrintReadyFile.Downloadable for an
-// entry that has no file, as one whose Status is failure.
-var ErrNoFile = errors.New("ordermsg: no file to download")
 
 // errFileChanged stops a download whose file changed between attempts: the
 // bytes already written would not belong with the rest.
@@ -41,13 +25,6 @@ var errFileChanged = final(errors.New("the file changed on the server during the
 // DefaultMaxDownloadSize is the largest file Download accepts unless
 // DownloadOptions.MaxBytes says otherwise: 4 GiB, room for large print PDFs.
 const DefaultMaxDownloadSize int64 = 4 << 30
-
-// downloadBuffers holds the one buffer a download copies through, whatever
-// the file's size.
-var downloadBuffers = sync.Pool{New: func() any {
-	b := make([]byte, 64<<10)
-	return &b
-}}
 
 // DownloadOptions tune Download and DownloadFile. The zero value (or nil)
 // gives the defaults.
@@ -112,7 +89,7 @@ func (c *Client) Download(ctx context.Context, f *File, w io.Writer, opts *Downl
 		return 0, invalidArgument("DownloadOptions.MaxBytes must not be negative")
 	}
 	d := &download{c: c, f: f, u: u, w: w, maxBytes: cmp.Or(o.MaxBytes, DefaultMaxDownloadSize),
-		now: o.now, progress: o.Progress, k: call{c: c, url: urls.Redact(u)}, total: -1}
+		now: o.now, progress: o.Progress, total: -1}
 	if d.now == nil {
 		d.now = time.Now
 	}
@@ -129,7 +106,6 @@ type download struct {
 	maxBytes int64
 	now      func() time.Time
 	progress func(int)
-	k        call // the retry state: the API calls' policy and decision
 
 	written   int64  // bytes given to w
 	last      byte   // the last byte given to w, checked when a resume starts before it
@@ -137,20 +113,6 @@ type download struct {
 	validator string // the first response's strong ETag or Last-Modified
 	encoding  string // the Content-Encoding of the bytes written: "" or "gzip"
 	rangeFrom int64  // the first byte the attempt's Range asks for; -1 without Range
-}
-
-// downloadHTTPClient is the client's HTTP client (with its redirect policy,
-// which keeps the key to the API's origin) without its overall timeout:
-// stallwatch.Transport catches stalls instead.
-func (c *Client) downloadHTTPClient() *http.Client {
-	hc := *c.httpClient
-	hc.Timeout = 0
-	next := hc.Transport
-	if next == nil {
-		next = http.DefaultTransport
-	}
-	hc.Transport = &stallwatch.Transport{Next: next, Timeout: c.attemptTimeout}
-	return &hc
 }
 
 // checkExpiry refuses a link whose Expires has passed; refused is the host's
@@ -162,28 +124,9 @@ func (d *download) checkExpiry(refused error) error {
 	return nil
 }
 
-// linkExpiredError matches ErrLinkExpired and unwraps to refused.
-type linkExpiredError struct {
-	file    int64
-	expires time.Time
-	refused error
-}
-
-func (e *linkExpiredError) Error() string {
-	what := fmt.Sprintf("file link expired: file %d expired at %s; read its record again for a fresh link",
-		e.file, e.expires.Format(time.RFC3339))
-	if e.refused != nil {
-		return e.refused.Error() + ": " + what
-	}
-	return "ordermsg: " + what
-}
-
-func (e *linkExpiredError) Is(target error) bool { return target == ErrLinkExpired }
-func (e *linkExpiredError) Unwrap() error        { return e.refused }
-
-// run makes the attempts through the client's one retry engine (call.do):
-// prepare readies each one, receive writes what it brings. An attempt's
-// errors say what went wrong only: the requestError made here names the URL.
+// run builds the request and sends it through the client's request path
+// for downloads (getFile), which readies each attempt with prepare and
+// hands each answer to receive.
 func (d *download) run(ctx context.Context) error {
 	hreq := (&http.Request{Method: http.MethodGet, URL: d.u, Host: d.u.Host, Header: http.Header{}}).WithContext(ctx)
 	hreq.Header.Set("User-Agent", d.c.userAgent)
@@ -194,26 +137,7 @@ func (d *download) run(ctx context.Context) error {
 		hreq.Header.Set("Authorization", d.c.credentials.authorization)
 		hreq.Header.Set(d.c.versionHeader, d.c.versionValue)
 	}
-	if err := d.prepare(hreq); err != nil {
-		return err
-	}
-	err := d.k.do(d.c.downloadHTTPClient(), &retryablehttp.Request{Request: hreq}, d.receive, d.prepare)
-	switch {
-	case errors.Is(err, ErrLinkExpired):
-		return err // from prepare: complete as it is
-	case err != nil:
-		return &requestError{url: d.k.url, err: urls.RedactError(err)}
-	case d.k.resp == nil:
-		return nil
-	}
-	// A 403 for a link that expired since it was checked matches ErrLinkExpired too.
-	apiErr := newAPIError(http.MethodGet, d.k.url, d.k.resp)
-	if d.k.resp.status == http.StatusForbidden {
-		if err := d.checkExpiry(apiErr); err != nil {
-			return err
-		}
-	}
-	return apiErr
+	return d.c.getFile(ctx, hreq, urls.Redact(d.u), d.prepare, d.receive)
 }
 
 // prepare readies each attempt's request, the first included: an expired
@@ -242,16 +166,30 @@ func (d *download) prepare(req *http.Request) error {
 	return nil
 }
 
-// receive handles an attempt's response that decideRetry does not retry on
-// its status. An attempt that brings bytes starts a fresh series of retries.
+// receive reads an attempt's answer: it writes the bytes of a 2xx answer
+// that the file still needs, and returns any other answer as an *APIError
+// (a 403 for a link that expired since it was checked matches
+// ErrLinkExpired too). An attempt cut after it wrote bytes returns a
+// *resumeError: a new series of retries resumes it (see getFile).
 func (d *download) receive(resp *http.Response) error {
-	defer resp.Body.Close()
-	switch {
-	case resp.StatusCode == http.StatusRequestedRangeNotSatisfiable && d.total >= 0 && d.written == d.total:
+	if resp.StatusCode == http.StatusRequestedRangeNotSatisfiable && d.total >= 0 && d.written == d.total {
+		resp.Body.Close()
 		return nil // the cut came after the last byte
-	case resp.StatusCode < 200 || resp.StatusCode > 299:
-		return d.k.readBody(resp)
 	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		status, body, err := readBody(resp, maxErrorBody)
+		if err != nil {
+			return err
+		}
+		apiErr := newAPIError(http.MethodGet, urls.Redact(d.u), status, resp.Header, body)
+		if status == http.StatusForbidden {
+			if err := d.checkExpiry(apiErr); err != nil {
+				return err
+			}
+		}
+		return apiErr
+	}
+	defer resp.Body.Close()
 	before := d.written
 	skip, err := d.accept(resp)
 	if err != nil {
@@ -266,8 +204,8 @@ func (d *download) receive(resp *http.Response) error {
 		body = zr
 	}
 	err = d.copy(body, skip)
-	if d.written > before {
-		d.k.retries = 0
+	if cut := new(bodyReadError); d.written > before && errors.As(err, &cut) {
+		return &resumeError{err: err}
 	}
 	return err
 }
@@ -366,12 +304,14 @@ func parseContentRange(v string) (first, total int64, err error) {
 	return first, total, nil
 }
 
+// copyBufferSize is the size of the one buffer an attempt copies through,
+// whatever the file's size.
+const copyBufferSize = 64 << 10
+
 // copy streams body to the writer through one buffer: skip bytes are read and
 // dropped, and the count is held to the cap and to the announced length.
 func (d *download) copy(body io.Reader, skip int64) error {
-	bp := downloadBuffers.Get().(*[]byte)
-	defer downloadBuffers.Put(bp)
-	buf := *bp
+	buf := make([]byte, copyBufferSize)
 	for {
 		n, rerr := body.Read(buf)
 		chunk := buf[:n]

@@ -1,7 +1,7 @@
 package ordermsg
 
 import (
-	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -10,8 +10,23 @@ import (
 	"time"
 
 	"github.com/go-json-experiment/json"
-	"github.com/go-json-experiment/json/jsontext"
 )
+
+// Every exported error type and sentinel of the package is defined in this
+// file, and their text follows one rule:
+//
+// An error the SDK returns reads "ordermsg: " once, at its start, then what
+// went wrong, the most general first. The prefix is written by the outermost
+// error only: a sentinel (ErrNotFound reads "ordermsg: not found"), an error
+// type's Error method (APIError, DecodeError, …), invalidArgument, and
+// requestError, which writes "ordermsg: GET <url>: " before the error of an
+// attempt. An error found inside an attempt (a transport error, a body cut
+// short or too large, a refused redirect, a wrong Content-Range) is written
+// without the prefix, for requestError to name the URL once. A detail is
+// added after a sentinel, as fmt.Errorf("%w: detail", ErrEmptyPage) does,
+// so that the sentinel's prefix stays first. The one exception is the
+// context's own error (context.Canceled, context.DeadlineExceeded), which a
+// call ended by its context returns as it is, for callers to compare with ==.
 
 // Sentinel errors. An *APIError matches the one for its status code with
 // errors.Is; the others are returned (wrapped) as they say.
@@ -60,6 +75,20 @@ type requestError struct {
 
 func (e *requestError) Error() string { return "ordermsg: GET " + e.url + ": " + causeText(e.err) }
 func (e *requestError) Unwrap() error { return e.err }
+
+// callFailed is the error of a call whose attempts ended with err: the
+// context's error when the context ended the call; an *APIError, or an
+// error that wraps one or matches ErrLinkExpired, as it is (they name what
+// they are about themselves); else a requestError that names url.
+func callFailed(ctx context.Context, url string, err error) error {
+	switch {
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case errors.As(err, new(*APIError)), errors.Is(err, ErrLinkExpired):
+		return err
+	}
+	return &requestError{url: url, err: err}
+}
 
 // causeText is err's text without the `Get "URL": ` of net/http's
 // *url.Error, which would repeat the URL that a requestError names.
@@ -116,24 +145,6 @@ type APIError struct {
 	Hint string
 }
 
-// defaultVersionHeaderHint is the Hint of a 400 to a request that sent
-// DefaultVersionHeader.
-const defaultVersionHeaderHint = "the request sent the version header under the documentation's neutral name, " +
-	DefaultVersionHeader + ", where Service stands for the maker's name: if the service expects its real name, set it with WithVersionHeader"
-
-// mayBeAboutTheVersion reports whether e, a 400, may be the service's
-// refusal of the version header: its body (which holds its message)
-// mentions a version, as DefaultVersionHeader's name does too, or it says
-// nothing: no message, and a body that is empty or JSON. A message, or a
-// body of text, that does not mention a version points elsewhere.
-func mayBeAboutTheVersion(e *APIError) bool {
-	if bytes.Contains(bytes.ToLower(e.Body), []byte("version")) {
-		return true
-	}
-	body := bytes.TrimSpace(e.Body)
-	return e.Message == http.StatusText(e.StatusCode) && (len(body) == 0 || jsontext.Value(body).IsValid())
-}
-
 // Error describes the failed request without credentials.
 func (e *APIError) Error() string {
 	var b strings.Builder
@@ -162,17 +173,6 @@ func (e *APIError) Is(target error) bool {
 
 // statusErrors are the sentinels an *APIError matches by its exact status.
 var statusErrors = map[int]error{400: ErrBadRequest, 401: ErrUnauthorized, 403: ErrForbidden, 404: ErrNotFound, 429: ErrRateLimited}
-
-func newAPIError(method, url string, r *response) *APIError {
-	return &APIError{
-		StatusCode: r.status,
-		Method:     method,
-		URL:        url,
-		Message:    errorMessage(r.status, r.body),
-		Body:       r.body,
-		Header:     r.header,
-	}
-}
 
 // errorMessage finds the server's message in an error body, trying the
 // common shapes {"message": …}, {"error": "…"} and {"error": {"message": …}},
@@ -383,3 +383,95 @@ func (e *OverlapError) Error() string {
 
 // Is makes errors.Is(err, ErrOverlapMissing) true.
 func (e *OverlapError) Is(target error) bool { return target == ErrOverlapMissing }
+
+// Errors of a walk (All) whose server paginates in a way that cannot be
+// followed.
+var (
+	// ErrPaginationStuck is returned when the server answers a page with
+	// one already walked: it reports a current_page already seen, or a page
+	// whose records were all on the page before it.
+	ErrPaginationStuck = errors.New("ordermsg: pagination is stuck")
+	// ErrPageMismatch is returned when a page's current_page is not the
+	// page asked for, nor one already walked.
+	ErrPageMismatch = errors.New("ordermsg: the server returned another page than the one asked for")
+	// ErrEmptyPage is returned when a page holds no record while its own
+	// metadata says more pages follow and fewer records than its total have
+	// arrived. (After total records, an empty page ends the walk quietly.)
+	ErrEmptyPage = errors.New("ordermsg: an empty page says more pages follow")
+	// ErrNoPagination is returned when a page has no pagination metadata:
+	// meta.pagination.current_page is missing (or 0, which no page is).
+	ErrNoPagination = errors.New("ordermsg: the page has no pagination metadata")
+)
+
+// Errors of a Sync whose server's list cannot be synced from.
+var (
+	// ErrNotAscending is matched (errors.Is) by the *OrderingError of a
+	// Sync whose server did not list the records in ascending creation
+	// order when asked to.
+	ErrNotAscending = errors.New("ordermsg: the server did not list records in ascending creation order")
+	// ErrNoCreationTime is returned by a Sync that meets a record without a
+	// date_created: it cannot be placed before or after the checkpoint.
+	ErrNoCreationTime = errors.New("ordermsg: a record has no date_created")
+	// ErrFutureRecord is returned by a Sync that meets a record created
+	// more than a day after the client's clock (FutureTolerance). Such a
+	// record is not yielded and the checkpoint does not move to it: its mark
+	// would pass every record created from now until that date, and they
+	// would all count as yielded. Either the server's data or this machine's
+	// clock is wrong; the error names the record.
+	ErrFutureRecord = errors.New("ordermsg: a record is dated in the future")
+)
+
+// OrderingError is the error of a Sync that met a record created before the
+// record listed just before it. Neither of the two is yielded, nor anything
+// listed after them.
+type OrderingError struct {
+	// Object is the records' kind: "order" or "message".
+	Object string
+	// PrevID and PrevCreated name the record listed first.
+	PrevID      int64
+	PrevCreated time.Time
+	// ID and Created name the record listed after it, created earlier.
+	ID      int64
+	Created time.Time
+}
+
+// Error says which two records came in the wrong order.
+func (e *OrderingError) Error() string {
+	return fmt.Sprintf("%v: %s %d (created %s) was listed after %s %d (created %s)",
+		ErrNotAscending, e.Object, e.ID, e.Created.Format(time.RFC3339), e.Object, e.PrevID, e.PrevCreated.Format(time.RFC3339))
+}
+
+// Is makes errors.Is(err, ErrNotAscending) true.
+func (e *OrderingError) Is(target error) bool { return target == ErrNotAscending }
+
+// ErrLinkExpired is returned (wrapped) by Download and DownloadFile when a
+// file's Expires has passed: before the first request, before a retry, or
+// when the file host refuses the link with 403 after it expired. No request
+// is sent with an expired link. A link is refreshed by reading its record
+// again: the order with OrderIncludeItemsPrintReadyFiles (Orders.Get), or the
+// message with MessageIncludeFile (Messages.Get); the file keeps its ID and
+// gets a new URL and Expires.
+var ErrLinkExpired = errors.New("ordermsg: file link expired")
+
+// ErrNoFile is returned (wrapped) by PrintReadyFile.Downloadable for an
+// entry that has no file, as one whose Status is failure.
+var ErrNoFile = errors.New("ordermsg: no file to download")
+
+// linkExpiredError matches ErrLinkExpired and unwraps to refused.
+type linkExpiredError struct {
+	file    int64
+	expires time.Time
+	refused error
+}
+
+func (e *linkExpiredError) Error() string {
+	what := fmt.Sprintf("file link expired: file %d expired at %s; read its record again for a fresh link",
+		e.file, e.expires.Format(time.RFC3339))
+	if e.refused != nil {
+		return e.refused.Error() + ": " + what
+	}
+	return "ordermsg: " + what
+}
+
+func (e *linkExpiredError) Is(target error) bool { return target == ErrLinkExpired }
+func (e *linkExpiredError) Unwrap() error        { return e.refused }

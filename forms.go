@@ -5,7 +5,6 @@ import (
 	stdjson "encoding/json"
 	"errors"
 	"fmt"
-	"sync"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -46,16 +45,16 @@ func (ff *FormFields) UnmarshalJSON(data []byte) error { return unmarshalJSON(da
 func (ff *FormFields) UnmarshalJSONFrom(dec *jsontext.Decoder) error { return decodeTop(dec, ff) }
 
 func (ff *FormFields) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
-	scratch := scratchFields.Get().(*FormFields)
-	fields := (*scratch)[:0]
+	// The fields are decoded into the decode's scratch slice, then copied to
+	// one of their exact size: a FormField is about 460 bytes, and growing
+	// each form's slice from nothing was half the bytes a page allocated.
+	fields := st.fields[:0]
+	st.fields = nil   // a form inside a form gets a slice of its own
 	st.inPlace = true // the fields' Raw stay in the input until copyRaw
 	defer func() {
 		st.inPlace = false
-		if cap(fields) <= maxScratchFields {
-			clear(fields)
-			*scratch = fields[:0]
-			scratchFields.Put(scratch)
-		}
+		clear(fields)
+		st.fields = fields[:0]
 	}()
 	null, err := readFormFields(dec, func(key []byte) error {
 		fields = append(fields, FormField{})
@@ -133,13 +132,6 @@ func (ff FormFields) copyRaw() {
 		}
 	}
 }
-
-// scratchFields holds the slices that form fields are decoded into before they
-// are copied to one of their exact size: a FormField is about 460 bytes, and
-// growing each form's slice from nothing was half the bytes a page allocated.
-var scratchFields = sync.Pool{New: func() any { return new(FormFields) }}
-
-const maxScratchFields = 256
 
 // MarshalJSONTo writes the fields to enc as a JSON object in their order (encoding/json/v2).
 func (ff *FormFields) MarshalJSONTo(enc *jsontext.Encoder) error {

@@ -2,7 +2,6 @@ package ordermsg
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"iter"
 	"maps"
@@ -10,21 +9,7 @@ import (
 	"strconv"
 	"sync"
 	"time"
-
-	"github.com/go-json-experiment/json/jsontext"
 )
-
-// Page is one page of a list: the records and the pagination metadata.
-type Page[T any] struct {
-	Object  string         `json:"object"`
-	Data    []*T           `json:"data"`
-	Meta    ListMeta       `json:"meta"`
-	Unknown jsontext.Value `json:",embed"` // members the SDK does not model, as sent
-
-	raw     []byte               // the page as sent, with KeepRawJSON
-	skipped []*RecordDecodeError // the records that could not be decoded, with WithSkipUndecodable, by Index
-	resp    *Response            // the response, when the walk's caller asked for it
-}
 
 // entry is an element of a page's data as a walk yields it: a record, or
 // the error of one that could not be decoded (WithSkipUndecodable).
@@ -86,58 +71,6 @@ func entries[T any, P record[T]](p *Page[T]) []entry[T, P] {
 	return out
 }
 
-// ListMeta is the metadata of a list response.
-type ListMeta struct {
-	Pagination Pagination     `json:"pagination"`
-	Unknown    jsontext.Value `json:",embed"` // members the SDK does not model, as sent
-}
-
-// Pagination tells where a page stands in the whole list.
-type Pagination struct {
-	Total       int            `json:"total"`        // the number of records that match, on all pages
-	Count       int            `json:"count"`        // the number of records on this page
-	PerPage     int            `json:"per_page"`     // the page size in force: the count asked for, or the server's default
-	CurrentPage int            `json:"current_page"` // this page's number, from 1
-	TotalPages  int            `json:"total_pages"`  // the number of pages at this page size
-	Unknown     jsontext.Value `json:",embed"`       // members the SDK does not model, as sent
-}
-
-// HasNextPage reports whether pages follow this one.
-func (p *Page[T]) HasNextPage() bool {
-	return p.Meta.Pagination.CurrentPage < p.Meta.Pagination.TotalPages
-}
-
-// NextPage returns the number of the next page, or 0 when this is the last.
-func (p *Page[T]) NextPage() int {
-	if !p.HasNextPage() {
-		return 0
-	}
-	return p.Meta.Pagination.CurrentPage + 1
-}
-
-// RawJSON returns the page exactly as the server sent it when it was read
-// with KeepRawJSON; else nil. Do not modify it.
-func (p *Page[T]) RawJSON() []byte { return p.raw }
-
-// Errors of a walk (All) whose server paginates in a way that cannot be
-// followed.
-var (
-	// ErrPaginationStuck is returned when the server answers a page with
-	// one already walked: it reports a current_page already seen, or a page
-	// whose records were all on the page before it.
-	ErrPaginationStuck = errors.New("ordermsg: pagination is stuck")
-	// ErrPageMismatch is returned when a page's current_page is not the
-	// page asked for, nor one already walked.
-	ErrPageMismatch = errors.New("ordermsg: the server returned another page than the one asked for")
-	// ErrEmptyPage is returned when a page holds no record while its own
-	// metadata says more pages follow and fewer records than its total have
-	// arrived. (After total records, an empty page ends the walk quietly.)
-	ErrEmptyPage = errors.New("ordermsg: an empty page says more pages follow")
-	// ErrNoPagination is returned when a page has no pagination metadata:
-	// meta.pagination.current_page is missing (or 0, which no page is).
-	ErrNoPagination = errors.New("ordermsg: the page has no pagination metadata")
-)
-
 // WalkOption configures a walk (Orders.All, Messages.All) or a Sync.
 type WalkOption func(*walkConfig)
 
@@ -176,10 +109,6 @@ func WithConcurrency(n int) WalkOption {
 	return func(c *walkConfig) { c.concurrency = min(max(n, 1), maxConcurrency) }
 }
 
-// maxConcurrency is the most pages a walk fetches at once; the client's
-// transport keeps as many idle connections per host, for the walk to reuse.
-const maxConcurrency = 64
-
 // walkList walks the pages of the list that opts describe from opts.Page,
 // passing check on to walk.
 func (r resource[T, P]) walkList(ctx context.Context, websiteID int64, opts listOptions, walkOpts []WalkOption, check func(Pagination) error) iter.Seq2[*T, error] {
@@ -195,13 +124,15 @@ func (r resource[T, P]) walkList(ctx context.Context, websiteID int64, opts list
 	fetch := func(ctx context.Context, page int, received func()) (*Page[T], error) {
 		pq := maps.Clone(q)
 		pq.Set("page", strconv.Itoa(page))
-		how := pageRead{keepRaw: keepRaw, skip: cfg.skip}
-		if cfg.into != nil {
-			how.into = new(Response)
+		a, err := r.c.get(ctx, r.listPath(websiteID), pq)
+		received()
+		if err != nil {
+			return nil, err
 		}
-		p, err := r.fetchPage(ctx, websiteID, pq, how, received)
-		if p != nil {
-			p.resp = how.into
+		p, err := decodePage[T, P](a.url, a.body, r.kind, keepRaw, cfg.skip)
+		if p != nil && cfg.into != nil {
+			p.resp = new(Response)
+			a.report(p.resp)
 		}
 		return p, err
 	}

@@ -5,19 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"time"
-)
 
-// record is the constraint on the records a resource reads (Order, Message):
-// P is *T, with the methods that the resource, the walk and Sync call.
-type record[T any] interface {
-	*T
-	kind() string         // the record's "object"
-	refID() int64         // its id
-	createdAt() time.Time // its date_created
-	setRaw(raw []byte)    // keeps its bytes as sent (KeepRawJSON)
-	RawJSON() []byte      // those bytes, nil unless kept
-}
+	"github.com/google/go-querystring/query"
+)
 
 // queryOptions is an options struct of a request, never nil (orNew): it
 // checks itself before it is encoded, says whether to keep the records'
@@ -69,6 +59,7 @@ type resource[T any, P record[T]] struct {
 	kind       string // the records' "object": "order" or "message"
 }
 
+// get reads one record: GET /websites/:website_id/<collection>/:id.
 func (r resource[T, P]) get(ctx context.Context, websiteID, id int64, opts queryOptions) (*T, error) {
 	if err := checkID("website", websiteID); err != nil {
 		return nil, err
@@ -80,22 +71,39 @@ func (r resource[T, P]) get(ctx context.Context, websiteID, id int64, opts query
 	if err != nil {
 		return nil, err
 	}
-	var out *T
-	keepRaw := opts.keepsRawJSON()
-	err = r.c.do(ctx, fmt.Sprintf("/websites/%d/%s/%d", websiteID, r.collection, id), q, !keepRaw, opts.responseInto(),
-		func(u string, body []byte) (err error) {
-			out, err = decodeRecord[T, P](u, body, r.kind, keepRaw)
-			return err
-		})
-	return out, err
+	a, err := r.c.get(ctx, fmt.Sprintf("/websites/%d/%s/%d", websiteID, r.collection, id), q)
+	if err != nil {
+		return nil, err
+	}
+	out, err := decodeRecord[T, P](a.url, a.body, r.kind, opts.keepsRawJSON())
+	if err != nil {
+		return nil, err
+	}
+	a.report(opts.responseInto())
+	return out, nil
 }
 
+// list reads one page: GET /websites/:website_id/<collection>.
 func (r resource[T, P]) list(ctx context.Context, websiteID int64, opts listOptions) (*Page[T], error) {
 	q, err := r.checkList(websiteID, opts)
 	if err != nil {
 		return nil, err
 	}
-	return r.fetchPage(ctx, websiteID, q, pageRead{keepRaw: opts.keepsRawJSON(), into: opts.responseInto()}, nil)
+	a, err := r.c.get(ctx, r.listPath(websiteID), q)
+	if err != nil {
+		return nil, err
+	}
+	p, err := decodePage[T, P](a.url, a.body, r.kind, opts.keepsRawJSON(), false)
+	if err != nil {
+		return nil, err
+	}
+	a.report(opts.responseInto())
+	return p, nil
+}
+
+// listPath is the path of the website's list of the resource's records.
+func (r resource[T, P]) listPath(websiteID int64) string {
+	return fmt.Sprintf("/websites/%d/%s", websiteID, r.collection)
 }
 
 // checkList checks a list request and encodes its query.
@@ -104,30 +112,6 @@ func (r resource[T, P]) checkList(websiteID int64, opts listOptions) (url.Values
 		return nil, err
 	}
 	return encodeOptions(opts)
-}
-
-// pageRead says how a page is read: whether its records keep their bytes
-// (KeepRawJSON), whether a record that cannot be decoded is kept as a
-// *RecordDecodeError instead of failing the page (WithSkipUndecodable), and
-// where the response goes (nil: nowhere).
-type pageRead struct {
-	keepRaw, skip bool
-	into          *Response
-}
-
-// fetchPage fetches one page with a checked query, calling received (when
-// not nil) once the response has been read, before it is decoded.
-func (r resource[T, P]) fetchPage(ctx context.Context, websiteID int64, q url.Values, how pageRead, received func()) (*Page[T], error) {
-	var out *Page[T]
-	err := r.c.do(ctx, fmt.Sprintf("/websites/%d/%s", websiteID, r.collection), q, !how.keepRaw, how.into,
-		func(u string, body []byte) (err error) {
-			if received != nil {
-				received()
-			}
-			out, err = decodePage[T, P](u, body, r.kind, how.keepRaw, how.skip)
-			return err
-		})
-	return out, err
 }
 
 func checkID(what string, id int64) error {
@@ -159,4 +143,12 @@ func setSyncFields(page *int, dateStart, dateEnd *Date, dir *Direction, sort *st
 	}
 	*dateStart, *dir, *sort = start, DirectionAsc, "date_created"
 	return nil
+}
+
+// encodeOptions checks opts and encodes them as a query.
+func encodeOptions(opts queryOptions) (url.Values, error) {
+	if err := opts.validate(); err != nil {
+		return nil, err
+	}
+	return query.Values(opts) // only a Date's EncodeValues can fail, and validate checked the dates
 }

@@ -7,13 +7,10 @@ import (
 	"crypto/x509"
 	"errors"
 	"math"
-	"math/rand/v2"
 	"net/http"
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/hashicorp/go-retryablehttp"
 )
 
 // RetryPolicy says how a request is retried. Only failures that are safe to
@@ -78,17 +75,30 @@ type finalError struct{ err error }
 func (e *finalError) Error() string { return e.err.Error() }
 func (e *finalError) Unwrap() error { return e.err }
 
+// retryable reports whether an attempt that ended with err is worth a
+// retry: an *APIError (an answer, its body read) by its status; any other
+// error as retryableError says.
+func retryable(err error) bool {
+	var apiErr *APIError
+	if errors.As(err, &apiErr) {
+		return retryableStatus(apiErr.StatusCode)
+	}
+	return retryableError(err)
+}
+
 // retryableError reports whether a transport error is worth a retry: a TLS
-// certificate problem, an oversized body or an error marked final (a refused
-// redirect) is not.
+// certificate problem, an oversized body, an error marked final (a refused
+// redirect) or a download's cut after progress (resumed by a new series of
+// retries instead, see getFile) is not.
 func retryableError(err error) bool {
 	var unknownAuthority x509.UnknownAuthorityError
 	var hostname x509.HostnameError
 	var invalid x509.CertificateInvalidError
 	var verification *tls.CertificateVerificationError
 	var marked *finalError
+	var resume *resumeError
 	switch {
-	case errors.As(err, &marked), errors.Is(err, ErrBodyTooLarge),
+	case errors.As(err, &marked), errors.As(err, &resume), errors.Is(err, ErrBodyTooLarge),
 		errors.Is(err, context.Canceled),
 		errors.As(err, &unknownAuthority), errors.As(err, &hostname),
 		errors.As(err, &invalid), errors.As(err, &verification):
@@ -117,73 +127,4 @@ func retryAfter(h http.Header, now time.Time) (time.Duration, bool) {
 		return 0, false
 	}
 	return max(when.Sub(now), 0), true
-}
-
-// do sends req through hc with the client's retries. handle reads each
-// response not retried on its status inside the attempt, so that its error (a
-// body cut short) is decided on like a transport error. prepare, when set,
-// readies the request before each retry. do returns nil once handle has taken
-// a response as the answer, else the error that ended the call.
-func (k *call) do(hc *http.Client, req *retryablehttp.Request, handle func(*http.Response) error, prepare func(*http.Request) error) error {
-	req.SetResponseHandler(func(resp *http.Response) error {
-		err := handle(resp)
-		k.answered = err == nil
-		return err
-	})
-	rc := &retryablehttp.Client{
-		HTTPClient:   hc,
-		Logger:       nil,         // the library's default logs to stderr
-		RetryMax:     math.MaxInt, // decideRetry counts the retries
-		CheckRetry:   k.decideRetry,
-		Backoff:      func(_, _ time.Duration, _ int, _ *http.Response) time.Duration { return k.wait },
-		ErrorHandler: retryablehttp.PassthroughErrorHandler, // the last error, not "giving up after N attempts"
-		PrepareRetry: prepare,
-	}
-	if _, err := rc.Do(req); err != nil {
-		if ctxErr := req.Context().Err(); ctxErr != nil {
-			return ctxErr
-		}
-		return err
-	}
-	return nil
-}
-
-// decideRetry is the CheckRetry of one call: it says whether the attempt that
-// gave resp or err is retried, and fixes the wait before the retry.
-func (k *call) decideRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
-	if ctx.Err() != nil {
-		return false, ctx.Err()
-	}
-	p := k.c.retry
-	if (err == nil && k.answered) || k.retries >= p.MaxRetries {
-		return false, nil
-	}
-	wait := p.backoff(k.retries, rand.Int64N)
-	if err != nil {
-		if !retryableError(err) {
-			return false, nil
-		}
-	} else if !retryableStatus(resp.StatusCode) {
-		return false, nil
-	} else if ra, ok := retryAfter(resp.Header, time.Now()); ok {
-		if ra > p.MaxWait {
-			return false, nil
-		}
-		wait = ra
-	}
-	if deadline, ok := ctx.Deadline(); ok && time.Until(deadline) < wait {
-		return false, nil
-	}
-	k.retries++
-	k.wait = wait
-	if k.c.logger != nil {
-		args := []any{"method", http.MethodGet, "url", k.url, "attempt", k.retries + 1, "wait", wait}
-		if err != nil {
-			args = append(args, "error", causeText(err))
-		} else {
-			args = append(args, "status", resp.StatusCode)
-		}
-		k.c.logger.DebugContext(ctx, "ordermsg: retrying request", args...)
-	}
-	return true, nil
 }

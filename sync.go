@@ -12,51 +12,10 @@ import (
 	"github.com/ordermsg/ordermsg-go/internal/checkpoint"
 )
 
-// Errors of a Sync whose server's list cannot be synced from.
-var (
-	// ErrNotAscending is matched (errors.Is) by the *OrderingError of a
-	// Sync whose server did not list the records in ascending creation
-	// order when asked to.
-	ErrNotAscending = errors.New("ordermsg: the server did not list records in ascending creation order")
-	// ErrNoCreationTime is returned by a Sync that meets a record without a
-	// date_created: it cannot be placed before or after the checkpoint.
-	ErrNoCreationTime = errors.New("ordermsg: a record has no date_created")
-	// ErrFutureRecord is returned by a Sync that meets a record created
-	// more than a day after the client's clock (FutureTolerance). Such a
-	// record is not yielded and the checkpoint does not move to it: its mark
-	// would pass every record created from now until that date, and they
-	// would all count as yielded. Either the server's data or this machine's
-	// clock is wrong; the error names the record.
-	ErrFutureRecord = errors.New("ordermsg: a record is dated in the future")
-)
-
 // FutureTolerance is how far after the client's clock a record's
 // date_created may be before Sync refuses it with ErrFutureRecord: a day,
 // which covers clocks set to any time zone's date by mistake.
 const FutureTolerance = 24 * time.Hour
-
-// OrderingError is the error of a Sync that met a record created before the
-// record listed just before it. Neither of the two is yielded, nor anything
-// listed after them.
-type OrderingError struct {
-	// Object is the records' kind: "order" or "message".
-	Object string
-	// PrevID and PrevCreated name the record listed first.
-	PrevID      int64
-	PrevCreated time.Time
-	// ID and Created name the record listed after it, created earlier.
-	ID      int64
-	Created time.Time
-}
-
-// Error says which two records came in the wrong order.
-func (e *OrderingError) Error() string {
-	return fmt.Sprintf("%v: %s %d (created %s) was listed after %s %d (created %s)",
-		ErrNotAscending, e.Object, e.ID, e.Created.Format(time.RFC3339), e.Object, e.PrevID, e.PrevCreated.Format(time.RFC3339))
-}
-
-// Is makes errors.Is(err, ErrNotAscending) true.
-func (e *OrderingError) Is(target error) bool { return target == ErrNotAscending }
 
 // maxListings is how many times one Sync lists from its checkpoint before
 // it gives up on a list that keeps shifting (ListShiftedError).

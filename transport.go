@@ -1,111 +1,268 @@
 package ordermsg
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"maps"
+	"math/rand/v2"
 	"net/http"
 	"net/url"
 	"slices"
 	"strings"
 	"time"
 
-	"github.com/google/go-querystring/query"
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/hashicorp/go-retryablehttp"
 	"github.com/ordermsg/ordermsg-go/internal/bodybuf"
+	"github.com/ordermsg/ordermsg-go/internal/stallwatch"
+	"github.com/ordermsg/ordermsg-go/internal/urls"
 )
 
-// Response is the HTTP response behind a successful call: set the Response
-// field of a call's options to a *Response to receive it, as in
-// ExampleResponse. Its body has been read and decoded; what is left is what
-// the API's documentation does not describe, such as a request id or a rate
-// limit in the headers.
-type Response struct {
-	// StatusCode is the HTTP status code: 2xx.
-	StatusCode int
-	// Header is the response's header.
-	Header http.Header
-	// ReceivedAt is when the body had been read in full, by this machine's
-	// clock: which of two reads of a record is the later.
-	ReceivedAt time.Time
-}
+// This file is the request path of every request the client sends, an API
+// call (Client.get) or a file download (Client.getFile), read top to
+// bottom: build the request; send it through go-retryablehttp, whose
+// Client.Do is the one attempt loop; read the body inside the attempt, in
+// the request's response handler; decide, in CheckRetry, whether the
+// attempt's error is retried after Backoff's wait or ends the call (see
+// retrier). The policy's numbers (RetryPolicy, the waits, Retry-After) are
+// in retry.go.
 
-// response is a response whose body is read (up to the caps) and closed.
-type response struct {
-	status   int
-	header   http.Header
+// answer is a 2xx response to an API call, its body read in full and
+// closed.
+type answer struct {
+	url      string // the request's URL, as errors show it
 	body     []byte
-	buf      *[]byte   // when set, the pooled buffer body is in (bodybuf.Get)
+	header   http.Header
+	status   int
 	received time.Time // when the body had been read
 }
 
-// release gives r's pooled buffer back. r.body must not be used after it.
-func (r *response) release() {
-	if r.buf != nil {
-		bodybuf.Put(r.buf)
-		r.buf, r.body = nil, nil
+// report sets *into, when into is not nil, to the answer's Response.
+func (a *answer) report(into *Response) {
+	if into != nil {
+		*into = Response{StatusCode: a.status, Header: a.header, ReceivedAt: a.received}
 	}
 }
 
-// call is the state of one request across its attempts.
-type call struct {
-	c        *Client
-	url      string        // the request's URL as errors and logs show it
-	retries  int           // retries made so far
-	wait     time.Duration // the wait before the next retry, fixed by decideRetry
-	answered bool          // the handler took the last response as the answer
-	resp     *response     // the last response read by readBody
-	lend     bool          // a 2xx body is read into a pooled buffer (see Client.do)
-}
-
-// do sends a GET for path with query and hands a 2xx body to decode; into,
-// when not nil, receives the response once decode has returned nil. The body
-// is read inside the attempt (readBody), so that one cut off midway is
-// retried like a dropped connection. With lend, decode promises to keep
-// nothing of the body once it returns nil (the decoders of pages and records
-// without KeepRawJSON copy strings, Unknown members and FieldValues.Raw), and
-// the body is read into a pooled buffer that goes back to the pool then.
-func (c *Client) do(ctx context.Context, path string, query url.Values, lend bool, into *Response, decode func(url string, body []byte) error) error {
+// get is the request path of an API call: a GET for path (under the base
+// URL) with query, whose 2xx answer it returns; any other answer is an
+// *APIError, and a request that got no answer to return a requestError.
+// The caller decodes the body: a body that is not the JSON expected is not
+// retried.
+func (c *Client) get(ctx context.Context, path string, query url.Values) (*answer, error) {
 	if ctx == nil {
-		return invalidArgument("nil context")
+		return nil, invalidArgument("nil context")
 	}
+	// Build the request.
 	endpoint := *c.baseURL
 	endpoint.Path += path
 	endpoint.RawQuery = encodeQuery(query)
 	u := endpoint.String()
 	req, err := retryablehttp.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
-		return fmt.Errorf("ordermsg: %w", err)
+		return nil, fmt.Errorf("ordermsg: %w", err)
 	}
 	req.Header.Set("Authorization", c.credentials.authorization)
 	req.Header.Set("Accept", "application/json")
 	req.Header.Set("User-Agent", c.userAgent)
 	req.Header.Set(c.versionHeader, c.versionValue)
-	k := &call{c: c, url: u, lend: lend}
-	if err := k.do(c.httpClient, req, k.readBody, nil); err != nil {
-		return &requestError{url: u, err: err}
-	}
-	r := k.resp
-	if r.status < 200 || r.status > 299 {
-		e := newAPIError(http.MethodGet, u, r)
-		switch r.status {
-		case http.StatusTooManyRequests, http.StatusServiceUnavailable:
-			e.RetryAfter, _ = retryAfter(r.header, time.Now())
-		case http.StatusBadRequest:
-			if c.versionHeader == DefaultVersionHeader && mayBeAboutTheVersion(e) {
+
+	// Read each attempt's body inside the attempt, so that a body cut off
+	// midway is retried like a dropped connection: a 2xx body up to the
+	// client's maximum, any other answer as the *APIError that CheckRetry
+	// decides on.
+	var got *answer
+	req.SetResponseHandler(func(resp *http.Response) error {
+		status, body, err := readBody(resp, c.maxBodySize)
+		switch {
+		case err != nil:
+			return err
+		case status < 200 || status > 299:
+			e := newAPIError(http.MethodGet, u, status, resp.Header, body)
+			if status == http.StatusBadRequest && c.versionHeader == DefaultVersionHeader && mayBeAboutTheVersion(e) {
 				e.Hint = defaultVersionHeaderHint
 			}
+			return e
 		}
-		return e
+		got = &answer{url: u, body: body, header: resp.Header, status: status, received: time.Now()}
+		return nil
+	})
+
+	// Send it; decide.
+	if _, err := c.retrier(c.httpClient, u, 0).Do(req); err != nil {
+		return nil, callFailed(ctx, u, err)
 	}
-	if err := decode(u, r.body); err != nil {
-		return err // the body may be in the error: its buffer is not reused
+	return got, nil
+}
+
+// getFile is the request path of a download (Client.Download): req, made
+// ready by prepare before each attempt (an expired link is refused there,
+// and a Range asks for the bytes not yet written), is sent through the
+// client's retries as an API call is, and write reads each answer inside its
+// attempt. An attempt that wrote bytes before it was cut ends its series of
+// retries: write returns a *resumeError, and a new series starts at once
+// from where the file stands, its first attempt counted as its first retry,
+// so that a large file cut many times still arrives: the policy's retries
+// bound the attempts in a row that bring nothing (with MaxRetries 0, a cut
+// is not resumed). url is req's URL as errors show it: without secrets.
+func (c *Client) getFile(ctx context.Context, req *http.Request, url string, prepare func(*http.Request) error, write func(*http.Response) error) error {
+	hc := c.downloadHTTPClient()
+	for resumed := 0; ; resumed = 1 {
+		if err := prepare(req); err != nil {
+			return err
+		}
+		rreq := &retryablehttp.Request{Request: req}
+		rreq.SetResponseHandler(write)
+		rc := c.retrier(hc, url, resumed)
+		rc.PrepareRetry = prepare
+		_, err := rc.Do(rreq)
+		var resume *resumeError
+		switch {
+		case err == nil:
+			return nil
+		case errors.As(err, &resume) && ctx.Err() == nil && c.retry.MaxRetries > 0:
+			if c.logger != nil {
+				c.logger.DebugContext(ctx, "ordermsg: resuming download", "method", http.MethodGet, "url", url, "error", causeText(resume.err))
+			}
+			continue
+		}
+		return callFailed(ctx, url, urls.RedactError(err))
 	}
-	r.release()
-	if into != nil {
-		*into = Response{StatusCode: r.status, Header: r.header, ReceivedAt: r.received}
+}
+
+// downloadHTTPClient is the client's HTTP client (with its redirect policy,
+// which keeps the key to the API's origin) without its overall timeout:
+// stallwatch.Transport catches stalls instead, so that a large file has no
+// time limit as a whole.
+func (c *Client) downloadHTTPClient() *http.Client {
+	hc := *c.httpClient
+	hc.Timeout = 0
+	next := hc.Transport
+	if next == nil {
+		next = http.DefaultTransport
 	}
-	return nil
+	hc.Transport = &stallwatch.Transport{Next: next, Timeout: c.attemptTimeout}
+	return &hc
+}
+
+// resumeError is the error of a download attempt cut after it wrote bytes
+// (see getFile).
+type resumeError struct{ err error }
+
+func (e *resumeError) Error() string { return e.err.Error() }
+func (e *resumeError) Unwrap() error { return e.err }
+
+// retrier returns the go-retryablehttp client that sends the attempts of
+// one call through hc under the client's RetryPolicy, counting done
+// retries as made already (a download's resume, see getFile).
+// go-retryablehttp runs the attempt loop (its Client.Do): it sends an
+// attempt; asks CheckRetry
+// about a transport error, or hands the answer to the request's response
+// handler, which reads the body, and asks CheckRetry about the handler's
+// error (CheckRetry says no to an answer before its body is read, so that
+// every answer reaches the handler); and, when CheckRetry says retry, sleeps
+// Backoff's wait, which the context ends early, before the next attempt.
+// PassthroughErrorHandler makes Do return the last attempt's error, not
+// "giving up after N attempts"; Logger is nil, as the library's default logs
+// to stderr.
+//
+// CheckRetry retries what retryable allows, unless a Retry-After asks for
+// longer than MaxWait (the *APIError, with RetryAfter, is returned), or the
+// context's deadline comes before the wait would end (the last error is
+// returned at once). That last rule is the one go-retryablehttp cannot
+// express with stateless callbacks: it gives CheckRetry no attempt number,
+// and the wait depends on it. The smallest adapter keeps it: CheckRetry
+// counts the retries it has granted (a count of its own, which no other
+// callback reads or changes; it grants at most one an attempt, so the count
+// is the attempt number go-retryablehttp gives Backoff), and the jitter of retry n is drawn from a
+// source seeded for the call and n, so that CheckRetry and Backoff compute
+// the same wait each on its own. CheckRetry also refuses the retry after
+// MaxRetries itself, so that a retry it logs is one that is made; RetryMax
+// says the same to the library.
+func (c *Client) retrier(hc *http.Client, url string, done int) *retryablehttp.Client {
+	p := c.retry
+	seed := rand.Uint64()
+	wait := func(n int, resp *http.Response) time.Duration {
+		if resp != nil && retryableStatus(resp.StatusCode) {
+			if ra, ok := retryAfter(resp.Header, time.Now()); ok {
+				return ra
+			}
+		}
+		return p.backoff(n, rand.New(rand.NewPCG(seed, uint64(n))).Int64N)
+	}
+	granted := done
+	checkRetry := func(ctx context.Context, resp *http.Response, err error) (bool, error) {
+		if ctx.Err() != nil {
+			return false, ctx.Err()
+		}
+		if err == nil || !retryable(err) || granted >= p.MaxRetries {
+			return false, nil
+		}
+		w := wait(granted, resp)
+		if w > p.MaxWait {
+			return false, nil // only a Retry-After can ask for more
+		}
+		if deadline, ok := ctx.Deadline(); ok && time.Until(deadline) < w {
+			return false, nil
+		}
+		granted++
+		if c.logger != nil {
+			args := []any{"method", http.MethodGet, "url", url, "attempt", granted + 1, "wait", w}
+			var apiErr *APIError
+			if errors.As(err, &apiErr) {
+				args = append(args, "status", apiErr.StatusCode)
+			} else {
+				args = append(args, "error", causeText(err))
+			}
+			c.logger.DebugContext(ctx, "ordermsg: retrying request", args...)
+		}
+		return true, nil
+	}
+	return &retryablehttp.Client{
+		HTTPClient:   hc,
+		Logger:       nil,
+		RetryMax:     max(p.MaxRetries-done, 0),
+		CheckRetry:   checkRetry,
+		Backoff:      func(_, _ time.Duration, n int, resp *http.Response) time.Duration { return wait(done+n, resp) },
+		ErrorHandler: retryablehttp.PassthroughErrorHandler,
+	}
+}
+
+// newAPIError is the error of an answer whose status is not 2xx; a 429 or
+// 503 gets its Retry-After.
+func newAPIError(method, url string, status int, header http.Header, body []byte) *APIError {
+	e := &APIError{
+		StatusCode: status,
+		Method:     method,
+		URL:        url,
+		Message:    errorMessage(status, body),
+		Body:       body,
+		Header:     header,
+	}
+	if status == http.StatusTooManyRequests || status == http.StatusServiceUnavailable {
+		e.RetryAfter, _ = retryAfter(header, time.Now())
+	}
+	return e
+}
+
+// defaultVersionHeaderHint is the Hint of a 400 to a request that sent
+// DefaultVersionHeader.
+const defaultVersionHeaderHint = "the request sent the version header under the documentation's neutral name, " +
+	DefaultVersionHeader + ", where Service stands for the maker's name: if the service expects its real name, set it with WithVersionHeader"
+
+// mayBeAboutTheVersion reports whether e, a 400, may be the service's
+// refusal of the version header: its body (which holds its message)
+// mentions a version, as DefaultVersionHeader's name does too, or it says
+// nothing: no message, and a body that is empty or JSON. A message, or a
+// body of text, that does not mention a version points elsewhere.
+func mayBeAboutTheVersion(e *APIError) bool {
+	if bytes.Contains(bytes.ToLower(e.Body), []byte("version")) {
+		return true
+	}
+	body := bytes.TrimSpace(e.Body)
+	return e.Message == http.StatusText(e.StatusCode) && (len(body) == 0 || jsontext.Value(body).IsValid())
 }
 
 // bodyReadError is a failure to read a response body to its end (retried).
@@ -114,58 +271,38 @@ type bodyReadError struct{ err error }
 func (e *bodyReadError) Error() string { return "reading response body: " + e.err.Error() }
 func (e *bodyReadError) Unwrap() error { return e.err }
 
-// readBody reads and closes resp's body: a 2xx body up to the client's
-// maximum (beyond it, ErrBodyTooLarge), any other up to maxErrorBody. A 1xx
-// final answer (a 101 hands over the raw connection as its body) is closed
-// unread and comes back as an *APIError. The request's context, with the
-// attempt timeout, closes the body under a read that outlasts it.
-func (k *call) readBody(resp *http.Response) error {
+// readBody reads and closes resp's body: a 2xx body up to limit (beyond it,
+// ErrBodyTooLarge), any other up to maxErrorBody. A 1xx final answer (a 101
+// hands over the raw connection as its body) is closed unread. The
+// request's context, with the attempt timeout, closes the body under a read
+// that outlasts it.
+func readBody(resp *http.Response, limit int64) (status int, body []byte, err error) {
 	defer resp.Body.Close()
 	if resp.StatusCode < 200 {
-		k.resp = &response{status: resp.StatusCode, header: resp.Header}
-		return nil
+		return resp.StatusCode, nil, nil
 	}
 	if resp.Request != nil {
 		stop := context.AfterFunc(resp.Request.Context(), func() { resp.Body.Close() })
 		defer stop()
 	}
 	ok := resp.StatusCode <= 299
-	limit := int64(maxErrorBody)
-	if ok {
-		limit = k.c.maxBodySize
-		if resp.ContentLength > limit {
-			return bodyTooLarge("Content-Length %d exceeds the limit of %d bytes", resp.ContentLength, limit)
-		}
+	if ok && resp.ContentLength > limit {
+		return 0, nil, bodyTooLarge("Content-Length %d exceeds the limit of %d bytes", resp.ContentLength, limit)
 	}
-	var buf *[]byte
-	var body []byte
-	var err error
-	if ok && k.lend {
-		buf = bodybuf.Get()
-		body, err = bodybuf.ReadInto(*buf, resp.Body, limit+1)
-		*buf = body[:0] // the pooled buffer, or a larger one that replaces it
-	} else {
-		body, err = bodybuf.ReadAtMost(resp.Body, limit+1)
+	if !ok {
+		limit = maxErrorBody
 	}
+	body, err = bodybuf.ReadAtMost(resp.Body, limit+1)
 	if err != nil && ok {
-		return &bodyReadError{err: err}
+		return 0, nil, &bodyReadError{err: err}
 	}
 	if int64(len(body)) > limit {
 		if ok {
-			return bodyTooLarge("more than %d bytes", limit)
+			return 0, nil, bodyTooLarge("more than %d bytes", limit)
 		}
 		body = body[:limit]
 	}
-	k.resp = &response{status: resp.StatusCode, header: resp.Header, body: body, buf: buf, received: time.Now()}
-	return nil
-}
-
-// encodeOptions checks opts and encodes them as a query.
-func encodeOptions(opts queryOptions) (url.Values, error) {
-	if err := opts.validate(); err != nil {
-		return nil, err
-	}
-	return query.Values(opts) // only a Date's EncodeValues can fail, and validate checked the dates
+	return resp.StatusCode, body, nil
 }
 
 // encodeQuery is url.Values.Encode, except that the commas between includes

@@ -6,6 +6,7 @@ package ordermsg
 //go:generate go run ./internal/cmd/gencodec -o codec.go -lenient FieldValues -validate Order,Message
 
 import (
+	"net/http"
 	"time"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -294,4 +295,64 @@ type Form struct {
 	ID      int64          `json:"id"`
 	Title   string         `json:"title"`
 	Unknown jsontext.Value `json:",embed"` // members the SDK does not model, as sent
+}
+
+// Page is one page of a list: the records and the pagination metadata.
+type Page[T any] struct {
+	Object  string         `json:"object"`
+	Data    []*T           `json:"data"`
+	Meta    ListMeta       `json:"meta"`
+	Unknown jsontext.Value `json:",embed"` // members the SDK does not model, as sent
+
+	raw     []byte               // the page as sent, with KeepRawJSON
+	skipped []*RecordDecodeError // the records that could not be decoded, with WithSkipUndecodable, by Index
+	resp    *Response            // the response, when the walk's caller asked for it
+}
+
+// ListMeta is the metadata of a list response.
+type ListMeta struct {
+	Pagination Pagination     `json:"pagination"`
+	Unknown    jsontext.Value `json:",embed"` // members the SDK does not model, as sent
+}
+
+// Pagination tells where a page stands in the whole list.
+type Pagination struct {
+	Total       int            `json:"total"`        // the number of records that match, on all pages
+	Count       int            `json:"count"`        // the number of records on this page
+	PerPage     int            `json:"per_page"`     // the page size in force: the count asked for, or the server's default
+	CurrentPage int            `json:"current_page"` // this page's number, from 1
+	TotalPages  int            `json:"total_pages"`  // the number of pages at this page size
+	Unknown     jsontext.Value `json:",embed"`       // members the SDK does not model, as sent
+}
+
+// HasNextPage reports whether pages follow this one.
+func (p *Page[T]) HasNextPage() bool {
+	return p.Meta.Pagination.CurrentPage < p.Meta.Pagination.TotalPages
+}
+
+// NextPage returns the number of the next page, or 0 when this is the last.
+func (p *Page[T]) NextPage() int {
+	if !p.HasNextPage() {
+		return 0
+	}
+	return p.Meta.Pagination.CurrentPage + 1
+}
+
+// RawJSON returns the page exactly as the server sent it when it was read
+// with KeepRawJSON; else nil. Do not modify it.
+func (p *Page[T]) RawJSON() []byte { return p.raw }
+
+// Response is the HTTP response behind a successful call: set the Response
+// field of a call's options to a *Response to receive it, as in
+// ExampleResponse. Its body has been read and decoded; what is left is what
+// the API's documentation does not describe, such as a request id or a rate
+// limit in the headers.
+type Response struct {
+	// StatusCode is the HTTP status code: 2xx.
+	StatusCode int
+	// Header is the response's header.
+	Header http.Header
+	// ReceivedAt is when the body had been read in full, by this machine's
+	// clock: which of two reads of a record is the later.
+	ReceivedAt time.Time
 }
