@@ -40,6 +40,8 @@ func TestStaysExactOverTime(t *testing.T) {
 		{"NUL characters are stored, and every view answers", nulCharacters},
 		{"values a database cannot hold leave every view answering", unholdableValues},
 		{"a record the SDK refuses is kept as sent and the website goes on", refusedRecords},
+		{"a record dated in the future or undated is kept as refused and the website goes on", unplaceableRecords},
+		{"the messages are mirrored when the orders fail", messagesAfterFailedOrders},
 		{"one source per website", oneSourcePerWebsite},
 		{"records a run takes for new that the table holds are compared, not written twice", heldTakenForNew},
 	} {
@@ -604,4 +606,83 @@ func heldTakenForNew(t *testing.T, e *exact) {
 		t.Errorf("messages: %+v; %d on the server, %d added", res.Messages, len(w.Messages), len(added))
 	}
 	sameRecords(t, e.db, e.s)
+}
+
+// unplaceableRecords: a record dated in the future, or without
+// date_created, decodes, but Sync cannot place it in creation order: the
+// SDK yields it as a *RecordDecodeError with neither index nor offset. It
+// is kept as refused, every other record is mirrored, and the next runs go
+// on past it.
+func unplaceableRecords(t *testing.T, e *exact) {
+	sp, url := newSpoiler(t, e.srv.Handler)
+	s := clientOf(t, url, e.s)
+	before := e.srv.AddOrders(1)[0]
+	future := e.srv.Handler.AddLateOrders(e.s.id, time.Now().Add(10*24*time.Hour), 1)[0]
+	undated := e.srv.AddOrders(1)[0]
+	sp.set(undated.ID, spoil{`"date_created":"`, `"date_created_":"`})
+	res, err := e.m.Sync(context.Background(), s.c, s.id, &mirror.Options{BaseURLMoved: true})
+	if err != nil {
+		t.Fatalf("a run that met an order dated in the future and one without date_created: %v (%+v)", err, res)
+	}
+	if res.Orders.Refused != 2 || res.Orders.New != 1 || res.Messages.New != 2 || res.Messages.Refused != 1 {
+		t.Errorf("%+v; want the order before mirrored, two orders and one message refused", res)
+	}
+	for _, id := range []int64{future.ID, undated.ID} {
+		var index, offset int
+		var reason string
+		if err := e.db.QueryRow(fmt.Sprintf("SELECT index_on_page, byte_offset, reason FROM refused_records WHERE resource = 'orders' AND id = %d", id)).Scan(&index, &offset, &reason); err != nil {
+			t.Errorf("order %d not kept as refused: %v", id, err)
+			continue
+		}
+		if index != -1 || offset != -1 || reason == "" {
+			t.Errorf("order %d refused with index %d, offset %d, reason %q", id, index, offset, reason)
+		}
+	}
+	if n := count(t, e.db, fmt.Sprintf("SELECT count(*) FROM orders WHERE id = %d", before.ID)); n != 1 {
+		t.Errorf("the order before them is not mirrored")
+	}
+	after := e.srv.AddOrders(1)[0]
+	if res := syncSite(t, e.m, s, nil); res.Orders.New != 1 || res.Orders.Refused != 2 {
+		t.Errorf("the run after: %+v; want the new order, and the two refused again", res)
+	}
+	if n := count(t, e.db, fmt.Sprintf("SELECT count(*) FROM orders WHERE id = %d", after.ID)); n != 1 {
+		t.Errorf("the order after them is not mirrored")
+	}
+	// A reconcile, which lists them, keeps them as refused alike.
+	for run := range 2 {
+		if res := syncSite(t, e.m, s, reconcile); res.Orders.Deleted != 0 || res.Orders.New != 0 {
+			t.Errorf("reconcile %d: %+v; want none new, none deleted", run, res)
+		}
+		if n := count(t, e.db, fmt.Sprintf("SELECT count(*) FROM orders WHERE id IN (%d, %d)", future.ID, undated.ID)); n != 0 {
+			t.Errorf("reconcile %d: %d of the refused orders mirrored", run, n)
+		}
+		if n := count(t, e.db, "SELECT count(*) FROM refused_records WHERE resource = 'orders'"); n != 2 {
+			t.Errorf("reconcile %d: %d orders kept as refused, want 2", run, n)
+		}
+	}
+}
+
+// messagesAfterFailedOrders: a run whose orders fail (the server refuses
+// their list) still mirrors the messages, and returns the orders' error.
+func messagesAfterFailedOrders(t *testing.T, e *exact) {
+	gate := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/orders") {
+			rw.Header().Set("Content-Type", "application/json")
+			rw.WriteHeader(http.StatusBadRequest)
+			rw.Write([]byte(`{"error":"no orders today"}`))
+			return
+		}
+		e.srv.Handler.ServeHTTP(rw, r)
+	}))
+	defer gate.Close()
+	s := clientOf(t, gate.URL, e.s)
+	e.srv.AddOrders(2) // each with its message
+	res, err := e.m.Sync(context.Background(), s.c, s.id, &mirror.Options{BaseURLMoved: true})
+	var apiErr *ordermsg.APIError
+	if !errors.As(err, &apiErr) || errors.Is(err, mirror.ErrDatabase) {
+		t.Errorf("a run whose orders failed: %v; want the orders' error", err)
+	}
+	if res.Orders.New != 0 || res.Messages.New != 2 {
+		t.Errorf("a run whose orders failed: %+v; want the 2 new messages mirrored", res)
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -118,7 +119,9 @@ func (p *pass[T]) refresh(ctx context.Context, mark time.Time) error {
 	w := p.writer(ctx, false)
 	var resp ordermsg.Response
 	for v, err := range p.t.all(ctx, p.r.c, p.r.site, since, p.r.opts.PageSize, p.r.opts.Concurrency, &resp) {
-		if err == nil {
+		if bad := p.undated(v, err); bad != nil {
+			v, err = nil, bad
+		} else if err == nil {
 			if created := p.t.created(v); created.Before(from) || created.After(mark) {
 				continue
 			}
@@ -148,7 +151,9 @@ func (p *pass[T]) reconcile(ctx context.Context, mark time.Time) error {
 			listed[bad.ID] = true
 		case err == nil:
 			listed[p.t.id(v)] = true
-			if p.t.created(v).After(mark) {
+			if bad := p.undated(v, err); bad != nil {
+				v, err = nil, bad
+			} else if p.t.created(v).After(mark) {
 				continue
 			}
 		}
@@ -167,6 +172,20 @@ func (p *pass[T]) reconcile(ctx context.Context, mark time.Time) error {
 		return dbErr(err)
 	}
 	return p.confirm(ctx, missing)
+}
+
+// undated is, for v, a record listed without date_created (err nil), the
+// refusal that Sync makes of it (ordermsg.ErrNoCreationTime, neither index
+// nor offset): every pass keeps such a record alike, as refused, rather
+// than one mirroring it as created in year 1 and the next refusing it.
+// It is nil for any other record.
+func (p *pass[T]) undated(v *T, err error) *ordermsg.RecordDecodeError {
+	if err != nil || !p.t.created(v).IsZero() {
+		return nil
+	}
+	object, id := strings.TrimSuffix(p.t.name, "s"), p.t.id(v)
+	return &ordermsg.RecordDecodeError{Object: object, ID: id, Index: -1, Offset: -1, Raw: p.t.raw(v),
+		Err: fmt.Errorf("%w: %s %d", ordermsg.ErrNoCreationTime, object, id)}
 }
 
 // liveNotIn returns the ids of the table's live records of the website,
