@@ -42,6 +42,7 @@ func TestStaysExactOverTime(t *testing.T) {
 		{"a record the SDK refuses is kept as sent and the website goes on", refusedRecords},
 		{"a record dated in the future or undated is kept as refused and the website goes on", unplaceableRecords},
 		{"the messages are mirrored when the orders fail", messagesAfterFailedOrders},
+		{"a reconcile completes with records of ids that are not positive", nonPositiveIDs},
 		{"one source per website", oneSourcePerWebsite},
 		{"records a run takes for new that the table holds are compared, not written twice", heldTakenForNew},
 	} {
@@ -684,5 +685,43 @@ func messagesAfterFailedOrders(t *testing.T, e *exact) {
 	}
 	if res.Orders.New != 0 || res.Messages.New != 2 {
 		t.Errorf("a run whose orders failed: %+v; want the 2 new messages mirrored", res)
+	}
+}
+
+// nonPositiveIDs: the server lists records whose id is 0 or negative, which
+// the API cannot be asked for by id (the SDK refuses such an id before
+// sending). They are mirrored; once the server no longer lists them, a
+// reconcile takes them as gone instead of failing on the retrieve.
+func nonPositiveIDs(t *testing.T, e *exact) {
+	sp, url := newSpoiler(t, e.srv.Handler)
+	s := clientOf(t, url, e.s)
+	// An order after them, for the checkpoint to remember: the SDK's Sync
+	// retrieves the newest record its checkpoint remembers when a list no
+	// longer shows it, which it cannot for an id that is not positive (a
+	// matter of the SDK, not of the mirror).
+	added := e.srv.AddOrders(3)
+	negative, zero := added[0], added[1]
+	sp.set(negative.ID, spoil{fmt.Sprintf(`"id":%d,`, negative.ID), fmt.Sprintf(`"id":%d,`, -negative.ID)})
+	sp.set(zero.ID, spoil{fmt.Sprintf(`"id":%d,`, zero.ID), `"id":0,`})
+	syncSite(t, e.m, s, &mirror.Options{BaseURLMoved: true})
+	if n := count(t, e.db, fmt.Sprintf("SELECT count(*) FROM orders WHERE id IN (%d, 0)", -negative.ID)); n != 2 {
+		t.Fatalf("%d of the orders of ids that are not positive mirrored, want 2", n)
+	}
+	if res := syncSite(t, e.m, s, reconcile); res.Orders.Deleted != 0 {
+		t.Errorf("a reconcile while the server lists them: %+v", res)
+	}
+	e.srv.Handler.DeleteOrder(e.s.id, negative.ID)
+	e.srv.Handler.DeleteOrder(e.s.id, zero.ID)
+	res, err := e.m.Sync(context.Background(), s.c, s.id, reconcile)
+	if err != nil {
+		t.Fatalf("a reconcile once the server no longer lists them: %v", err)
+	}
+	if res.Orders.Deleted != 2 {
+		t.Errorf("a reconcile once the server no longer lists them: %+v; want the two deleted", res)
+	}
+	for _, id := range []int64{-negative.ID, 0} {
+		if e.deletedAt(t, "orders", id).IsZero() {
+			t.Errorf("order %d: no deleted_at", id)
+		}
 	}
 }
