@@ -43,6 +43,7 @@ func TestStaysExactOverTime(t *testing.T) {
 		{"a record dated in the future or undated is kept as refused and the website goes on", unplaceableRecords},
 		{"the messages are mirrored when the orders fail", messagesAfterFailedOrders},
 		{"a reconcile completes with records of ids that are not positive", nonPositiveIDs},
+		{"a reconcile counts each record once", reconcileCountsOnce},
 		{"one source per website", oneSourcePerWebsite},
 		{"records a run takes for new that the table holds are compared, not written twice", heldTakenForNew},
 	} {
@@ -651,8 +652,8 @@ func unplaceableRecords(t *testing.T, e *exact) {
 	}
 	// A reconcile, which lists them, keeps them as refused alike.
 	for run := range 2 {
-		if res := syncSite(t, e.m, s, reconcile); res.Orders.Deleted != 0 || res.Orders.New != 0 {
-			t.Errorf("reconcile %d: %+v; want none new, none deleted", run, res)
+		if res := syncSite(t, e.m, s, reconcile); res.Orders.Deleted != 0 || res.Orders.New != 0 || res.Orders.Refused != 2 || res.Messages.Refused != 1 {
+			t.Errorf("reconcile %d: %+v; want none new, none deleted, the two orders and the message refused once", run, res)
 		}
 		if n := count(t, e.db, fmt.Sprintf("SELECT count(*) FROM orders WHERE id IN (%d, %d)", future.ID, undated.ID)); n != 0 {
 			t.Errorf("reconcile %d: %d of the refused orders mirrored", run, n)
@@ -723,5 +724,25 @@ func nonPositiveIDs(t *testing.T, e *exact) {
 		if e.deletedAt(t, "orders", id).IsZero() {
 			t.Errorf("order %d: no deleted_at", id)
 		}
+	}
+}
+
+// reconcileCountsOnce: a reconcile reads the new records, then lists every
+// record, the new ones again: each record is counted once in the run, new
+// or refused ones too.
+func reconcileCountsOnce(t *testing.T, e *exact) {
+	sp, url := newSpoiler(t, e.srv.Handler)
+	s := clientOf(t, url, e.s)
+	old := len(e.website().Orders)
+	added := e.srv.AddOrders(3)
+	sp.set(added[1].ID, at("title", `\ud800`))
+	nameless := e.srv.AddOrders(1)[0]
+	sp.set(nameless.ID, spoil{fmt.Sprintf(`"id":%d,`, nameless.ID), `"id":"\ud800",`})
+	res := syncSite(t, e.m, s, &mirror.Options{Reconcile: true, PageSize: 7, BaseURLMoved: true})
+	if want := (mirror.Counts{New: 2, Unchanged: old, Refused: 2}); res.Orders != want {
+		t.Errorf("orders: %+v; want %+v, each of the %d orders counted once", res.Orders, want, old+4)
+	}
+	if n := res.Messages.New + res.Messages.Updated + res.Messages.Unchanged + res.Messages.Refused; n != len(e.website().Messages) || res.Messages.New != 4 {
+		t.Errorf("messages: %+v; want each of the %d counted once, 4 new", res.Messages, len(e.website().Messages))
 	}
 }

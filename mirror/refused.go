@@ -95,9 +95,10 @@ func (p *pass[T]) loadRefusedIDs(ctx context.Context) error {
 	return rows.Err()
 }
 
-// forgetUnseenRefused removes the stored refusals without an id that a
-// reconcile's listing, which began at start, did not meet: they cannot be
-// asked for, and the server lists them no more.
+// forgetUnseenRefused removes the stored refusals without an id that
+// neither the run's new-records pass nor its reconcile's listing, which
+// began at start, met: they cannot be asked for, and the server lists them
+// no more.
 func (p *pass[T]) forgetUnseenRefused(ctx context.Context, start time.Time) error {
 	b := p.r.m.backend
 	return inTx(ctx, b, p.conn, func() error {

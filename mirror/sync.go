@@ -24,7 +24,7 @@ func syncTable[T any](ctx context.Context, r *run, t *table[T]) (Counts, error) 
 			return dbErr(err)
 		}
 		defer unlock()
-		p := &pass[T]{r: r, conn: conn, t: t}
+		p := &pass[T]{r: r, conn: conn, t: t, began: time.Now()}
 		defer func() { counts = p.counts }()
 		if err := p.loadRefusedIDs(context.WithoutCancel(ctx)); err != nil {
 			return dbErr(err)
@@ -52,7 +52,35 @@ type pass[T any] struct {
 	conn       *sql.Conn
 	t          *table[T]
 	refusedIDs map[int64]bool // see writer.refusedIDs
+	began      time.Time      // before the first request of the table
 	counts     Counts
+	// seen are the records that the new-records pass wrote or refused,
+	// kept for a reconcile only, whose listing goes past them: a run
+	// counts (and writes) each record once.
+	seen map[seenKey]bool
+}
+
+// seenKey names a record the new-records pass met: by id, or for a
+// refused record whose id cannot be read by the digest of its bytes (see
+// contentDigest).
+type seenKey struct {
+	id     int64
+	digest string
+}
+
+// key is the seenKey of what a walk yielded, and false for an error of the
+// walk itself.
+func (p *pass[T]) key(v *T, err error) (seenKey, bool) {
+	var bad *ordermsg.RecordDecodeError
+	switch {
+	case err == nil:
+		return seenKey{id: p.t.id(v)}, true
+	case !errors.As(err, &bad):
+		return seenKey{}, false
+	case bad.ID != 0:
+		return seenKey{id: bad.ID}, true
+	}
+	return seenKey{digest: string(contentDigest(bad.Raw))}, true
 }
 
 // writer starts a writer of the table's rows; its counts are added to the
@@ -98,8 +126,14 @@ func (p *pass[T]) fresh(ctx context.Context) (ordermsg.Checkpoint, error) {
 	if err != nil {
 		return cp, p.done(w, nil, dbErr(err))
 	}
+	if p.r.opts.Reconcile {
+		p.seen = map[seenKey]bool{}
+	}
 	var resp ordermsg.Response
 	for v, err := range p.t.sync(ctx, p.r.c, p.r.site, &cp, p.r.opts.PageSize, &resp) {
+		if k, ok := p.key(v, err); ok && p.seen != nil {
+			p.seen[k] = true
+		}
 		if err := p.take(w, v, err, &resp, &cp); err != nil {
 			return cp, p.done(w, &cp, err)
 		}
@@ -140,7 +174,6 @@ func (p *pass[T]) refresh(ctx context.Context, mark time.Time) error {
 // server no longer has (404) gets deleted_at, one it has is written as read.
 // The checkpoint does not move.
 func (p *pass[T]) reconcile(ctx context.Context, mark time.Time) error {
-	start := time.Now()
 	listed := map[int64]bool{}
 	w := p.writer(ctx, false)
 	var resp ordermsg.Response
@@ -151,6 +184,11 @@ func (p *pass[T]) reconcile(ctx context.Context, mark time.Time) error {
 			listed[bad.ID] = true
 		case err == nil:
 			listed[p.t.id(v)] = true
+		}
+		if k, ok := p.key(v, err); ok && p.seen[k] {
+			continue // written or refused by this run's new-records pass
+		}
+		if err == nil {
 			if bad := p.undated(v, err); bad != nil {
 				v, err = nil, bad
 			} else if p.t.created(v).After(mark) {
@@ -164,7 +202,7 @@ func (p *pass[T]) reconcile(ctx context.Context, mark time.Time) error {
 	if err := p.done(w, nil, nil); err != nil {
 		return err
 	}
-	if err := p.forgetUnseenRefused(context.WithoutCancel(ctx), start); err != nil {
+	if err := p.forgetUnseenRefused(context.WithoutCancel(ctx), p.began); err != nil {
 		return dbErr(err)
 	}
 	missing, err := p.liveNotIn(context.WithoutCancel(ctx), listed, mark)
