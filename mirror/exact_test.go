@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -37,6 +38,7 @@ func TestStaysExactOverTime(t *testing.T) {
 		{"nothing changed writes nothing", nothingChangedWritesNothing},
 		{"re-signed file links are no change", reSignedLinksAreNoChange},
 		{"an older read never overwrites a newer one", olderReadNeverWins},
+		{"an older read never overwrites a newer one that found no change", olderChangeNeverWins},
 		{"NUL characters are stored, and every view answers", nulCharacters},
 		{"values a database cannot hold leave every view answering", unholdableValues},
 		{"a record the SDK refuses is kept as sent and the website goes on", refusedRecords},
@@ -302,13 +304,46 @@ func reSignedLinksAreNoChange(t *testing.T, e *exact) {
 }
 
 // olderReadNeverWins: run A reads an order, then waits (its next page is
-// held) while the order changes and run B mirrors the change; A then
-// writes what it read. In SQLite the stored read is later than A's, so A's
-// write is skipped; in PostgreSQL B waits for A's lock and reads after it.
-// Either way the change stays.
+// held) while the order changes and run B starts; A then writes what it
+// read. Runs of a website's table take turns (PostgreSQL: an advisory
+// lock; SQLite: a lease), so B waits for A and reads after it: the change
+// stays.
 func olderReadNeverWins(t *testing.T, e *exact) {
-	w := e.website()
-	order := w.Orders[15]
+	order := e.website().Orders[15]
+	twoRuns(t, e, func() { e.srv.Handler.SetOrderStatus(e.s.id, order.ID, "shipped") }, func(ra, rb mirror.Result) {
+		var status string
+		if err := e.db.QueryRow(fmt.Sprintf("SELECT status FROM orders WHERE id = %d", order.ID)).Scan(&status); err != nil || status != "shipped" {
+			t.Errorf("status %q after the two runs (%v); want the later read's, shipped", status, err)
+		}
+		if n := ra.Orders.Updated + rb.Orders.Updated; n != 1 {
+			t.Errorf("the change counted updated %d times: A %+v, B %+v", n, ra, rb)
+		}
+	})
+}
+
+// olderChangeNeverWins: the order changes before run A reads it and
+// changes back before run B does, which finds it as stored and writes
+// nothing; A's read, the older, must not be written after B's.
+func olderChangeNeverWins(t *testing.T, e *exact) {
+	order := e.website().Orders[15]
+	id, was := order.ID, order.Status // order is the fake's, which changes
+	if was == "shipped" {
+		t.Fatal("the order is shipped already: the test proves nothing")
+	}
+	e.srv.Handler.SetOrderStatus(e.s.id, id, "shipped") // A reads it so
+	twoRuns(t, e, func() { e.srv.Handler.SetOrderStatus(e.s.id, id, was) }, func(ra, rb mirror.Result) {
+		var status string
+		if err := e.db.QueryRow(fmt.Sprintf("SELECT status FROM orders WHERE id = %d", id)).Scan(&status); err != nil || status != string(was) {
+			t.Errorf("status %q after the two runs (%v); want the later read's, %s", status, err, was)
+		}
+	})
+}
+
+// twoRuns runs A, a refresh of every order held after its second page of
+// ten, then (after change) B, a refresh of every order too, and lets A go
+// once B has ended or waits for A; check is given their results, and the
+// mirror must then be exact.
+func twoRuns(t *testing.T, e *exact, change func(), check func(a, b mirror.Result)) {
 	hold, held := make(chan struct{}), make(chan struct{})
 	gate := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
 		// The refresh of every record lists from the beginning, without
@@ -326,6 +361,9 @@ func olderReadNeverWins(t *testing.T, e *exact) {
 		res mirror.Result
 		err error
 	}
+	bWaits := make(chan struct{})
+	var once sync.Once
+	mirror.OnLeaseWait(t, func() { once.Do(func() { close(bWaits) }) })
 	doneA := make(chan result, 1)
 	go func() {
 		// Pages of 10 from the start of the refresh: the order is on
@@ -334,18 +372,20 @@ func olderReadNeverWins(t *testing.T, e *exact) {
 		doneA <- result{res, err}
 	}()
 	<-held
-	e.srv.Handler.SetOrderStatus(e.s.id, order.ID, "shipped")
+	change()
 	doneB := make(chan result, 1)
 	go func() {
 		res, err := e.m.Sync(context.Background(), e.s.c, e.s.id, &mirror.Options{RefreshDays: 1 << 20, BaseURLMoved: true})
 		doneB <- result{res, err}
 	}()
-	// Let A go once B has written (SQLite) or waits for A's lock
-	// (PostgreSQL).
+	// Let A go once B has ended, or waits for A's lock (PostgreSQL) or
+	// lease (SQLite).
 	for waiting := false; !waiting; {
 		select {
 		case b := <-doneB:
 			doneB <- b
+			waiting = true
+		case <-bWaits:
 			waiting = true
 		default:
 			waiting = e.be.Backend == mirror.PostgreSQL && count(t, e.db, `SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`) > 0
@@ -357,13 +397,7 @@ func olderReadNeverWins(t *testing.T, e *exact) {
 	if ra.err != nil || rb.err != nil {
 		t.Fatalf("run A: %v; run B: %v", ra.err, rb.err)
 	}
-	var status string
-	if err := e.db.QueryRow(fmt.Sprintf("SELECT status FROM orders WHERE id = %d", order.ID)).Scan(&status); err != nil || status != "shipped" {
-		t.Errorf("status %q after the two runs (%v); want the later read's, shipped", status, err)
-	}
-	if n := ra.res.Orders.Updated + rb.res.Orders.Updated; n != 1 {
-		t.Errorf("the change counted updated %d times: A %+v, B %+v", n, ra.res, rb.res)
-	}
+	check(ra.res, rb.res)
 	sameRecords(t, e.db, e.s)
 }
 

@@ -138,10 +138,12 @@ func (e *FleetError) Unwrap() error { return e.First.Err }
 // that vanishes without closing its connections keeps its holds until
 // PostgreSQL finds them dead: see its tcp_keepalives_idle.)
 //
-// SQLite has no such locks, and nothing is held: workers at once are safe,
-// as two Syncs of a website are, and skip what another synced since they
-// began, but two may sync one website at the same time, and the file takes
-// one writer at a time. One worker per SQLite file is what pays.
+// SQLite has no such locks: there a worker holds a website through a
+// lease, a row of mirror_leases that it moves on while it syncs and deletes
+// when done; a lease whose time is past (a minute), or whose process ran
+// on this host and no longer runs (kill -9), is anyone's. Workers at once
+// share the work as in PostgreSQL, on one machine, but the file takes one
+// writer at a time: one worker per SQLite file is what pays.
 //
 // websites is read as slots free up, so that SyncFleet holds the state of
 // at most Parallel websites at a time: an iterator can make each client as
@@ -306,8 +308,8 @@ func (f *fleet) syncWebsite(ctx context.Context, conn *sql.Conn, w Website) (r W
 }
 
 // hold takes a website for this worker, on conn, until release is called:
-// in PostgreSQL, a session advisory lock, tried and never waited for; in
-// SQLite nothing. It returns SkipHeld when another worker holds the
+// in PostgreSQL, a session advisory lock, in SQLite a lease (lease.go),
+// tried and never waited for. It returns SkipHeld when another worker holds the
 // website, and SkipSynced when another synced it since the given time.
 // release reports whether it ended conn's session, which it does when the
 // lock cannot be released otherwise.
@@ -331,6 +333,12 @@ func (m *Mirror) hold(ctx context.Context, conn *sql.Conn, site int64, since tim
 			}
 			return false
 		}
+	} else {
+		leased, err := m.tryLease(ctx, conn, site, fleetLease)
+		if err != nil || leased == nil {
+			return nil, SkipHeld, err
+		}
+		release = func() bool { leased(); return false }
 	}
 	if skip, err = m.syncedSince(ctx, conn, site, since); err != nil || skip != NotSkipped {
 		release()
@@ -338,6 +346,10 @@ func (m *Mirror) hold(ctx context.Context, conn *sql.Conn, site int64, since tim
 	}
 	return release, NotSkipped, nil
 }
+
+// fleetLease is the resource of the lease of a website that a worker of a
+// fleet holds, in SQLite, beside those of its orders and messages.
+const fleetLease = "fleet"
 
 // syncedSince returns SkipSynced when mirror_runs holds a run of the
 // website that started at or after since, else NotSkipped.

@@ -351,12 +351,17 @@ func joinFlush(walkErr, flushErr error) error {
 	return walkErr
 }
 
-// lock takes the lock of a website's resource, in PostgreSQL: an advisory
-// lock of the session of conn, waited for, held until unlock. In SQLite,
-// whose transactions are serialized by the database, it takes nothing.
+// lock takes the lock of a website's resource, waited for, held until
+// unlock: in PostgreSQL an advisory lock of the session of conn, in SQLite
+// a lease (lease.go). Runs of a website's table take turns, so that an
+// older read never overwrites a newer one.
 func (m *Mirror) lock(ctx context.Context, conn *sql.Conn, site int64, resource string) (unlock func(), err error) {
 	if m.backend != PostgreSQL {
-		return func() {}, nil
+		unlock, err := m.lease(ctx, conn, site, resource)
+		if err != nil {
+			return nil, fmt.Errorf("mirror: waiting for the lease of website %d's %s: %w", site, resource, err)
+		}
+		return unlock, nil
 	}
 	key := advisoryKey(fmt.Sprintf("ordermsg mirror %s of website %d", resource, site))
 	if _, err := conn.ExecContext(ctx, "SELECT pg_advisory_lock($1)", key); err != nil {

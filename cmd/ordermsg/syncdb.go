@@ -107,9 +107,11 @@ ends with its session, and the next run takes the website. The table
 mirror_runs gets a row per website per run: website_id, started_at,
 finished_at, status (ok or failed), new_records, updated_records,
 deleted_records and error (the README shows how to find the websites that
-failed or have not synced lately). SQLite has no such holds: workers at once
-on one file are safe, but two may sync the same website at once and the file
-takes one writer at a time, so run one worker per SQLite file.
+failed or have not synced lately). In SQLite a worker holds a website through
+a lease (a row of mirror_leases) instead, which a worker killed on the same
+machine leaves to the next run at once, and one killed elsewhere after a
+minute; the file takes one writer at a time, so run one worker per SQLite
+file.
 
 For PostgreSQL, give the URL in quotes, such as
   --db 'postgres://mirror@db.example.com/shop?sslmode=require'
