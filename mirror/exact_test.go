@@ -722,6 +722,16 @@ func messagesAfterFailedOrders(t *testing.T, e *exact) {
 	if res.Orders.New != 0 || res.Messages.New != 2 {
 		t.Errorf("a run whose orders failed: %+v; want the 2 new messages mirrored", res)
 	}
+	// An error of the whole website, which the messages would meet too, is
+	// reported once.
+	bad, err := ordermsg.NewClient(e.srv.URL, "not the key")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = e.m.Sync(context.Background(), bad, e.s.id, &mirror.Options{BaseURLMoved: true})
+	if !errors.Is(err, ordermsg.ErrUnauthorized) || strings.Contains(err.Error(), "messages") {
+		t.Errorf("a run with a key the server refuses: %v; want the orders' 401 alone", err)
+	}
 }
 
 // nonPositiveIDs: the server lists records whose id is 0 or negative, which

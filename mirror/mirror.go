@@ -218,8 +218,10 @@ type Result struct {
 // is fetched. When the context ends or the API fails, what was read so far
 // is committed (the database work is not cancelled with ctx) and the error
 // returned; the next Sync goes on from there. The messages are mirrored
-// even when the orders fail (but for a context that ended): the error is
-// then the orders', joined with the messages' when they fail too. Errors of
+// even when the orders fail, but for a context that ended and for an error
+// of the whole website (ordermsg.ErrUnauthorized, ErrForbidden,
+// ErrNotFound): the error is then the orders', joined with the messages'
+// when they fail too. Errors of
 // the database match ErrDatabase; others come from the API or the network.
 func (m *Mirror) Sync(ctx context.Context, c *ordermsg.Client, websiteID int64, opts *Options) (Result, error) {
 	return m.sync(ctx, c, websiteID, opts, nil)
@@ -242,15 +244,22 @@ func (m *Mirror) sync(ctx context.Context, c *ordermsg.Client, websiteID int64, 
 	}
 	var ordersErr error
 	res.Orders, ordersErr = syncTable(ctx, run, ordersTable)
-	if ordersErr != nil && ctx.Err() != nil {
+	if ordersErr != nil && (ctx.Err() != nil || ofWebsite(ordersErr)) {
 		return res, ordersErr
 	}
-	// The messages are mirrored whatever became of the orders: a failure of
-	// one table (a page the server cannot serve, a record it dates wrongly)
-	// does not hold the other back.
+	// The messages are mirrored whatever else became of the orders: a
+	// failure of one table (a page the server cannot serve, the database
+	// refusing a batch) does not hold the other back.
 	var messagesErr error
 	res.Messages, messagesErr = syncTable(ctx, run, messagesTable)
 	return res, joinTables(ordersErr, messagesErr)
+}
+
+// ofWebsite reports whether err, an error of the orders, is one of the
+// website's, which the messages would meet too: the API key refused (401,
+// 403) or the website not found (404).
+func ofWebsite(err error) bool {
+	return errors.Is(err, ordermsg.ErrUnauthorized) || errors.Is(err, ordermsg.ErrForbidden) || errors.Is(err, ordermsg.ErrNotFound)
 }
 
 // joinTables is the error of a run whose orders failed with ordersErr and
