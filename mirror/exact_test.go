@@ -548,6 +548,14 @@ func refusedRecords(t *testing.T, e *exact) {
 	if n := count(t, e.db, "SELECT count(*) FROM refused_records"); n != 2 {
 		t.Errorf("%d refused records stored, want 2", n)
 	}
+	// The old order, mirrored before, keeps its row live as last read;
+	// its refusal is what tells it apart (refused.go).
+	trusted := fmt.Sprintf(`SELECT count(*) FROM orders o LEFT JOIN refused_records r
+		ON r.website_id = o.website_id AND r.resource = 'orders' AND r.id = o.id
+		WHERE o.deleted_at IS NULL AND r.id IS NULL AND o.id = %d`, old.ID)
+	if n := count(t, e.db, fmt.Sprintf("SELECT count(*) FROM orders WHERE deleted_at IS NULL AND id = %d", old.ID)); n != 1 || count(t, e.db, trusted) != 0 {
+		t.Errorf("the order mirrored before it was refused: %d live rows (want 1, as last read), not told apart by its refusal", n)
+	}
 	// Once they decode, they are mirrored and forgotten as refused.
 	sp.set(added[1].ID)
 	sp.set(old.ID)
