@@ -141,7 +141,7 @@ func (o *fleetOutput) website(r mirror.WebsiteResult) {
 		fmt.Fprintf(w, "website %d: interrupted; orders: %v; messages: %v (kept)\n", r.WebsiteID, r.Orders, r.Messages)
 		o.interrupted++
 	case r.Err != nil:
-		fmt.Fprintf(w, "website %d: failed: %v\n", r.WebsiteID, o.run.target.hide(r.Err))
+		fmt.Fprintf(w, "website %d: failed: %v\n", r.WebsiteID, o.run.target.hide(forCLI(r.Err)))
 		o.worst = max(o.worst, fleetExitCode(r.Err))
 		if len(o.failed) < maxListed {
 			o.failed = append(o.failed, r.WebsiteID)

@@ -121,7 +121,8 @@ func runsOf(t testing.TB, db *sql.DB) map[int64][]string {
 // TestSyncFleetCLI syncs a fleet of four websites, one with a wrong key:
 // exit 1, a line for each website and the total, a row of mirror_runs for
 // each, every good website exact, and no key in the output. A website
-// mirrored from another base URL makes it exit 2, and the database's
+// mirrored from another base URL makes it exit 2, its line naming the flag
+// (not the Go option), and the database's
 // failure 3, whatever else failed. Then, the bad line gone, a run with
 // nothing new exits 0.
 func TestSyncFleetCLI(t *testing.T) {
@@ -176,7 +177,8 @@ func TestSyncFleetCLI(t *testing.T) {
 		t.Cleanup(other.Close)
 		moved := withEnv(env, envBaseURL, other.URL)
 		stdout, stderr, code = cli{env: moved}.run(context.Background(), "sync", "--db", target, "--websites", file)
-		if lines, _ := fleetLines(t, stdout); code != exitUsage || !strings.Contains(lines[fmt.Sprint(good[0].ID)], "is mirrored from "+srv.URL) {
+		if lines, _ := fleetLines(t, stdout); code != exitUsage || !strings.Contains(lines[fmt.Sprint(good[0].ID)], "is mirrored from "+srv.URL) ||
+			!strings.Contains(lines[fmt.Sprint(good[0].ID)], "--base-url-moved") || strings.Contains(stdout+stderr, "BaseURLMoved") {
 			t.Errorf("a website from another base URL and a wrong key: exit %d, want 2:\n%s%s", code, stdout, stderr)
 		}
 

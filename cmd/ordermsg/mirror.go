@@ -132,3 +132,26 @@ func (e *maskedError) Format(f fmt.State, _ rune) { fmt.Fprint(f, e.Error()) }
 // isDatabaseError reports whether err came from the database rather than
 // the API.
 func isDatabaseError(err error) bool { return errors.Is(err, mirror.ErrDatabase) }
+
+// forCLI is err as the command shows it: the error of a website mirrored
+// from another base URL names the flag, --base-url-moved, where the
+// package's names its Go option; any other error is err.
+func forCLI(err error) error {
+	var se *mirror.SourceError
+	if !errors.As(err, &se) {
+		return err
+	}
+	return &sourceFailure{se}
+}
+
+// sourceFailure is a *mirror.SourceError in the command's words.
+type sourceFailure struct{ err *mirror.SourceError }
+
+func (e *sourceFailure) Error() string {
+	return fmt.Sprintf("website %d is mirrored from %s, not from %s: a mirror keeps one source per website, "+
+		"so that the records of two services never mix; if the service really moved to %s, run once with --base-url-moved",
+		e.err.WebsiteID, e.err.Recorded, e.err.Given, e.err.Given)
+}
+
+// Unwrap lets errors.Is see mirror.ErrOtherSource.
+func (e *sourceFailure) Unwrap() error { return e.err }

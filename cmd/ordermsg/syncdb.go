@@ -170,7 +170,7 @@ records that were new, updated, unchanged and deleted, and the seconds taken:
 			switch {
 			case err == nil:
 			case errors.Is(err, mirror.ErrOtherSource):
-				return &usageError{target.hide(fmt.Errorf("%s: %w", target.name, err))}
+				return &usageError{target.hide(fmt.Errorf("%s: %w", target.name, forCLI(err)))}
 			case ctx.Err() != nil:
 				return &stopped{fmt.Sprintf("(%s keeps what was synced; run again to go on)", target.name)}
 			case isDatabaseError(err):

@@ -437,7 +437,8 @@ func TestSyncDBThatCannotBeOpenedIsALocalFailure(t *testing.T) {
 
 // A website is mirrored from one base URL: a run from another (staging and
 // production of the same website id) exits 2 before any write, naming both
-// URLs and the flag; with --base-url-moved the run takes the new one.
+// URLs and the flag (not the Go option); with --base-url-moved the run takes
+// the new one.
 func TestSyncDBOneSourcePerWebsite(t *testing.T) {
 	mirrortest.ForEach(t, func(t *testing.T, be mirrortest.Backend, target string) {
 		srv, env := smallService(t)
@@ -448,7 +449,7 @@ func TestSyncDBOneSourcePerWebsite(t *testing.T) {
 		elsewhere := withEnv(env, envBaseURL, staging.URL)
 		stdout, stderr, code := cli{env: elsewhere}.run(context.Background(), "sync", "--db", target)
 		if code != exitUsage || stdout != "" || !strings.Contains(stderr, srv.URL) || !strings.Contains(stderr, staging.URL) ||
-			!strings.Contains(stderr, "--base-url-moved") {
+			!strings.Contains(stderr, "--base-url-moved") || strings.Contains(stderr, "BaseURLMoved") {
 			t.Errorf("a run from another base URL: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 		}
 		if got := syncOnce(t, elsewhere, "--db", target, "--base-url-moved"); got[0] != "2" {
