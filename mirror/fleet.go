@@ -30,6 +30,13 @@ const DefaultParallel = 4
 type Website struct {
 	ID     int64
 	Client *ordermsg.Client
+	// Secrets are strings that the text of the website's failure must
+	// never hold where the mirror keeps it (mirror_runs.error), each
+	// replaced there by xxxxx: give the client's API key, which the mirror
+	// cannot read from the client and a server may quote in an error's
+	// message, and any other secret a driver may quote (a database
+	// password). WebsiteResult.Err keeps the text as it was.
+	Secrets []string
 }
 
 // FleetOptions tune a SyncFleet. The zero value (or nil) syncs
@@ -297,7 +304,7 @@ func (f *fleet) syncWebsite(ctx context.Context, conn *sql.Conn, w Website) (r W
 	r.Started = time.Now()
 	r.Result, r.Err = f.m.sync(ctx, w.Client, w.ID, &f.opts, conn)
 	r.Finished = time.Now()
-	if err := f.m.recordRun(context.WithoutCancel(ctx), conn, r); err != nil {
+	if err := f.m.recordRun(context.WithoutCancel(ctx), conn, r, w.Secrets); err != nil {
 		if r.Err == nil {
 			r.Err = dbErr(fmt.Errorf("mirror: recording the run of website %d: %w", w.ID, err))
 		} else {
@@ -366,12 +373,19 @@ func (m *Mirror) syncedSince(ctx context.Context, conn *sql.Conn, site int64, si
 	return SkipSynced, nil
 }
 
-// recordRun adds the row of a website's run to mirror_runs, on conn.
-func (m *Mirror) recordRun(ctx context.Context, conn *sql.Conn, r WebsiteResult) error {
+// recordRun adds the row of a website's run to mirror_runs, on conn, with
+// each of secrets masked in the text of its failure.
+func (m *Mirror) recordRun(ctx context.Context, conn *sql.Conn, r WebsiteResult, secrets []string) error {
 	status, text := "ok", any(nil)
 	if r.Err != nil {
+		msg := r.Err.Error()
+		for _, s := range secrets {
+			if s != "" {
+				msg = strings.ReplaceAll(msg, s, "xxxxx")
+			}
+		}
 		// Text holds neither a NUL nor bytes that are not UTF-8.
-		status, text = "failed", strings.ToValidUTF8(nulFree(r.Err.Error()), "\uFFFD")
+		status, text = "failed", strings.ToValidUTF8(nulFree(msg), "\uFFFD")
 	}
 	total := r.Orders
 	total.add(r.Messages)
