@@ -316,12 +316,11 @@ func (f *fleet) syncWebsite(ctx context.Context, conn *sql.Conn, w Website) (r W
 
 // hold takes a website for this worker, on conn, until release is called:
 // in PostgreSQL, a session advisory lock, in SQLite a lease (lease.go),
-// tried and never waited for. It returns SkipHeld when another worker holds the
-// website, and SkipSynced when another synced it since the given time.
-// release reports whether it ended conn's session, which it does when the
-// lock cannot be released otherwise.
+// tried and never waited for. It returns SkipHeld when another worker
+// holds the website, and SkipSynced when another synced it since the given
+// time. release reports whether it ended conn's session, which it does
+// when the lock cannot be released otherwise.
 func (m *Mirror) hold(ctx context.Context, conn *sql.Conn, site int64, since time.Time) (release func() (ended bool), skip Skip, err error) {
-	release = func() bool { return false }
 	if m.backend == PostgreSQL {
 		key := advisoryKey(fmt.Sprintf("ordermsg mirror fleet website %d", site))
 		var held bool
@@ -342,8 +341,11 @@ func (m *Mirror) hold(ctx context.Context, conn *sql.Conn, site int64, since tim
 		}
 	} else {
 		leased, err := m.tryLease(ctx, conn, site, fleetLease)
-		if err != nil || leased == nil {
-			return nil, SkipHeld, err
+		switch {
+		case err != nil:
+			return nil, NotSkipped, fmt.Errorf("mirror: taking website %d: %w", site, err)
+		case leased == nil:
+			return nil, SkipHeld, nil
 		}
 		release = func() bool { leased(); return false }
 	}
