@@ -152,7 +152,7 @@ func (o *fleetOutput) website(r mirror.WebsiteResult) {
 		fmt.Fprintf(w, "website %d: interrupted; orders: %v; messages: %v (kept)\n", r.WebsiteID, r.Orders, r.Messages)
 		o.interrupted++
 	case r.Err != nil:
-		fmt.Fprintf(w, "website %d: failed: %v\n", r.WebsiteID, &maskedError{err: forCLI(r.Err), secrets: o.secrets(r.WebsiteID)})
+		fmt.Fprintf(w, "website %d: failed: %v\n", r.WebsiteID, o.run.target.hideWith(forCLI(r.Err), o.keys[r.WebsiteID]))
 		o.worst = max(o.worst, fleetExitCode(r.Err))
 		if len(o.failed) < maxListed {
 			o.failed = append(o.failed, r.WebsiteID)

@@ -106,6 +106,15 @@ func (t *mirrorTarget) hide(err error) error {
 	return &maskedError{err: err, secrets: t.secrets}
 }
 
+// hideWith is err with every secret of the target masked, and the given
+// ones too (an API key, which a server may quote); nil stays nil.
+func (t *mirrorTarget) hideWith(err error, secrets ...string) error {
+	if err == nil {
+		return nil
+	}
+	return &maskedError{err: err, secrets: append(secrets, t.secrets...)}
+}
+
 // maskedError is an error whose text never shows the secrets (a driver's
 // message may quote the URL it was given).
 type maskedError struct {
@@ -116,7 +125,9 @@ type maskedError struct {
 func (e *maskedError) Error() string {
 	msg := e.err.Error()
 	for _, s := range e.secrets {
-		msg = strings.ReplaceAll(msg, s, "xxxxx")
+		if s != "" {
+			msg = strings.ReplaceAll(msg, s, "xxxxx")
+		}
 	}
 	return msg
 }

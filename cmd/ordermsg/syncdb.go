@@ -169,14 +169,15 @@ records that were new, updated, unchanged and deleted, and the seconds taken:
 			bar.stop()
 			switch {
 			case err == nil:
+			// A server may quote the API key in an error's message.
 			case errors.Is(err, mirror.ErrOtherSource):
-				return &usageError{target.hide(fmt.Errorf("%s: %w", target.name, forCLI(err)))}
+				return &usageError{target.hideWith(fmt.Errorf("%s: %w", target.name, forCLI(err)), a.apiKey)}
 			case ctx.Err() != nil:
 				return &stopped{fmt.Sprintf("(%s keeps what was synced; run again to go on)", target.name)}
 			case isDatabaseError(err):
-				return &localFailure{target.hide(fmt.Errorf("%s: %w", target.name, err))}
+				return &localFailure{target.hideWith(fmt.Errorf("%s: %w", target.name, err), a.apiKey)}
 			default:
-				return &apiFailure{target.hide(fmt.Errorf("%w; %s keeps what was synced before", err, target.name))}
+				return &apiFailure{target.hideWith(fmt.Errorf("%w; %s keeps what was synced before", err, target.name), a.apiKey)}
 			}
 			fmt.Fprintf(a.stdout, "orders: %v; messages: %v; %.2fs\n", res.Orders, res.Messages, time.Since(start).Seconds())
 			if n := res.Orders.Refused + res.Messages.Refused; n > 0 {

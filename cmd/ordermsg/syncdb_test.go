@@ -491,3 +491,20 @@ func TestSyncDBGoesPastWhatItCannotDecode(t *testing.T) {
 		}
 	})
 }
+
+// TestSyncDBKeepsTheKeySecret: a server that quotes the API key in the
+// message of its error gets it masked in the run's error line, as the
+// database's password is.
+func TestSyncDBKeepsTheKeySecret(t *testing.T) {
+	srv, env := smallService(t)
+	echo := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusForbidden)
+		fmt.Fprintf(w, `{"message":"the key %s may not read this website"}`, srv.APIKey)
+	}))
+	defer echo.Close()
+	stdout, stderr, code := cli{env: withEnv(env, envBaseURL, echo.URL)}.run(context.Background(), "sync", "--db", filepath.Join(t.TempDir(), "m.db"))
+	if code != exitFailure || !strings.Contains(stderr, "may not read this website") || strings.Contains(stdout+stderr, srv.APIKey) {
+		t.Errorf("exit %d (want 1), stdout %q, stderr %q: want the server's message without the key", code, stdout, stderr)
+	}
+}
