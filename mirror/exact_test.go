@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -37,9 +38,15 @@ func TestStaysExactOverTime(t *testing.T) {
 		{"nothing changed writes nothing", nothingChangedWritesNothing},
 		{"re-signed file links are no change", reSignedLinksAreNoChange},
 		{"an older read never overwrites a newer one", olderReadNeverWins},
+		{"an older read never overwrites a newer one that found no change", olderChangeNeverWins},
 		{"NUL characters are stored, and every view answers", nulCharacters},
 		{"values a database cannot hold leave every view answering", unholdableValues},
 		{"a record the SDK refuses is kept as sent and the website goes on", refusedRecords},
+		{"a record dated in the future or undated is kept as refused and the website goes on", unplaceableRecords},
+		{"the messages are mirrored when the orders fail", messagesAfterFailedOrders},
+		{"a reconcile completes with records of ids that are not positive", nonPositiveIDs},
+		{"a reconcile counts each record once", reconcileCountsOnce},
+		{"rows an older version writes during an upgrade are healed", olderVersionRowsHealed},
 		{"one source per website", oneSourcePerWebsite},
 		{"records a run takes for new that the table holds are compared, not written twice", heldTakenForNew},
 	} {
@@ -297,13 +304,46 @@ func reSignedLinksAreNoChange(t *testing.T, e *exact) {
 }
 
 // olderReadNeverWins: run A reads an order, then waits (its next page is
-// held) while the order changes and run B mirrors the change; A then
-// writes what it read. In SQLite the stored read is later than A's, so A's
-// write is skipped; in PostgreSQL B waits for A's lock and reads after it.
-// Either way the change stays.
+// held) while the order changes and run B starts; A then writes what it
+// read. Runs of a website's table take turns (PostgreSQL: an advisory
+// lock; SQLite: a lease), so B waits for A and reads after it: the change
+// stays.
 func olderReadNeverWins(t *testing.T, e *exact) {
-	w := e.website()
-	order := w.Orders[15]
+	order := e.website().Orders[15]
+	twoRuns(t, e, func() { e.srv.Handler.SetOrderStatus(e.s.id, order.ID, "shipped") }, func(ra, rb mirror.Result) {
+		var status string
+		if err := e.db.QueryRow(fmt.Sprintf("SELECT status FROM orders WHERE id = %d", order.ID)).Scan(&status); err != nil || status != "shipped" {
+			t.Errorf("status %q after the two runs (%v); want the later read's, shipped", status, err)
+		}
+		if n := ra.Orders.Updated + rb.Orders.Updated; n != 1 {
+			t.Errorf("the change counted updated %d times: A %+v, B %+v", n, ra, rb)
+		}
+	})
+}
+
+// olderChangeNeverWins: the order changes before run A reads it and
+// changes back before run B does, which finds it as stored and writes
+// nothing; A's read, the older, must not be written after B's.
+func olderChangeNeverWins(t *testing.T, e *exact) {
+	order := e.website().Orders[15]
+	id, was := order.ID, order.Status // order is the fake's, which changes
+	if was == "shipped" {
+		t.Fatal("the order is shipped already: the test proves nothing")
+	}
+	e.srv.Handler.SetOrderStatus(e.s.id, id, "shipped") // A reads it so
+	twoRuns(t, e, func() { e.srv.Handler.SetOrderStatus(e.s.id, id, was) }, func(ra, rb mirror.Result) {
+		var status string
+		if err := e.db.QueryRow(fmt.Sprintf("SELECT status FROM orders WHERE id = %d", id)).Scan(&status); err != nil || status != string(was) {
+			t.Errorf("status %q after the two runs (%v); want the later read's, %s", status, err, was)
+		}
+	})
+}
+
+// twoRuns runs A, a refresh of every order held after its second page of
+// ten, then (after change) B, a refresh of every order too, and lets A go
+// once B has ended or waits for A; check is given their results, and the
+// mirror must then be exact.
+func twoRuns(t *testing.T, e *exact, change func(), check func(a, b mirror.Result)) {
 	hold, held := make(chan struct{}), make(chan struct{})
 	gate := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
 		// The refresh of every record lists from the beginning, without
@@ -321,6 +361,9 @@ func olderReadNeverWins(t *testing.T, e *exact) {
 		res mirror.Result
 		err error
 	}
+	bWaits := make(chan struct{})
+	var once sync.Once
+	mirror.OnLeaseWait(t, func() { once.Do(func() { close(bWaits) }) })
 	doneA := make(chan result, 1)
 	go func() {
 		// Pages of 10 from the start of the refresh: the order is on
@@ -329,18 +372,20 @@ func olderReadNeverWins(t *testing.T, e *exact) {
 		doneA <- result{res, err}
 	}()
 	<-held
-	e.srv.Handler.SetOrderStatus(e.s.id, order.ID, "shipped")
+	change()
 	doneB := make(chan result, 1)
 	go func() {
 		res, err := e.m.Sync(context.Background(), e.s.c, e.s.id, &mirror.Options{RefreshDays: 1 << 20, BaseURLMoved: true})
 		doneB <- result{res, err}
 	}()
-	// Let A go once B has written (SQLite) or waits for A's lock
-	// (PostgreSQL).
+	// Let A go once B has ended, or waits for A's lock (PostgreSQL) or
+	// lease (SQLite).
 	for waiting := false; !waiting; {
 		select {
 		case b := <-doneB:
 			doneB <- b
+			waiting = true
+		case <-bWaits:
 			waiting = true
 		default:
 			waiting = e.be.Backend == mirror.PostgreSQL && count(t, e.db, `SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`) > 0
@@ -352,13 +397,7 @@ func olderReadNeverWins(t *testing.T, e *exact) {
 	if ra.err != nil || rb.err != nil {
 		t.Fatalf("run A: %v; run B: %v", ra.err, rb.err)
 	}
-	var status string
-	if err := e.db.QueryRow(fmt.Sprintf("SELECT status FROM orders WHERE id = %d", order.ID)).Scan(&status); err != nil || status != "shipped" {
-		t.Errorf("status %q after the two runs (%v); want the later read's, shipped", status, err)
-	}
-	if n := ra.res.Orders.Updated + rb.res.Orders.Updated; n != 1 {
-		t.Errorf("the change counted updated %d times: A %+v, B %+v", n, ra.res, rb.res)
-	}
+	check(ra.res, rb.res)
 	sameRecords(t, e.db, e.s)
 }
 
@@ -509,6 +548,14 @@ func refusedRecords(t *testing.T, e *exact) {
 	if n := count(t, e.db, "SELECT count(*) FROM refused_records"); n != 2 {
 		t.Errorf("%d refused records stored, want 2", n)
 	}
+	// The old order, mirrored before, keeps its row live as last read;
+	// its refusal is what tells it apart (refused.go).
+	trusted := fmt.Sprintf(`SELECT count(*) FROM orders o LEFT JOIN refused_records r
+		ON r.website_id = o.website_id AND r.resource = 'orders' AND r.id = o.id
+		WHERE o.deleted_at IS NULL AND r.id IS NULL AND o.id = %d`, old.ID)
+	if n := count(t, e.db, fmt.Sprintf("SELECT count(*) FROM orders WHERE deleted_at IS NULL AND id = %d", old.ID)); n != 1 || count(t, e.db, trusted) != 0 {
+		t.Errorf("the order mirrored before it was refused: %d live rows (want 1, as last read), not told apart by its refusal", n)
+	}
 	// Once they decode, they are mirrored and forgotten as refused.
 	sp.set(added[1].ID)
 	sp.set(old.ID)
@@ -604,4 +651,181 @@ func heldTakenForNew(t *testing.T, e *exact) {
 		t.Errorf("messages: %+v; %d on the server, %d added", res.Messages, len(w.Messages), len(added))
 	}
 	sameRecords(t, e.db, e.s)
+}
+
+// unplaceableRecords: a record dated in the future, or without
+// date_created, decodes, but Sync cannot place it in creation order: the
+// SDK yields it as a *RecordDecodeError with neither index nor offset. It
+// is kept as refused, every other record is mirrored, and the next runs go
+// on past it.
+func unplaceableRecords(t *testing.T, e *exact) {
+	sp, url := newSpoiler(t, e.srv.Handler)
+	s := clientOf(t, url, e.s)
+	before := e.srv.AddOrders(1)[0]
+	future := e.srv.Handler.AddLateOrders(e.s.id, time.Now().Add(10*24*time.Hour), 1)[0]
+	undated := e.srv.AddOrders(1)[0]
+	sp.set(undated.ID, spoil{`"date_created":"`, `"date_created_":"`})
+	res, err := e.m.Sync(context.Background(), s.c, s.id, &mirror.Options{BaseURLMoved: true})
+	if err != nil {
+		t.Fatalf("a run that met an order dated in the future and one without date_created: %v (%+v)", err, res)
+	}
+	if res.Orders.Refused != 2 || res.Orders.New != 1 || res.Messages.New != 2 || res.Messages.Refused != 1 {
+		t.Errorf("%+v; want the order before mirrored, two orders and one message refused", res)
+	}
+	for _, id := range []int64{future.ID, undated.ID} {
+		var index, offset int
+		var reason string
+		if err := e.db.QueryRow(fmt.Sprintf("SELECT index_on_page, byte_offset, reason FROM refused_records WHERE resource = 'orders' AND id = %d", id)).Scan(&index, &offset, &reason); err != nil {
+			t.Errorf("order %d not kept as refused: %v", id, err)
+			continue
+		}
+		if index != -1 || offset != -1 || reason == "" {
+			t.Errorf("order %d refused with index %d, offset %d, reason %q", id, index, offset, reason)
+		}
+	}
+	if n := count(t, e.db, fmt.Sprintf("SELECT count(*) FROM orders WHERE id = %d", before.ID)); n != 1 {
+		t.Errorf("the order before them is not mirrored")
+	}
+	after := e.srv.AddOrders(1)[0]
+	if res := syncSite(t, e.m, s, nil); res.Orders.New != 1 || res.Orders.Refused != 2 {
+		t.Errorf("the run after: %+v; want the new order, and the two refused again", res)
+	}
+	if n := count(t, e.db, fmt.Sprintf("SELECT count(*) FROM orders WHERE id = %d", after.ID)); n != 1 {
+		t.Errorf("the order after them is not mirrored")
+	}
+	// A reconcile, which lists them, keeps them as refused alike.
+	for run := range 2 {
+		if res := syncSite(t, e.m, s, reconcile); res.Orders.Deleted != 0 || res.Orders.New != 0 || res.Orders.Refused != 2 || res.Messages.Refused != 1 {
+			t.Errorf("reconcile %d: %+v; want none new, none deleted, the two orders and the message refused once", run, res)
+		}
+		if n := count(t, e.db, fmt.Sprintf("SELECT count(*) FROM orders WHERE id IN (%d, %d)", future.ID, undated.ID)); n != 0 {
+			t.Errorf("reconcile %d: %d of the refused orders mirrored", run, n)
+		}
+		if n := count(t, e.db, "SELECT count(*) FROM refused_records WHERE resource = 'orders'"); n != 2 {
+			t.Errorf("reconcile %d: %d orders kept as refused, want 2", run, n)
+		}
+	}
+}
+
+// messagesAfterFailedOrders: a run whose orders fail (the server refuses
+// their list) still mirrors the messages, and returns the orders' error.
+func messagesAfterFailedOrders(t *testing.T, e *exact) {
+	gate := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/orders") {
+			rw.Header().Set("Content-Type", "application/json")
+			rw.WriteHeader(http.StatusBadRequest)
+			rw.Write([]byte(`{"error":"no orders today"}`))
+			return
+		}
+		e.srv.Handler.ServeHTTP(rw, r)
+	}))
+	defer gate.Close()
+	s := clientOf(t, gate.URL, e.s)
+	e.srv.AddOrders(2) // each with its message
+	res, err := e.m.Sync(context.Background(), s.c, s.id, &mirror.Options{BaseURLMoved: true})
+	var apiErr *ordermsg.APIError
+	if !errors.As(err, &apiErr) || errors.Is(err, mirror.ErrDatabase) {
+		t.Errorf("a run whose orders failed: %v; want the orders' error", err)
+	}
+	if res.Orders.New != 0 || res.Messages.New != 2 {
+		t.Errorf("a run whose orders failed: %+v; want the 2 new messages mirrored", res)
+	}
+	// An error of the whole website, which the messages would meet too, is
+	// reported once.
+	bad, err := ordermsg.NewClient(e.srv.URL, "not the key")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = e.m.Sync(context.Background(), bad, e.s.id, &mirror.Options{BaseURLMoved: true})
+	if !errors.Is(err, ordermsg.ErrUnauthorized) || strings.Contains(err.Error(), "messages") {
+		t.Errorf("a run with a key the server refuses: %v; want the orders' 401 alone", err)
+	}
+}
+
+// nonPositiveIDs: the server lists records whose id is 0 or negative, which
+// the API cannot be asked for by id (the SDK refuses such an id before
+// sending). They are mirrored; once the server no longer lists them, a
+// reconcile takes them as gone instead of failing on the retrieve.
+func nonPositiveIDs(t *testing.T, e *exact) {
+	sp, url := newSpoiler(t, e.srv.Handler)
+	s := clientOf(t, url, e.s)
+	// An order after them, for the checkpoint to remember: the SDK's Sync
+	// retrieves the newest record its checkpoint remembers when a list no
+	// longer shows it, which it cannot for an id that is not positive (a
+	// matter of the SDK, not of the mirror).
+	added := e.srv.AddOrders(3)
+	negative, zero := added[0], added[1]
+	sp.set(negative.ID, spoil{fmt.Sprintf(`"id":%d,`, negative.ID), fmt.Sprintf(`"id":%d,`, -negative.ID)})
+	sp.set(zero.ID, spoil{fmt.Sprintf(`"id":%d,`, zero.ID), `"id":0,`})
+	syncSite(t, e.m, s, &mirror.Options{BaseURLMoved: true})
+	if n := count(t, e.db, fmt.Sprintf("SELECT count(*) FROM orders WHERE id IN (%d, 0)", -negative.ID)); n != 2 {
+		t.Fatalf("%d of the orders of ids that are not positive mirrored, want 2", n)
+	}
+	if res := syncSite(t, e.m, s, reconcile); res.Orders.Deleted != 0 {
+		t.Errorf("a reconcile while the server lists them: %+v", res)
+	}
+	e.srv.Handler.DeleteOrder(e.s.id, negative.ID)
+	e.srv.Handler.DeleteOrder(e.s.id, zero.ID)
+	res, err := e.m.Sync(context.Background(), s.c, s.id, reconcile)
+	if err != nil {
+		t.Fatalf("a reconcile once the server no longer lists them: %v", err)
+	}
+	if res.Orders.Deleted != 2 {
+		t.Errorf("a reconcile once the server no longer lists them: %+v; want the two deleted", res)
+	}
+	for _, id := range []int64{-negative.ID, 0} {
+		if e.deletedAt(t, "orders", id).IsZero() {
+			t.Errorf("order %d: no deleted_at", id)
+		}
+	}
+}
+
+// reconcileCountsOnce: a reconcile reads the new records, then lists every
+// record, the new ones again: each record is counted once in the run, new
+// or refused ones too.
+func reconcileCountsOnce(t *testing.T, e *exact) {
+	sp, url := newSpoiler(t, e.srv.Handler)
+	s := clientOf(t, url, e.s)
+	old := len(e.website().Orders)
+	added := e.srv.AddOrders(3)
+	sp.set(added[1].ID, at("title", `\ud800`))
+	nameless := e.srv.AddOrders(1)[0]
+	sp.set(nameless.ID, spoil{fmt.Sprintf(`"id":%d,`, nameless.ID), `"id":"\ud800",`})
+	res := syncSite(t, e.m, s, &mirror.Options{Reconcile: true, PageSize: 7, BaseURLMoved: true})
+	if want := (mirror.Counts{New: 2, Unchanged: old, Refused: 2}); res.Orders != want {
+		t.Errorf("orders: %+v; want %+v, each of the %d orders counted once", res.Orders, want, old+4)
+	}
+	if n := res.Messages.New + res.Messages.Updated + res.Messages.Unchanged + res.Messages.Refused; n != len(e.website().Messages) || res.Messages.New != 4 {
+		t.Errorf("messages: %+v; want each of the %d counted once, 4 new", res.Messages, len(e.website().Messages))
+	}
+}
+
+// olderVersionRowsHealed: during an upgrade, a run of the version before
+// (schema 2) still writes rows, with neither digest nor nul_free_json; one
+// whose record holds a NUL character breaks the views that read
+// nul_free_json in PostgreSQL. The next read of the record, unchanged,
+// writes both.
+func olderVersionRowsHealed(t *testing.T, e *exact) {
+	sp, url := newSpoiler(t, e.srv.Handler)
+	s := clientOf(t, url, e.s)
+	noted := e.srv.AddOrders(1)[0]
+	sp.set(noted.ID, at("title", `\u0000`))
+	syncSite(t, e.m, s, &mirror.Options{BaseURLMoved: true})
+	// What the older version's run writes.
+	if _, err := e.db.Exec(fmt.Sprintf("UPDATE orders SET digest = NULL, nul_free_json = NULL WHERE id = %d", noted.ID)); err != nil {
+		t.Fatal(err)
+	}
+	res := syncSite(t, e.m, s, &mirror.Options{RefreshDays: 100000})
+	if res.Orders.Updated != 0 || res.Orders.New != 0 {
+		t.Errorf("the run after: %+v; want the order unchanged", res)
+	}
+	if n := count(t, e.db, fmt.Sprintf("SELECT count(*) FROM orders WHERE id = %d AND digest IS NOT NULL AND nul_free_json IS NOT NULL", noted.ID)); n != 1 {
+		t.Errorf("the row the older version wrote is not healed: digest or nul_free_json still NULL")
+	}
+	for _, v := range viewNames {
+		count(t, e.db, fmt.Sprintf("SELECT count(*) FROM %s WHERE website_id = %d", v, e.s.id))
+	}
+	if sp.times(noted.ID) == 0 {
+		t.Errorf("order %d was never spoiled", noted.ID)
+	}
 }

@@ -17,7 +17,7 @@ func DescribedColumns(b Backend) map[string][]string {
 		typeStamp:   {"TEXT", "timestamp with time zone"},
 	}
 	out := map[string][]string{}
-	for _, t := range schemaTables() {
+	for _, t := range schemaTables(b) {
 		for _, c := range t.columns {
 			null := "NULL"
 			if c.notNull {
@@ -31,4 +31,11 @@ func DescribedColumns(b Backend) map[string][]string {
 		}
 	}
 	return out
+}
+
+// OnLeaseWait has f called each time a run finds the lease it wants held
+// by another (SQLite), until the test ends.
+func OnLeaseWait(t interface{ Cleanup(func()) }, f func()) {
+	leaseWaited = f
+	t.Cleanup(func() { leaseWaited = nil })
 }

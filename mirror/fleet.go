@@ -30,6 +30,13 @@ const DefaultParallel = 4
 type Website struct {
 	ID     int64
 	Client *ordermsg.Client
+	// Secrets are strings that the text of the website's failure must
+	// never hold where the mirror keeps it (mirror_runs.error), each
+	// replaced there by xxxxx: give the client's API key, which the mirror
+	// cannot read from the client and a server may quote in an error's
+	// message, and any other secret a driver may quote (a database
+	// password). WebsiteResult.Err keeps the text as it was.
+	Secrets []string
 }
 
 // FleetOptions tune a SyncFleet. The zero value (or nil) syncs
@@ -138,10 +145,12 @@ func (e *FleetError) Unwrap() error { return e.First.Err }
 // that vanishes without closing its connections keeps its holds until
 // PostgreSQL finds them dead: see its tcp_keepalives_idle.)
 //
-// SQLite has no such locks, and nothing is held: workers at once are safe,
-// as two Syncs of a website are, and skip what another synced since they
-// began, but two may sync one website at the same time, and the file takes
-// one writer at a time. One worker per SQLite file is what pays.
+// SQLite has no such locks: there a worker holds a website through a
+// lease, a row of mirror_leases that it moves on while it syncs and deletes
+// when done; a lease whose time is past (a minute), or whose process ran
+// on this host and no longer runs (kill -9), is anyone's. Workers at once
+// share the work as in PostgreSQL, on one machine, but the file takes one
+// writer at a time: one worker per SQLite file is what pays.
 //
 // websites is read as slots free up, so that SyncFleet holds the state of
 // at most Parallel websites at a time: an iterator can make each client as
@@ -295,7 +304,7 @@ func (f *fleet) syncWebsite(ctx context.Context, conn *sql.Conn, w Website) (r W
 	r.Started = time.Now()
 	r.Result, r.Err = f.m.sync(ctx, w.Client, w.ID, &f.opts, conn)
 	r.Finished = time.Now()
-	if err := f.m.recordRun(context.WithoutCancel(ctx), conn, r); err != nil {
+	if err := f.m.recordRun(context.WithoutCancel(ctx), conn, r, w.Secrets); err != nil {
 		if r.Err == nil {
 			r.Err = dbErr(fmt.Errorf("mirror: recording the run of website %d: %w", w.ID, err))
 		} else {
@@ -306,13 +315,12 @@ func (f *fleet) syncWebsite(ctx context.Context, conn *sql.Conn, w Website) (r W
 }
 
 // hold takes a website for this worker, on conn, until release is called:
-// in PostgreSQL, a session advisory lock, tried and never waited for; in
-// SQLite nothing. It returns SkipHeld when another worker holds the
-// website, and SkipSynced when another synced it since the given time.
-// release reports whether it ended conn's session, which it does when the
-// lock cannot be released otherwise.
+// in PostgreSQL, a session advisory lock, in SQLite a lease (lease.go),
+// tried and never waited for. It returns SkipHeld when another worker
+// holds the website, and SkipSynced when another synced it since the given
+// time. release reports whether it ended conn's session, which it does
+// when the lock cannot be released otherwise.
 func (m *Mirror) hold(ctx context.Context, conn *sql.Conn, site int64, since time.Time) (release func() (ended bool), skip Skip, err error) {
-	release = func() bool { return false }
 	if m.backend == PostgreSQL {
 		key := advisoryKey(fmt.Sprintf("ordermsg mirror fleet website %d", site))
 		var held bool
@@ -331,6 +339,15 @@ func (m *Mirror) hold(ctx context.Context, conn *sql.Conn, site int64, since tim
 			}
 			return false
 		}
+	} else {
+		leased, err := m.tryLease(ctx, conn, site, fleetLease)
+		switch {
+		case err != nil:
+			return nil, NotSkipped, fmt.Errorf("mirror: taking website %d: %w", site, err)
+		case leased == nil:
+			return nil, SkipHeld, nil
+		}
+		release = func() bool { leased(); return false }
 	}
 	if skip, err = m.syncedSince(ctx, conn, site, since); err != nil || skip != NotSkipped {
 		release()
@@ -338,6 +355,10 @@ func (m *Mirror) hold(ctx context.Context, conn *sql.Conn, site int64, since tim
 	}
 	return release, NotSkipped, nil
 }
+
+// fleetLease is the resource of the lease of a website that a worker of a
+// fleet holds, in SQLite, beside those of its orders and messages.
+const fleetLease = "fleet"
 
 // syncedSince returns SkipSynced when mirror_runs holds a run of the
 // website that started at or after since, else NotSkipped.
@@ -354,12 +375,19 @@ func (m *Mirror) syncedSince(ctx context.Context, conn *sql.Conn, site int64, si
 	return SkipSynced, nil
 }
 
-// recordRun adds the row of a website's run to mirror_runs, on conn.
-func (m *Mirror) recordRun(ctx context.Context, conn *sql.Conn, r WebsiteResult) error {
+// recordRun adds the row of a website's run to mirror_runs, on conn, with
+// each of secrets masked in the text of its failure.
+func (m *Mirror) recordRun(ctx context.Context, conn *sql.Conn, r WebsiteResult, secrets []string) error {
 	status, text := "ok", any(nil)
 	if r.Err != nil {
+		msg := r.Err.Error()
+		for _, s := range secrets {
+			if s != "" {
+				msg = strings.ReplaceAll(msg, s, "xxxxx")
+			}
+		}
 		// Text holds neither a NUL nor bytes that are not UTF-8.
-		status, text = "failed", strings.ToValidUTF8(nulFree(r.Err.Error()), "\uFFFD")
+		status, text = "failed", strings.ToValidUTF8(nulFree(msg), "\uFFFD")
 	}
 	total := r.Orders
 	total.add(r.Messages)

@@ -192,11 +192,10 @@ func (g *gate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // TestWorkersShareAFleet runs two workers (each a SyncFleet on a handle of
 // its own, one website at a time) over the same four websites. The first
 // is held in the first request of the first website; meanwhile the second
-// runs to its end without waiting for it: in PostgreSQL it skips the
-// website the first holds, in SQLite it syncs it too. Then the first goes
-// on, and skips the websites the second synced since it began. Every
-// website is exact, and in PostgreSQL synced once, the two runs of no
-// website overlapping.
+// runs to its end without waiting for it, skipping the website the first
+// holds. Then the first goes on, and skips the websites the second synced
+// since it began. Every website is exact, and synced once, the two runs of
+// no website overlapping.
 func TestWorkersShareAFleet(t *testing.T) {
 	mirrortest.ForEach(t, func(t *testing.T, be mirrortest.Backend, target string) {
 		srv, sites := fleetSites(t, 4)
@@ -227,13 +226,10 @@ func TestWorkersShareAFleet(t *testing.T) {
 			t.Fatalf("the second worker: %v", err)
 		}
 		wantSecond := mirror.FleetResult{Synced: 3, Skipped: 1}
-		if be.Backend == mirror.SQLite {
-			wantSecond = mirror.FleetResult{Synced: 4}
-		}
 		if res.Synced != wantSecond.Synced || res.Skipped != wantSecond.Skipped {
 			t.Errorf("the second worker: %+v, want %+v", res, wantSecond)
 		}
-		if be.Backend == mirror.PostgreSQL && second[sites[0].id].Skipped != mirror.SkipHeld {
+		if second[sites[0].id].Skipped != mirror.SkipHeld {
 			t.Errorf("the second worker, website %d: %+v; want skipped, held", sites[0].id, second[sites[0].id])
 		}
 		o := <-first
@@ -250,20 +246,17 @@ func TestWorkersShareAFleet(t *testing.T) {
 			sameRecords(t, db, s)
 		}
 		rows := runRows(t, db)
-		if be.Backend == mirror.PostgreSQL && len(rows) != 4 {
+		if len(rows) != 4 {
 			t.Errorf("mirror_runs: %d rows, want one per website", len(rows))
 		}
-		noOverlap(t, be, rows)
+		noOverlap(t, rows)
 	})
 }
 
 // noOverlap fails when two runs of a website in mirror_runs overlap in
-// time, unless the backend is SQLite, where nothing holds a website.
-func noOverlap(t testing.TB, be mirrortest.Backend, rows []runRow) {
+// time.
+func noOverlap(t testing.TB, rows []runRow) {
 	t.Helper()
-	if be.Backend == mirror.SQLite {
-		return
-	}
 	for i := 1; i < len(rows); i++ { // ordered by website and start
 		if a, b := rows[i-1], rows[i]; a.site == b.site && b.started.Before(a.finished) {
 			t.Errorf("website %d was synced by two at once: %v to %v and %v to %v", a.site, a.started, a.finished, b.started, b.finished)

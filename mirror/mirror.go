@@ -217,8 +217,12 @@ type Result struct {
 // the checkpoint that covers them, and no transaction is open while a page
 // is fetched. When the context ends or the API fails, what was read so far
 // is committed (the database work is not cancelled with ctx) and the error
-// returned; the next Sync goes on from there. Errors of the database match
-// ErrDatabase; others come from the API or the network.
+// returned; the next Sync goes on from there. The messages are mirrored
+// even when the orders fail, but for a context that ended and for an error
+// of the whole website (ordermsg.ErrUnauthorized, ErrForbidden,
+// ErrNotFound): the error is then the orders', joined with the messages'
+// when they fail too. Errors of
+// the database match ErrDatabase; others come from the API or the network.
 func (m *Mirror) Sync(ctx context.Context, c *ordermsg.Client, websiteID int64, opts *Options) (Result, error) {
 	return m.sync(ctx, c, websiteID, opts, nil)
 }
@@ -235,14 +239,37 @@ func (m *Mirror) sync(ctx context.Context, c *ordermsg.Client, websiteID int64, 
 	}
 	run := &run{m: m, c: c, site: websiteID, opts: o, conn: conn}
 	var res Result
-	err = run.checkSource(ctx)
-	if err == nil {
-		res.Orders, err = syncTable(ctx, run, ordersTable)
+	if err := run.checkSource(ctx); err != nil {
+		return res, err
 	}
-	if err == nil {
-		res.Messages, err = syncTable(ctx, run, messagesTable)
+	var ordersErr error
+	res.Orders, ordersErr = syncTable(ctx, run, ordersTable)
+	if ordersErr != nil && (ctx.Err() != nil || ofWebsite(ordersErr)) {
+		return res, ordersErr
 	}
-	return res, err
+	// The messages are mirrored whatever else became of the orders: a
+	// failure of one table (a page the server cannot serve, the database
+	// refusing a batch) does not hold the other back.
+	var messagesErr error
+	res.Messages, messagesErr = syncTable(ctx, run, messagesTable)
+	return res, joinTables(ordersErr, messagesErr)
+}
+
+// ofWebsite reports whether err, an error of the orders, is one of the
+// website's, which the messages would meet too: the API key refused (401,
+// 403) or the website not found (404).
+func ofWebsite(err error) bool {
+	return errors.Is(err, ordermsg.ErrUnauthorized) || errors.Is(err, ordermsg.ErrForbidden) || errors.Is(err, ordermsg.ErrNotFound)
+}
+
+// joinTables is the error of a run whose orders failed with ordersErr and
+// whose messages failed with messagesErr, either of which may be nil:
+// errors.Is and errors.As see both.
+func joinTables(ordersErr, messagesErr error) error {
+	if ordersErr != nil && messagesErr != nil {
+		return fmt.Errorf("%w (and the messages: %w)", ordersErr, messagesErr)
+	}
+	return cmp.Or(ordersErr, messagesErr)
 }
 
 // checkWebsite returns the error of a website that Sync cannot read: no

@@ -15,6 +15,22 @@ import (
 // is mirrored, and it is kept exactly as sent in refused_records, one row
 // per record (by id, or by the digest of its bytes when its id cannot be
 // read), until it decodes or the server no longer has it.
+//
+// A record that decoded once, and is mirrored, and that the SDK later
+// refuses (the server now sends it with a lone surrogate, say) keeps its
+// row in orders or messages as it was last read: live, in the views, with
+// its old data, and counted neither updated nor deleted. The row of
+// refused_records with the same website, resource and id is what says
+// that the server's version of it is no longer the one mirrored; a query
+// that must not trust such rows joins on it:
+//
+//	SELECT o.* FROM orders o LEFT JOIN refused_records r
+//	  ON r.website_id = o.website_id AND r.resource = 'orders' AND r.id = o.id
+//	WHERE o.deleted_at IS NULL AND r.id IS NULL
+//
+// The row is kept rather than deleted, for the record exists on the
+// server and its last readable version is the best the mirror has; and it
+// is not marked in the record's table, whose columns are the record's.
 
 // refusal is a record that could not be decoded, as read at at.
 type refusal struct {
@@ -23,7 +39,9 @@ type refusal struct {
 }
 
 // saveRefused stores the records that could not be decoded: a record
-// already stored keeps its first_seen_at and takes the rest anew.
+// already stored keeps its first_seen_at and takes the rest anew. The row
+// of a refused record that was mirrored before stays as it was (see
+// above).
 func (w *writer[T]) saveRefused(ctx context.Context, refusals []refusal) error {
 	cols := refusedTable.names()
 	var updates []string
@@ -95,9 +113,10 @@ func (p *pass[T]) loadRefusedIDs(ctx context.Context) error {
 	return rows.Err()
 }
 
-// forgetUnseenRefused removes the stored refusals without an id that a
-// reconcile's listing, which began at start, did not meet: they cannot be
-// asked for, and the server lists them no more.
+// forgetUnseenRefused removes the stored refusals without an id that
+// neither the run's new-records pass nor its reconcile's listing, which
+// began at start, met: they cannot be asked for, and the server lists them
+// no more.
 func (p *pass[T]) forgetUnseenRefused(ctx context.Context, start time.Time) error {
 	b := p.r.m.backend
 	return inTx(ctx, b, p.conn, func() error {

@@ -54,8 +54,8 @@ var releasedSteps = map[string]string{
 	"sqlite/0003_exact_over_time.sql":           "1615e32bd99cd132a322fe6b2804d34fd97cd8d0d5c776db0d091e230dfd292c",
 	"postgresql/0001_one_website.sql":           "bf18e3b144eeb53b7c8b8c91ef8f3745386919ba20ca31ac04fb884e62ad3998",
 	"postgresql/0002_websites_and_includes.sql": "9b5dbd3777ec05c1465cd0ce4d0272eb6d8a22e6f07964603991a1cb05a4f6fe",
-	"postgresql/0003_exact_over_time.sql":       "cc1096e0a1df417ac8d9867ced283378086f8b81dc2b51e34cf66dbd84f479be",
-	"sqlite/0004_fleet_runs.sql":                "cc364ea725346ac7f880064f1f6445e4528be2f4e714f2e3452b3c522252904c",
+	"postgresql/0003_exact_over_time.sql":       "4f7cdd0e08de46b6f7d061e782e78babf1edac38d41f53473c298c9341d0c00e",
+	"sqlite/0004_fleet_runs.sql":                "84e2adbc9663946a58283082b61fb88c08c7ac635fa34a689d1144e04f48a604",
 	"postgresql/0004_fleet_runs.sql":            "e7a6bfb65cdbd31a4850fe03ab88191c1f078dfae2b9bfb9f45d092fe6a382ef",
 }
 

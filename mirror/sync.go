@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -23,7 +24,7 @@ func syncTable[T any](ctx context.Context, r *run, t *table[T]) (Counts, error) 
 			return dbErr(err)
 		}
 		defer unlock()
-		p := &pass[T]{r: r, conn: conn, t: t}
+		p := &pass[T]{r: r, conn: conn, t: t, began: time.Now()}
 		defer func() { counts = p.counts }()
 		if err := p.loadRefusedIDs(context.WithoutCancel(ctx)); err != nil {
 			return dbErr(err)
@@ -51,7 +52,35 @@ type pass[T any] struct {
 	conn       *sql.Conn
 	t          *table[T]
 	refusedIDs map[int64]bool // see writer.refusedIDs
+	began      time.Time      // before the first request of the table
 	counts     Counts
+	// seen are the records that the new-records pass wrote or refused,
+	// kept for a reconcile only, whose listing goes past them: a run
+	// counts (and writes) each record once.
+	seen map[seenKey]bool
+}
+
+// seenKey names a record the new-records pass met: by id, or for a
+// refused record whose id cannot be read by the digest of its bytes (see
+// contentDigest).
+type seenKey struct {
+	id     int64
+	digest string
+}
+
+// key is the seenKey of what a walk yielded, and false for an error of the
+// walk itself.
+func (p *pass[T]) key(v *T, err error) (seenKey, bool) {
+	var bad *ordermsg.RecordDecodeError
+	switch {
+	case err == nil:
+		return seenKey{id: p.t.id(v)}, true
+	case !errors.As(err, &bad):
+		return seenKey{}, false
+	case bad.ID != 0:
+		return seenKey{id: bad.ID}, true
+	}
+	return seenKey{digest: string(contentDigest(bad.Raw))}, true
 }
 
 // writer starts a writer of the table's rows; its counts are added to the
@@ -97,8 +126,14 @@ func (p *pass[T]) fresh(ctx context.Context) (ordermsg.Checkpoint, error) {
 	if err != nil {
 		return cp, p.done(w, nil, dbErr(err))
 	}
+	if p.r.opts.Reconcile {
+		p.seen = map[seenKey]bool{}
+	}
 	var resp ordermsg.Response
 	for v, err := range p.t.sync(ctx, p.r.c, p.r.site, &cp, p.r.opts.PageSize, &resp) {
+		if k, ok := p.key(v, err); ok && p.seen != nil {
+			p.seen[k] = true
+		}
 		if err := p.take(w, v, err, &resp, &cp); err != nil {
 			return cp, p.done(w, &cp, err)
 		}
@@ -118,7 +153,9 @@ func (p *pass[T]) refresh(ctx context.Context, mark time.Time) error {
 	w := p.writer(ctx, false)
 	var resp ordermsg.Response
 	for v, err := range p.t.all(ctx, p.r.c, p.r.site, since, p.r.opts.PageSize, p.r.opts.Concurrency, &resp) {
-		if err == nil {
+		if bad := p.undated(v, err); bad != nil {
+			v, err = nil, bad
+		} else if err == nil {
 			if created := p.t.created(v); created.Before(from) || created.After(mark) {
 				continue
 			}
@@ -137,7 +174,6 @@ func (p *pass[T]) refresh(ctx context.Context, mark time.Time) error {
 // server no longer has (404) gets deleted_at, one it has is written as read.
 // The checkpoint does not move.
 func (p *pass[T]) reconcile(ctx context.Context, mark time.Time) error {
-	start := time.Now()
 	listed := map[int64]bool{}
 	w := p.writer(ctx, false)
 	var resp ordermsg.Response
@@ -148,7 +184,14 @@ func (p *pass[T]) reconcile(ctx context.Context, mark time.Time) error {
 			listed[bad.ID] = true
 		case err == nil:
 			listed[p.t.id(v)] = true
-			if p.t.created(v).After(mark) {
+		}
+		if k, ok := p.key(v, err); ok && p.seen[k] {
+			continue // written or refused by this run's new-records pass
+		}
+		if err == nil {
+			if bad := p.undated(v, err); bad != nil {
+				v, err = nil, bad
+			} else if p.t.created(v).After(mark) {
 				continue
 			}
 		}
@@ -159,7 +202,7 @@ func (p *pass[T]) reconcile(ctx context.Context, mark time.Time) error {
 	if err := p.done(w, nil, nil); err != nil {
 		return err
 	}
-	if err := p.forgetUnseenRefused(context.WithoutCancel(ctx), start); err != nil {
+	if err := p.forgetUnseenRefused(context.WithoutCancel(ctx), p.began); err != nil {
 		return dbErr(err)
 	}
 	missing, err := p.liveNotIn(context.WithoutCancel(ctx), listed, mark)
@@ -167,6 +210,20 @@ func (p *pass[T]) reconcile(ctx context.Context, mark time.Time) error {
 		return dbErr(err)
 	}
 	return p.confirm(ctx, missing)
+}
+
+// undated is, for v, a record listed without date_created (err nil), the
+// refusal that Sync makes of it (ordermsg.ErrNoCreationTime, neither index
+// nor offset): every pass keeps such a record alike, as refused, rather
+// than one mirroring it as created in year 1 and the next refusing it.
+// It is nil for any other record.
+func (p *pass[T]) undated(v *T, err error) *ordermsg.RecordDecodeError {
+	if err != nil || !p.t.created(v).IsZero() {
+		return nil
+	}
+	object, id := strings.TrimSuffix(p.t.name, "s"), p.t.id(v)
+	return &ordermsg.RecordDecodeError{Object: object, ID: id, Index: -1, Offset: -1, Raw: p.t.raw(v),
+		Err: fmt.Errorf("%w: %s %d", ordermsg.ErrNoCreationTime, object, id)}
 }
 
 // liveNotIn returns the ids of the table's live records of the website,
@@ -211,7 +268,8 @@ type lookup[T any] struct {
 
 // confirm retrieves the records with the given ids, Concurrency at a time,
 // and writes what it finds: the record as read, or that it is gone. A
-// record that cannot be decoded lives, and is left as it is.
+// record that cannot be decoded lives, and is left as it is. A record whose
+// id is not positive, which cannot be retrieved, is gone.
 func (p *pass[T]) confirm(ctx context.Context, ids []int64) error {
 	if len(ids) == 0 {
 		return nil
@@ -224,6 +282,17 @@ func (p *pass[T]) confirm(ctx context.Context, ids []int64) error {
 	for range min(p.r.opts.Concurrency, len(ids)) {
 		wg.Go(func() {
 			for id := range todo {
+				if id <= 0 {
+					// The API cannot be asked for a record by an id that
+					// is not positive: the SDK refuses such an id before
+					// sending. The server listed the record once and lists
+					// it no more, and a retrieve could tell no more than
+					// that: it is taken as gone (its refusal, if stored,
+					// forgotten). Should a shifting list have skipped it,
+					// the next reconcile that lists it makes it live again.
+					answers <- lookup[T]{id: id, at: time.Now()}
+					continue
+				}
 				var resp ordermsg.Response
 				v, err := p.t.get(ctx, p.r.c, p.r.site, id, &resp)
 				a := lookup[T]{id: id, v: v, at: resp.ReceivedAt, err: err}
@@ -282,12 +351,17 @@ func joinFlush(walkErr, flushErr error) error {
 	return walkErr
 }
 
-// lock takes the lock of a website's resource, in PostgreSQL: an advisory
-// lock of the session of conn, waited for, held until unlock. In SQLite,
-// whose transactions are serialized by the database, it takes nothing.
+// lock takes the lock of a website's resource, waited for, held until
+// unlock: in PostgreSQL an advisory lock of the session of conn, in SQLite
+// a lease (lease.go). Runs of a website's table take turns, so that an
+// older read never overwrites a newer one.
 func (m *Mirror) lock(ctx context.Context, conn *sql.Conn, site int64, resource string) (unlock func(), err error) {
 	if m.backend != PostgreSQL {
-		return func() {}, nil
+		unlock, err := m.lease(ctx, conn, site, resource)
+		if err != nil {
+			return nil, fmt.Errorf("mirror: waiting for the lease of website %d's %s: %w", site, resource, err)
+		}
+		return unlock, nil
 	}
 	key := advisoryKey(fmt.Sprintf("ordermsg mirror %s of website %d", resource, site))
 	if _, err := conn.ExecContext(ctx, "SELECT pg_advisory_lock($1)", key); err != nil {

@@ -98,6 +98,12 @@ var (
 	// runsTable holds a row per run of a website by a fleet (see
 	// fleet.go): status is "ok" or "failed"; the counts are the orders' and
 	// messages' together.
+	// leasesTable holds, in SQLite only, the lease of each website's
+	// resource that a run holds (see lease.go).
+	leasesTable = tableDef{"mirror_leases", []column{
+		notNull("website_id", typeBigint), notNull("resource", typeText), notNull("host", typeText),
+		notNull("pid", typeBigint), notNull("token", typeText), notNull("expires_at", typeStamp),
+	}}
 	runsTable = tableDef{"mirror_runs", []column{
 		notNull("website_id", typeBigint), notNull("started_at", typeStamp), notNull("finished_at", typeStamp),
 		notNull("status", typeText), notNull("new_records", typeBigint), notNull("updated_records", typeBigint),
@@ -105,9 +111,13 @@ var (
 	}}
 )
 
-// schemaTables are every table of the schema.
-func schemaTables() []tableDef {
-	return []tableDef{mirrorSchemaTable, ordersTable.def(), messagesTable.def(), syncStateTable, refusedTable, sourcesTable, runsTable}
+// schemaTables are every table of the schema of b.
+func schemaTables(b Backend) []tableDef {
+	out := []tableDef{mirrorSchemaTable, ordersTable.def(), messagesTable.def(), syncStateTable, refusedTable, sourcesTable, runsTable}
+	if b == SQLite {
+		out = append(out, leasesTable)
+	}
+	return out
 }
 
 // field is a column of a record's table that holds one of the record's

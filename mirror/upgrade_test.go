@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ordermsg/ordermsg-go/mirror"
 	"github.com/ordermsg/ordermsg-go/mirror/mirrortest"
@@ -242,6 +243,38 @@ func TestRefusesAnEmptySchemaTable(t *testing.T) {
 		var n int
 		if err := db.QueryRow("SELECT count(*) FROM mirror_schema").Scan(&n); err != nil || n != 0 {
 			t.Errorf("mirror_schema was changed: %d rows, %v", n, err)
+		}
+	})
+}
+
+// TestUpgradeOfYearZero: a database of schema 2 holds a creation time of
+// year 0 ("0000-01-01T00:00:00Z", valid RFC 3339, which the SDK reads),
+// which PostgreSQL's timestamptz does not take as text. Step 3 keeps it as
+// the same instant, 1 BC in PostgreSQL's notation, which is what a run
+// writes for it; SQLite keeps the text.
+func TestUpgradeOfYearZero(t *testing.T) {
+	mirrortest.ForEach(t, func(t *testing.T, be mirrortest.Backend, target string) {
+		loadDump(t, be, target, "v2_"+strings.ToLower(be.Name)+".sql")
+		db := be.Open(t, target)
+		const zero = "0000-01-01T00:00:00Z"
+		if _, err := db.Exec("UPDATE orders SET date_created = '" + zero + "' WHERE id = 1001000030"); err != nil {
+			t.Fatal(err)
+		}
+		openMirror(t, be, db)
+		var want any = zero
+		if be.Backend == mirror.PostgreSQL {
+			want = time.Date(0, time.January, 1, 0, 0, 0, 0, time.UTC)
+		}
+		q := "SELECT count(*) FROM orders WHERE id = 1001000030 AND date_created = ?"
+		if be.Backend == mirror.PostgreSQL {
+			q = strings.Replace(q, "?", "$1", 1)
+		}
+		var n int
+		if err := db.QueryRow(q, want).Scan(&n); err != nil || n != 1 {
+			t.Errorf("the order of year 0 after the upgrade: %d rows at %v (%v), want 1", n, want, err)
+		}
+		if n := count(t, db, "SELECT count(*) FROM orders") + count(t, db, "SELECT count(*) FROM messages"); n != 2*(6+8) {
+			t.Errorf("%d records after the upgrade, want 28", n)
 		}
 	})
 }

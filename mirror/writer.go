@@ -310,7 +310,7 @@ func (w *writer[T]) write(ctx context.Context, records []read, presumeNew bool) 
 		if bytes.Equal(was, r.digest) && !s.deleted {
 			c.Unchanged++
 			if s.digest == nil {
-				if err := w.fillDigest(ctx, id, was); err != nil {
+				if err := w.heal(ctx, id, was, s.json); err != nil {
 					return c, err
 				}
 			}
@@ -413,10 +413,19 @@ func (w *writer[T]) update(ctx context.Context, r read) (int, error) {
 	return w.exec(ctx, q, append(row[2:], row[0], row[1], row[len(row)-1])...)
 }
 
-// fillDigest stores the digest of a row that an earlier version wrote
-// without one, so that the next read of the record need not read its JSON.
-func (w *writer[T]) fillDigest(ctx context.Context, id int64, digest []byte) error {
-	_, err := w.exec(ctx, "UPDATE "+w.t.name+" SET digest = ? WHERE website_id = ? AND id = ? AND digest IS NULL", digest, w.site, id)
+// heal stores the digest, and the nul_free_json, of a row that an earlier
+// version wrote without them (raw is its json): rows of the version before
+// schema 3, and rows such a version's run still writes while another
+// upgrades the database. Without nul_free_json, the views of PostgreSQL
+// fail on a record with a NUL character; with the digest, the next read of
+// the record need not read its JSON.
+func (w *writer[T]) heal(ctx context.Context, id int64, digest, raw []byte) error {
+	var free any
+	if f := nulFreeJSON(raw); f != nil {
+		free = w.b.value(typeJSON, f)
+	}
+	_, err := w.exec(ctx, "UPDATE "+w.t.name+" SET digest = ?, nul_free_json = ? WHERE website_id = ? AND id = ? AND digest IS NULL",
+		digest, free, w.site, id)
 	return err
 }
 

@@ -75,12 +75,15 @@ func (f *fleetRun) run(ctx context.Context) error {
 		return &localFailure{f.target.hide(fmt.Errorf("%s: %w", f.target.name, err))}
 	}
 
-	out := &fleetOutput{ctx: ctx, run: f, bar: newFleetProgress(a, len(sites)), worst: exitOK}
+	out := &fleetOutput{ctx: ctx, run: f, bar: newFleetProgress(a, len(sites)), worst: exitOK, keys: map[int64]string{}}
+	for _, s := range sites {
+		out.keys[s.id] = s.key
+	}
 	websites := func(yield func(mirror.Website) bool) {
 		for _, s := range sites {
 			// Checked when FILE was read: NewClient cannot fail here.
 			c, _ := ordermsg.NewClient(a.baseURL, s.key, opts...)
-			if !yield(mirror.Website{ID: s.id, Client: c}) {
+			if !yield(mirror.Website{ID: s.id, Client: c, Secrets: out.secrets(s.id)}) {
 				return
 			}
 		}
@@ -125,6 +128,14 @@ type fleetOutput struct {
 	more   int     // failed beyond them
 	// interrupted is the number of websites a signal stopped in.
 	interrupted int
+	keys        map[int64]string // the API key of each website, by id
+}
+
+// secrets are the strings that the text of a website's failure must never
+// show, in its line and in mirror_runs: its API key (a server may quote it)
+// and the database's password.
+func (o *fleetOutput) secrets(site int64) []string {
+	return append([]string{o.keys[site]}, o.run.target.secrets...)
 }
 
 // maxListed is the number of failed websites the last line names.
@@ -141,7 +152,7 @@ func (o *fleetOutput) website(r mirror.WebsiteResult) {
 		fmt.Fprintf(w, "website %d: interrupted; orders: %v; messages: %v (kept)\n", r.WebsiteID, r.Orders, r.Messages)
 		o.interrupted++
 	case r.Err != nil:
-		fmt.Fprintf(w, "website %d: failed: %v\n", r.WebsiteID, o.run.target.hide(r.Err))
+		fmt.Fprintf(w, "website %d: failed: %v\n", r.WebsiteID, o.run.target.hideWith(forCLI(r.Err), o.keys[r.WebsiteID]))
 		o.worst = max(o.worst, fleetExitCode(r.Err))
 		if len(o.failed) < maxListed {
 			o.failed = append(o.failed, r.WebsiteID)

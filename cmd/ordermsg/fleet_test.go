@@ -121,7 +121,8 @@ func runsOf(t testing.TB, db *sql.DB) map[int64][]string {
 // TestSyncFleetCLI syncs a fleet of four websites, one with a wrong key:
 // exit 1, a line for each website and the total, a row of mirror_runs for
 // each, every good website exact, and no key in the output. A website
-// mirrored from another base URL makes it exit 2, and the database's
+// mirrored from another base URL makes it exit 2, its line naming the flag
+// (not the Go option), and the database's
 // failure 3, whatever else failed. Then, the bad line gone, a run with
 // nothing new exits 0.
 func TestSyncFleetCLI(t *testing.T) {
@@ -176,7 +177,8 @@ func TestSyncFleetCLI(t *testing.T) {
 		t.Cleanup(other.Close)
 		moved := withEnv(env, envBaseURL, other.URL)
 		stdout, stderr, code = cli{env: moved}.run(context.Background(), "sync", "--db", target, "--websites", file)
-		if lines, _ := fleetLines(t, stdout); code != exitUsage || !strings.Contains(lines[fmt.Sprint(good[0].ID)], "is mirrored from "+srv.URL) {
+		if lines, _ := fleetLines(t, stdout); code != exitUsage || !strings.Contains(lines[fmt.Sprint(good[0].ID)], "is mirrored from "+srv.URL) ||
+			!strings.Contains(lines[fmt.Sprint(good[0].ID)], "--base-url-moved") || strings.Contains(stdout+stderr, "BaseURLMoved") {
 			t.Errorf("a website from another base URL and a wrong key: exit %d, want 2:\n%s%s", code, stdout, stderr)
 		}
 
@@ -329,4 +331,37 @@ func TestSyncFleetCLIInterrupted(t *testing.T) {
 	for _, w := range sites {
 		mirrortest.SameRecords(t, db, srv, w.ID, w.APIKey)
 	}
+}
+
+// TestSyncFleetCLIKeepsKeysSecret: a server that quotes the API key in the
+// message of its error (a key that does not belong to the website, say)
+// gets it masked both in the website's line and in mirror_runs.error,
+// whose rows outlive the run and are read by others.
+func TestSyncFleetCLIKeepsKeysSecret(t *testing.T) {
+	mirrortest.ForEach(t, func(t *testing.T, be mirrortest.Backend, target string) {
+		srv, sites := fleetService(t, 2)
+		quoting := sites[1]
+		echo := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if strings.HasPrefix(r.URL.Path, fmt.Sprintf("/websites/%d/", quoting.ID)) {
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(http.StatusForbidden)
+				fmt.Fprintf(w, `{"message":"the key %s may not read website %d"}`, quoting.APIKey, quoting.ID)
+				return
+			}
+			srv.Handler.ServeHTTP(w, r)
+		}))
+		t.Cleanup(echo.Close)
+		env := map[string]string{envBaseURL: echo.URL, envAPIKey: "ignored-with-websites", envWebsiteID: "77"}
+		stdout, stderr, code := cli{env: env}.run(context.Background(), "sync", "--db", target, "--websites", websitesFile(t, fileOf(sites)))
+		if code != exitFailure || !strings.Contains(stdout, "may not read website") {
+			t.Fatalf("exit %d, want 1, with the server's message:\n%s%s", code, stdout, stderr)
+		}
+		if strings.Contains(stdout+stderr, quoting.APIKey) {
+			t.Errorf("the key shows:\n%s%s", stdout, stderr)
+		}
+		runs := runsOf(t, be.Open(t, target))
+		if r := runs[quoting.ID]; len(r) != 1 || !strings.Contains(r[0], "may not read website") || strings.Contains(r[0], quoting.APIKey) {
+			t.Errorf("mirror_runs of website %d: %q; want the failure, without the key", quoting.ID, r)
+		}
+	})
 }

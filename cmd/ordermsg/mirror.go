@@ -106,6 +106,15 @@ func (t *mirrorTarget) hide(err error) error {
 	return &maskedError{err: err, secrets: t.secrets}
 }
 
+// hideWith is err with every secret of the target masked, and the given
+// ones too (an API key, which a server may quote); nil stays nil.
+func (t *mirrorTarget) hideWith(err error, secrets ...string) error {
+	if err == nil {
+		return nil
+	}
+	return &maskedError{err: err, secrets: append(secrets, t.secrets...)}
+}
+
 // maskedError is an error whose text never shows the secrets (a driver's
 // message may quote the URL it was given).
 type maskedError struct {
@@ -116,7 +125,9 @@ type maskedError struct {
 func (e *maskedError) Error() string {
 	msg := e.err.Error()
 	for _, s := range e.secrets {
-		msg = strings.ReplaceAll(msg, s, "xxxxx")
+		if s != "" {
+			msg = strings.ReplaceAll(msg, s, "xxxxx")
+		}
 	}
 	return msg
 }
@@ -132,3 +143,26 @@ func (e *maskedError) Format(f fmt.State, _ rune) { fmt.Fprint(f, e.Error()) }
 // isDatabaseError reports whether err came from the database rather than
 // the API.
 func isDatabaseError(err error) bool { return errors.Is(err, mirror.ErrDatabase) }
+
+// forCLI is err as the command shows it: the error of a website mirrored
+// from another base URL names the flag, --base-url-moved, where the
+// package's names its Go option; any other error is err.
+func forCLI(err error) error {
+	var se *mirror.SourceError
+	if !errors.As(err, &se) {
+		return err
+	}
+	return &sourceFailure{se}
+}
+
+// sourceFailure is a *mirror.SourceError in the command's words.
+type sourceFailure struct{ err *mirror.SourceError }
+
+func (e *sourceFailure) Error() string {
+	return fmt.Sprintf("website %d is mirrored from %s, not from %s: a mirror keeps one source per website, "+
+		"so that the records of two services never mix; if the service really moved to %s, run once with --base-url-moved",
+		e.err.WebsiteID, e.err.Recorded, e.err.Given, e.err.Given)
+}
+
+// Unwrap lets errors.Is see mirror.ErrOtherSource.
+func (e *sourceFailure) Unwrap() error { return e.err }

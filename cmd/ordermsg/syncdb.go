@@ -107,9 +107,11 @@ ends with its session, and the next run takes the website. The table
 mirror_runs gets a row per website per run: website_id, started_at,
 finished_at, status (ok or failed), new_records, updated_records,
 deleted_records and error (the README shows how to find the websites that
-failed or have not synced lately). SQLite has no such holds: workers at once
-on one file are safe, but two may sync the same website at once and the file
-takes one writer at a time, so run one worker per SQLite file.
+failed or have not synced lately). In SQLite a worker holds a website through
+a lease (a row of mirror_leases) instead, which a worker killed on the same
+machine leaves to the next run at once, and one killed elsewhere after a
+minute; the file takes one writer at a time, so run one worker per SQLite
+file.
 
 For PostgreSQL, give the URL in quotes, such as
   --db 'postgres://mirror@db.example.com/shop?sslmode=require'
@@ -167,14 +169,15 @@ records that were new, updated, unchanged and deleted, and the seconds taken:
 			bar.stop()
 			switch {
 			case err == nil:
+			// A server may quote the API key in an error's message.
 			case errors.Is(err, mirror.ErrOtherSource):
-				return &usageError{target.hide(fmt.Errorf("%s: %w", target.name, err))}
+				return &usageError{target.hideWith(fmt.Errorf("%s: %w", target.name, forCLI(err)), a.apiKey)}
 			case ctx.Err() != nil:
 				return &stopped{fmt.Sprintf("(%s keeps what was synced; run again to go on)", target.name)}
 			case isDatabaseError(err):
-				return &localFailure{target.hide(fmt.Errorf("%s: %w", target.name, err))}
+				return &localFailure{target.hideWith(fmt.Errorf("%s: %w", target.name, err), a.apiKey)}
 			default:
-				return &apiFailure{target.hide(fmt.Errorf("%w; %s keeps what was synced before", err, target.name))}
+				return &apiFailure{target.hideWith(fmt.Errorf("%w; %s keeps what was synced before", err, target.name), a.apiKey)}
 			}
 			fmt.Fprintf(a.stdout, "orders: %v; messages: %v; %.2fs\n", res.Orders, res.Messages, time.Since(start).Seconds())
 			if n := res.Orders.Refused + res.Messages.Refused; n > 0 {

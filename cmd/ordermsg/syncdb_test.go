@@ -437,7 +437,8 @@ func TestSyncDBThatCannotBeOpenedIsALocalFailure(t *testing.T) {
 
 // A website is mirrored from one base URL: a run from another (staging and
 // production of the same website id) exits 2 before any write, naming both
-// URLs and the flag; with --base-url-moved the run takes the new one.
+// URLs and the flag (not the Go option); with --base-url-moved the run takes
+// the new one.
 func TestSyncDBOneSourcePerWebsite(t *testing.T) {
 	mirrortest.ForEach(t, func(t *testing.T, be mirrortest.Backend, target string) {
 		srv, env := smallService(t)
@@ -448,7 +449,7 @@ func TestSyncDBOneSourcePerWebsite(t *testing.T) {
 		elsewhere := withEnv(env, envBaseURL, staging.URL)
 		stdout, stderr, code := cli{env: elsewhere}.run(context.Background(), "sync", "--db", target)
 		if code != exitUsage || stdout != "" || !strings.Contains(stderr, srv.URL) || !strings.Contains(stderr, staging.URL) ||
-			!strings.Contains(stderr, "--base-url-moved") {
+			!strings.Contains(stderr, "--base-url-moved") || strings.Contains(stderr, "BaseURLMoved") {
 			t.Errorf("a run from another base URL: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 		}
 		if got := syncOnce(t, elsewhere, "--db", target, "--base-url-moved"); got[0] != "2" {
@@ -489,4 +490,21 @@ func TestSyncDBGoesPastWhatItCannotDecode(t *testing.T) {
 			t.Errorf("refused_records: %.80q, %v", raw, err)
 		}
 	})
+}
+
+// TestSyncDBKeepsTheKeySecret: a server that quotes the API key in the
+// message of its error gets it masked in the run's error line, as the
+// database's password is.
+func TestSyncDBKeepsTheKeySecret(t *testing.T) {
+	srv, env := smallService(t)
+	echo := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusForbidden)
+		fmt.Fprintf(w, `{"message":"the key %s may not read this website"}`, srv.APIKey)
+	}))
+	defer echo.Close()
+	stdout, stderr, code := cli{env: withEnv(env, envBaseURL, echo.URL)}.run(context.Background(), "sync", "--db", filepath.Join(t.TempDir(), "m.db"))
+	if code != exitFailure || !strings.Contains(stderr, "may not read this website") || strings.Contains(stdout+stderr, srv.APIKey) {
+		t.Errorf("exit %d (want 1), stdout %q, stderr %q: want the server's message without the key", code, stdout, stderr)
+	}
 }

@@ -5,14 +5,25 @@
 -- the record gone. Records the SDK cannot decode are kept as sent, and each
 -- website remembers the base URL it is mirrored from. Released: never change
 -- it.
+--
+-- A creation time of year 0, such as '0000-01-01T00:00:00Z' (valid RFC 3339,
+-- which the SDK reads), is not a timestamptz that PostgreSQL takes as text:
+-- it is the instant PostgreSQL spells year 1 BC (ISO 8601 counts a year 0,
+-- PostgreSQL does not), kept as that instant, which is also what a run
+-- writes for such a record; not NULL (date_created is NOT NULL, and the
+-- record keeps its place in time) nor -infinity (which is no instant).
 ALTER TABLE orders
-	ALTER COLUMN date_created TYPE timestamptz USING CAST(date_created AS timestamptz),
+	ALTER COLUMN date_created TYPE timestamptz USING CASE WHEN date_created LIKE '0000-%'
+		THEN CAST(overlay(date_created PLACING '0001' FROM 1 FOR 4) || ' BC' AS timestamptz)
+		ELSE CAST(date_created AS timestamptz) END,
 	ADD COLUMN nul_free_json json,
 	ADD COLUMN digest        bytea,
 	ADD COLUMN read_at       timestamptz,
 	ADD COLUMN deleted_at    timestamptz;
 ALTER TABLE messages
-	ALTER COLUMN date_created TYPE timestamptz USING CAST(date_created AS timestamptz),
+	ALTER COLUMN date_created TYPE timestamptz USING CASE WHEN date_created LIKE '0000-%'
+		THEN CAST(overlay(date_created PLACING '0001' FROM 1 FOR 4) || ' BC' AS timestamptz)
+		ELSE CAST(date_created AS timestamptz) END,
 	ADD COLUMN nul_free_json json,
 	ADD COLUMN digest        bytea,
 	ADD COLUMN read_at       timestamptz,

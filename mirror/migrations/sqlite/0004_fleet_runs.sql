@@ -14,3 +14,16 @@ CREATE TABLE mirror_runs (
 	error           TEXT
 );
 CREATE INDEX mirror_runs_website_id_finished_at ON mirror_runs (website_id, finished_at);
+-- Runs of a website's orders or messages take turns through a lease (in
+-- PostgreSQL, through an advisory lock): the process (host and pid) and the
+-- run (token) that holds it, until expires_at, which the run moves on while
+-- it holds it.
+CREATE TABLE mirror_leases (
+	website_id BIGINT NOT NULL,
+	resource   TEXT NOT NULL,
+	host       TEXT NOT NULL,
+	pid        BIGINT NOT NULL,
+	token      TEXT NOT NULL,
+	expires_at TEXT NOT NULL,
+	CONSTRAINT mirror_leases_website_id_resource PRIMARY KEY (website_id, resource)
+);
