@@ -627,6 +627,29 @@ func TestSyncOverlapCheckGoesOnWhenTheRememberedRecordCannotBeRead(t *testing.T)
 	}
 }
 
+// The newest record the checkpoint remembers has an id that is not
+// positive, which the API cannot be asked for, and leaves the list: the
+// overlap check cannot read it, so it lets the run go on instead of failing
+// every run on the SDK's own refusal to ask for such an id.
+func TestSyncOverlapCheckGoesOnWhenTheRememberedIDIsNotPositive(t *testing.T) {
+	ls := &listServer{}
+	ls.add(listRecord{-4, listBase.Add(time.Minute)}, listRecord{0, listBase.Add(2 * time.Minute)})
+	c := ls.client(t)
+	var cp ordermsg.Checkpoint
+	if got, err := syncIDs(c, &cp, 10); err != nil || !slices.Equal(got, []int64{-4, 0}) {
+		t.Fatalf("first run: %v, %v", got, err)
+	}
+	ls.set(func(ls *listServer) {
+		ls.hidden = map[int64]bool{0: true}
+		ls.recs = append(ls.recs, listRecord{6, listBase.Add(6 * time.Minute)})
+	})
+	for run := range 2 {
+		if got, err := syncIDs(c, &cp, 10); err != nil || !slices.Equal(got, []int64{6}[:1-run]) {
+			t.Fatalf("run %d after order 0 left: %v, %v; want [6] then nothing", run+2, got, err)
+		}
+	}
+}
+
 // In Sync, Response is the response of the page the record came from, also
 // for the last record of a page, which Sync holds back until the next page
 // shows the order ascending.
