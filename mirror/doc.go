@@ -126,9 +126,11 @@
 // a website another holds (SkipHeld) or synced since it began (SkipSynced),
 // so that no worker waits for another. A worker killed at any moment loses
 // nothing: what it committed stays, and its hold ends with its session, so
-// that the next run takes the website. SQLite has no such holds: workers at
-// once are safe but two may sync a website at the same time, and the file
-// takes one writer at a time: one worker per SQLite file is what pays.
+// that the next run takes the website. In SQLite a worker holds a website
+// through a lease (a row of mirror_leases) and skips one another holds; a
+// lease past its time (a minute), or of a process of this host that no
+// longer runs, is anyone's. The file takes one writer at a time: one worker
+// per SQLite file is what pays.
 //
 // Each website's run leaves a row in mirror_runs when it ends: website_id,
 // started_at and finished_at (the mirror's clock), status ("ok" or
@@ -154,8 +156,18 @@
 // fetched. Two runs of the same website at once both finish and leave the
 // mirror exact: in PostgreSQL a run holds an advisory lock per website and
 // resource, so the second waits for the first and then finds nothing new; in
-// SQLite writes are serialized by the database, a run never moves a stored
-// checkpoint back, and an older read never overwrites a newer one. A run
-// killed at any moment keeps what it committed, and the next goes on from
-// there.
+// SQLite a run holds a lease per website and resource (mirror_leases), so
+// the second waits for the first; a lease of a killed process on this host
+// is taken at once, one elsewhere after a minute. A run killed at any moment
+// keeps what it committed, and the next goes on from there.
+//
+// # Refused records
+//
+// A record dated in the future or without date_created is refused by every
+// pass alike, kept as sent in refused_records. A record mirrored once that
+// the SDK later refuses keeps its row as last read, live in the views; its
+// row in refused_records (same website, resource and id) says so: join on
+// it to leave such rows out. When the orders fail, the messages are still
+// mirrored, unless the failure is the website's (401, 403, 404) or the
+// context ended. Website.Secrets are masked in mirror_runs.error.
 package mirror
