@@ -40,7 +40,7 @@ existing one keeps its mode; a symlink is followed. A device, a FIFO or
 /dev/stdout is written in place, never replaced. On a terminal, a progress
 bar shows on stderr.
 
---format csv writes fixed columns (the README lists them). It asks for the
+--format csv writes fixed columns (docs/cli.md#csv-columns lists them). It asks for the
 include they are made of, %[2]s, and refuses any other
 --include, which would have no column: export JSON Lines to keep included
 data. An absent reference is an empty cell, whether the API sent 0 or null.

@@ -45,7 +45,7 @@ currency, total, amount_paid, promo_code, message_type and the ids of linked
 records (NULL when the API sends 0 or null). Views give one row per element:
 order_items, order_item_fields, order_fields, message_fields, order_shipments,
 order_notes, print_ready_files, order_payment_transactions and
-message_payment_transactions (see the README for their columns and queries).
+message_payment_transactions (docs/mirror.md#views gives their columns and queries).
 
 Records are written in transactions of up to 500, each with the checkpoint
 that covers them, and no transaction stays open while a page is fetched: a
@@ -106,8 +106,8 @@ another's. A worker killed at any moment (kill -9) loses nothing: its hold
 ends with its session, and the next run takes the website. The table
 mirror_runs gets a row per website per run: website_id, started_at,
 finished_at, status (ok or failed), new_records, updated_records,
-deleted_records and error (the README shows how to find the websites that
-failed or have not synced lately). In SQLite a worker holds a website through
+deleted_records and error (docs/mirror.md#which-websites-failed-or-have-not-synced
+shows how to find the websites that failed or have not synced lately). In SQLite a worker holds a website through
 a lease (a row of mirror_leases) instead, which a worker killed on the same
 machine leaves to the next run at once, and one killed elsewhere after a
 minute; the file takes one writer at a time, so run one worker per SQLite
