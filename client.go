@@ -17,6 +17,7 @@ import (
 	"unicode"
 
 	"github.com/go-json-experiment/json"
+	"github.com/ordermsg/ordermsg-go/internal/resources"
 	"github.com/ordermsg/ordermsg-go/internal/urls"
 	"golang.org/x/net/http/httpguts"
 )
@@ -316,9 +317,10 @@ func NewClient(baseURL, apiKey string, opts ...Option) (*Client, error) {
 	}
 	c.httpClient = &hc
 	// The API's two resources: the path segment of each collection, and the
-	// "object" of its records.
-	c.Orders = &OrdersService{r: resource[Order, *Order]{c: c, collection: "orders", kind: ObjectOrder}}
-	c.Messages = &MessagesService{r: resource[Message, *Message]{c: c, collection: "messages", kind: ObjectMessage}}
+	// "object" of its records, as internal/resources names them for the
+	// mirror and the tool too.
+	c.Orders = &OrdersService{r: resource[Order, *Order]{c: c, collection: resources.Orders.Collection, kind: resources.Orders.Object}}
+	c.Messages = &MessagesService{r: resource[Message, *Message]{c: c, collection: resources.Messages.Collection, kind: resources.Messages.Object}}
 	return c, nil
 }
 

@@ -10,14 +10,15 @@ import (
 	"time"
 
 	"github.com/go-json-experiment/json/jsontext"
+	"github.com/ordermsg/ordermsg-go/internal/resources"
 )
 
 // Object kinds: the value of the "object" field that names each resource.
 const (
-	ObjectOrder             = "order"
+	ObjectOrder             = resources.OrderObject
 	ObjectOrderItem         = "order_item"
 	ObjectVersadocOrderItem = "versadoc_order_item"
-	ObjectMessage           = "message"
+	ObjectMessage           = resources.MessageObject
 	ObjectList              = "list"
 )
 

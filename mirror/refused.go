@@ -42,7 +42,7 @@ type refusal struct {
 // already stored keeps its first_seen_at and takes the rest anew. The row
 // of a refused record that was mirrored before stays as it was (see
 // above).
-func (w *writer[T]) saveRefused(ctx context.Context, refusals []refusal) error {
+func (w *writer) saveRefused(ctx context.Context, refusals []refusal) error {
 	cols := refusedTable.names()
 	var updates []string
 	for _, c := range cols {
@@ -77,7 +77,7 @@ func (w *writer[T]) saveRefused(ctx context.Context, refusals []refusal) error {
 
 // forgetRefused removes the stored refusals of the records with the given
 // ids: they decoded, or the server no longer has them.
-func (w *writer[T]) forgetRefused(ctx context.Context, ids []int64) error {
+func (w *writer) forgetRefused(ctx context.Context, ids []int64) error {
 	var args []any
 	for _, id := range ids {
 		if w.refusedIDs[id] {
@@ -94,7 +94,7 @@ func (w *writer[T]) forgetRefused(ctx context.Context, ids []int64) error {
 }
 
 // refusedIDs reads the ids of the table's stored refusals of the website.
-func (p *pass[T]) loadRefusedIDs(ctx context.Context) error {
+func (p *pass) loadRefusedIDs(ctx context.Context) error {
 	b := p.r.m.backend
 	rows, err := p.conn.QueryContext(ctx, b.rebind("SELECT id FROM "+refusedTable.name+" WHERE website_id = ? AND resource = ? AND id IS NOT NULL"),
 		p.r.site, p.t.name)
@@ -117,7 +117,7 @@ func (p *pass[T]) loadRefusedIDs(ctx context.Context) error {
 // neither the run's new-records pass nor its reconcile's listing, which
 // began at start, met: they cannot be asked for, and the server lists them
 // no more.
-func (p *pass[T]) forgetUnseenRefused(ctx context.Context, start time.Time) error {
+func (p *pass) forgetUnseenRefused(ctx context.Context, start time.Time) error {
 	b := p.r.m.backend
 	return inTx(ctx, b, p.conn, func() error {
 		_, err := p.conn.ExecContext(ctx, b.rebind("DELETE FROM "+refusedTable.name+

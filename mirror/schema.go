@@ -205,7 +205,7 @@ func compressWithLZ4(ctx context.Context, b Backend, conn *sql.Conn) error {
 	if errors.Is(err, sql.ErrNoRows) || (err == nil && !lz4) {
 		return nil
 	}
-	for _, table := range []string{"orders", "messages"} {
+	for _, table := range []string{ordersTable.name, messagesTable.name} {
 		if err == nil {
 			_, err = conn.ExecContext(ctx, "ALTER TABLE "+table+" ALTER COLUMN json SET COMPRESSION lz4")
 		}
@@ -233,7 +233,7 @@ func schemaVersion(ctx context.Context, b Backend, conn *sql.Conn) (int, error) 
 		return int(v.Int64), err
 	}
 	var found []string
-	for _, t := range []string{"orders", "messages", "sync_state"} {
+	for _, t := range []string{ordersTable.name, messagesTable.name, syncStateTable.name} {
 		ok, err := exists(t)
 		if err != nil {
 			return 0, err

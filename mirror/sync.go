@@ -6,7 +6,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"strings"
 	"sync"
 	"time"
 
@@ -16,7 +15,7 @@ import (
 // syncTable brings one table of a website up to date: the records created
 // since its checkpoint, then (with RefreshDays) the recent ones again, or
 // (with Reconcile) every one.
-func syncTable[T any](ctx context.Context, r *run, t *table[T]) (Counts, error) {
+func syncTable(ctx context.Context, r *run, t *table) (Counts, error) {
 	var counts Counts
 	err := r.withConn(ctx, func(conn *sql.Conn) error {
 		unlock, err := r.m.lock(ctx, conn, r.site, t.name)
@@ -24,7 +23,7 @@ func syncTable[T any](ctx context.Context, r *run, t *table[T]) (Counts, error) 
 			return dbErr(err)
 		}
 		defer unlock()
-		p := &pass[T]{r: r, conn: conn, t: t, began: time.Now()}
+		p := &pass{r: r, conn: conn, t: t, began: time.Now()}
 		defer func() { counts = p.counts }()
 		if err := p.loadRefusedIDs(context.WithoutCancel(ctx)); err != nil {
 			return dbErr(err)
@@ -47,10 +46,10 @@ func syncTable[T any](ctx context.Context, r *run, t *table[T]) (Counts, error) 
 
 // pass reads a table's records and writes them, one writer at a time, on
 // the connection that holds the table's lock.
-type pass[T any] struct {
+type pass struct {
 	r          *run
 	conn       *sql.Conn
-	t          *table[T]
+	t          *table
 	refusedIDs map[int64]bool // see writer.refusedIDs
 	began      time.Time      // before the first request of the table
 	counts     Counts
@@ -70,11 +69,11 @@ type seenKey struct {
 
 // key is the seenKey of what a walk yielded, and false for an error of the
 // walk itself.
-func (p *pass[T]) key(v *T, err error) (seenKey, bool) {
+func (p *pass) key(v *ordermsg.RawRecord, err error) (seenKey, bool) {
 	var bad *ordermsg.RecordDecodeError
 	switch {
 	case err == nil:
-		return seenKey{id: p.t.id(v)}, true
+		return seenKey{id: v.ID}, true
 	case !errors.As(err, &bad):
 		return seenKey{}, false
 	case bad.ID != 0:
@@ -85,7 +84,7 @@ func (p *pass[T]) key(v *T, err error) (seenKey, bool) {
 
 // writer starts a writer of the table's rows; its counts are added to the
 // pass's by done.
-func (p *pass[T]) writer(ctx context.Context, insertFirst bool) *writer[T] {
+func (p *pass) writer(ctx context.Context, insertFirst bool) *writer {
 	// The database work is not cancelled with ctx, so that an interrupted
 	// run commits what it has read.
 	return newWriter(context.WithoutCancel(ctx), p, insertFirst)
@@ -93,7 +92,7 @@ func (p *pass[T]) writer(ctx context.Context, insertFirst bool) *writer[T] {
 
 // done finishes w, with cp when not nil, adds its counts, and returns err
 // (the walk's, the writer's, or nil) joined with the writer's.
-func (p *pass[T]) done(w *writer[T], cp *ordermsg.Checkpoint, err error) error {
+func (p *pass) done(w *writer, cp *ordermsg.Checkpoint, err error) error {
 	werr := w.finish(cp)
 	p.counts.add(w.counts)
 	if err != nil && werr != err {
@@ -105,7 +104,7 @@ func (p *pass[T]) done(w *writer[T], cp *ordermsg.Checkpoint, err error) error {
 // take hands what a walk yielded to w: a record, read at the time of resp,
 // or one that could not be decoded; cp, when not nil, covers it. It returns
 // the walk's error, or the writer's.
-func (p *pass[T]) take(w *writer[T], v *T, err error, resp *ordermsg.Response, cp *ordermsg.Checkpoint) error {
+func (p *pass) take(w *writer, v *ordermsg.RawRecord, err error, resp *ordermsg.Response, cp *ordermsg.Checkpoint) error {
 	var bad *ordermsg.RecordDecodeError
 	switch {
 	case errors.As(err, &bad):
@@ -120,7 +119,7 @@ func (p *pass[T]) take(w *writer[T], v *T, err error, resp *ordermsg.Response, c
 
 // fresh mirrors the records created since the table's checkpoint, which it
 // advances, and returns it.
-func (p *pass[T]) fresh(ctx context.Context) (ordermsg.Checkpoint, error) {
+func (p *pass) fresh(ctx context.Context) (ordermsg.Checkpoint, error) {
 	w := p.writer(ctx, true)
 	cp, err := w.checkpoint(context.WithoutCancel(ctx))
 	if err != nil {
@@ -144,7 +143,7 @@ func (p *pass[T]) fresh(ctx context.Context) (ordermsg.Checkpoint, error) {
 // refresh reads again the records created from RefreshDays before mark on,
 // listed from two days earlier whatever the server's reading of date_start,
 // up to mark (what comes after is the next Sync's).
-func (p *pass[T]) refresh(ctx context.Context, mark time.Time) error {
+func (p *pass) refresh(ctx context.Context, mark time.Time) error {
 	from := p.r.refreshFrom(mark)
 	var since ordermsg.Date // from the beginning, for a zero from
 	if !from.IsZero() {
@@ -156,7 +155,7 @@ func (p *pass[T]) refresh(ctx context.Context, mark time.Time) error {
 		if bad := p.undated(v, err); bad != nil {
 			v, err = nil, bad
 		} else if err == nil {
-			if created := p.t.created(v); created.Before(from) || created.After(mark) {
+			if created := v.DateCreated.Time; created.Before(from) || created.After(mark) {
 				continue
 			}
 		}
@@ -173,7 +172,7 @@ func (p *pass[T]) refresh(ctx context.Context, mark time.Time) error {
 // not show, for a list can shift during a walk and skip one: a record the
 // server no longer has (404) gets deleted_at, one it has is written as read.
 // The checkpoint does not move.
-func (p *pass[T]) reconcile(ctx context.Context, mark time.Time) error {
+func (p *pass) reconcile(ctx context.Context, mark time.Time) error {
 	listed := map[int64]bool{}
 	w := p.writer(ctx, false)
 	var resp ordermsg.Response
@@ -183,7 +182,7 @@ func (p *pass[T]) reconcile(ctx context.Context, mark time.Time) error {
 		case errors.As(err, &bad):
 			listed[bad.ID] = true
 		case err == nil:
-			listed[p.t.id(v)] = true
+			listed[v.ID] = true
 		}
 		if k, ok := p.key(v, err); ok && p.seen[k] {
 			continue // written or refused by this run's new-records pass
@@ -191,7 +190,7 @@ func (p *pass[T]) reconcile(ctx context.Context, mark time.Time) error {
 		if err == nil {
 			if bad := p.undated(v, err); bad != nil {
 				v, err = nil, bad
-			} else if p.t.created(v).After(mark) {
+			} else if v.DateCreated.Time.After(mark) {
 				continue
 			}
 		}
@@ -217,19 +216,19 @@ func (p *pass[T]) reconcile(ctx context.Context, mark time.Time) error {
 // nor offset): every pass keeps such a record alike, as refused, rather
 // than one mirroring it as created in year 1 and the next refusing it.
 // It is nil for any other record.
-func (p *pass[T]) undated(v *T, err error) *ordermsg.RecordDecodeError {
-	if err != nil || !p.t.created(v).IsZero() {
+func (p *pass) undated(v *ordermsg.RawRecord, err error) *ordermsg.RecordDecodeError {
+	if err != nil || !v.DateCreated.Time.IsZero() {
 		return nil
 	}
-	object, id := strings.TrimSuffix(p.t.name, "s"), p.t.id(v)
-	return &ordermsg.RecordDecodeError{Object: object, ID: id, Index: -1, Offset: -1, Raw: p.t.raw(v),
+	object, id := p.t.object, v.ID
+	return &ordermsg.RecordDecodeError{Object: object, ID: id, Index: -1, Offset: -1, Raw: v.RawJSON(),
 		Err: fmt.Errorf("%w: %s %d", ordermsg.ErrNoCreationTime, object, id)}
 }
 
 // liveNotIn returns the ids of the table's live records of the website,
 // created up to mark, and of its stored refusals, that listed does not
 // hold.
-func (p *pass[T]) liveNotIn(ctx context.Context, listed map[int64]bool, mark time.Time) ([]int64, error) {
+func (p *pass) liveNotIn(ctx context.Context, listed map[int64]bool, mark time.Time) ([]int64, error) {
 	b := p.r.m.backend
 	q := b.rebind("SELECT id FROM " + p.t.name + " WHERE website_id = ? AND deleted_at IS NULL AND date_created <= ?")
 	rows, err := p.conn.QueryContext(ctx, q, p.r.site, b.value(typeTime, mark))
@@ -258,9 +257,9 @@ func (p *pass[T]) liveNotIn(ctx context.Context, listed map[int64]bool, mark tim
 
 // lookup is the answer to a retrieve of a record that a reconcile did not
 // find listed.
-type lookup[T any] struct {
+type lookup struct {
 	id          int64
-	v           *T // nil when the server no longer has it, or it cannot be decoded
+	v           *ordermsg.RawRecord // nil when the server no longer has it, or it cannot be decoded
 	undecodable bool
 	at          time.Time
 	err         error
@@ -270,14 +269,14 @@ type lookup[T any] struct {
 // and writes what it finds: the record as read, or that it is gone. A
 // record that cannot be decoded lives, and is left as it is. A record whose
 // id is not positive, which cannot be retrieved, is gone.
-func (p *pass[T]) confirm(ctx context.Context, ids []int64) error {
+func (p *pass) confirm(ctx context.Context, ids []int64) error {
 	if len(ids) == 0 {
 		return nil
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	todo := make(chan int64)
-	answers := make(chan lookup[T])
+	answers := make(chan lookup)
 	var wg sync.WaitGroup
 	for range min(p.r.opts.Concurrency, len(ids)) {
 		wg.Go(func() {
@@ -290,12 +289,12 @@ func (p *pass[T]) confirm(ctx context.Context, ids []int64) error {
 					// that: it is taken as gone (its refusal, if stored,
 					// forgotten). Should a shifting list have skipped it,
 					// the next reconcile that lists it makes it live again.
-					answers <- lookup[T]{id: id, at: time.Now()}
+					answers <- lookup{id: id, at: time.Now()}
 					continue
 				}
 				var resp ordermsg.Response
 				v, err := p.t.get(ctx, p.r.c, p.r.site, id, &resp)
-				a := lookup[T]{id: id, v: v, at: resp.ReceivedAt, err: err}
+				a := lookup{id: id, v: v, at: resp.ReceivedAt, err: err}
 				var undecodable *ordermsg.DecodeError
 				switch {
 				case errors.Is(err, ordermsg.ErrNotFound):

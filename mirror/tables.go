@@ -6,10 +6,10 @@ import (
 	"iter"
 	"strconv"
 	"sync"
-	"time"
 
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/ordermsg/ordermsg-go"
+	"github.com/ordermsg/ordermsg-go/internal/resources"
 )
 
 // The tables are described once, here, as data: the steps of the schema
@@ -122,30 +122,28 @@ func schemaTables(b Backend) []tableDef {
 
 // field is a column of a record's table that holds one of the record's
 // fields, for people to filter and join on, and how a record fills it.
-type field[T any] struct {
+type field struct {
 	column
-	value func(*T) any
+	value func(*ordermsg.RawRecord) any
 }
 
 // table is what the mirror needs to know of a resource.
-type table[T any] struct {
-	name    string // table and resource: "orders" or "messages"
-	fields  []field[T]
-	id      func(*T) int64
-	created func(*T) time.Time
-	raw     func(*T) []byte
+type table struct {
+	name   string // table and resource, the collection's: "orders" or "messages"
+	object string // its records' "object": "order" or "message"
+	fields []field
 	// sync walks what was created after cp, advancing it; all lists the
 	// records created from since on, oldest first; get reads one. Each sets
 	// *resp to the response that carried the record, and the walks yield
 	// a record that cannot be decoded as an *ordermsg.RecordDecodeError.
-	sync func(ctx context.Context, c *ordermsg.Client, site int64, cp *ordermsg.Checkpoint, count int, resp *ordermsg.Response) iter.Seq2[*T, error]
-	all  func(ctx context.Context, c *ordermsg.Client, site int64, since ordermsg.Date, count, concurrency int, resp *ordermsg.Response) iter.Seq2[*T, error]
-	get  func(ctx context.Context, c *ordermsg.Client, site, id int64, resp *ordermsg.Response) (*T, error)
+	sync func(ctx context.Context, c *ordermsg.Client, site int64, cp *ordermsg.Checkpoint, count int, resp *ordermsg.Response) iter.Seq2[*ordermsg.RawRecord, error]
+	all  func(ctx context.Context, c *ordermsg.Client, site int64, since ordermsg.Date, count, concurrency int, resp *ordermsg.Response) iter.Seq2[*ordermsg.RawRecord, error]
+	get  func(ctx context.Context, c *ordermsg.Client, site, id int64, resp *ordermsg.Response) (*ordermsg.RawRecord, error)
 }
 
 // def is the table's description: the key, the fields, then the record's
 // JSON and what the mirror keeps beside it.
-func (t *table[T]) def() tableDef {
+func (t *table) def() tableDef {
 	cols := append([]column(nil), recordKey...)
 	for _, f := range t.fields {
 		cols = append(cols, f.column)
@@ -196,21 +194,12 @@ func promoCode(r *ordermsg.RawRecord) any {
 	return nil
 }
 
-// rawTable is t, a table whose records are read as RawRecords, with what
-// names a record and its bytes.
-func rawTable(t table[ordermsg.RawRecord]) *table[ordermsg.RawRecord] {
-	t.id = func(r *ordermsg.RawRecord) int64 { return r.ID }
-	t.created = func(r *ordermsg.RawRecord) time.Time { return r.DateCreated.Time }
-	t.raw = (*ordermsg.RawRecord).RawJSON
-	return &t
-}
-
 // dateCreated is the column of a record's creation time.
-var dateCreated = field[ordermsg.RawRecord]{notNull("date_created", typeTime), func(r *ordermsg.RawRecord) any { return r.DateCreated.Time }}
+var dateCreated = field{notNull("date_created", typeTime), func(r *ordermsg.RawRecord) any { return r.DateCreated.Time }}
 
-var ordersTable = rawTable(table[ordermsg.RawRecord]{
-	name: "orders",
-	fields: []field[ordermsg.RawRecord]{
+var ordersTable = &table{
+	name: resources.Orders.Collection, object: resources.Orders.Object,
+	fields: []field{
 		dateCreated,
 		{notNull("status", typeText), textField("status")},
 		{notNull("order_type", typeText), textField("order_type")},
@@ -235,11 +224,11 @@ var ordersTable = rawTable(table[ordermsg.RawRecord]{
 	get: func(ctx context.Context, c *ordermsg.Client, site, id int64, resp *ordermsg.Response) (*ordermsg.RawRecord, error) {
 		return c.Orders.GetRaw(ctx, site, id, &ordermsg.GetOrderOptions{Includes: OrderIncludes(), Response: resp})
 	},
-})
+}
 
-var messagesTable = rawTable(table[ordermsg.RawRecord]{
-	name: "messages",
-	fields: []field[ordermsg.RawRecord]{
+var messagesTable = &table{
+	name: resources.Messages.Collection, object: resources.Messages.Object,
+	fields: []field{
 		dateCreated,
 		{notNull("message_type", typeText), textField("message_type")},
 		{nullable("order_id", typeBigint), refField("order")},
@@ -260,7 +249,7 @@ var messagesTable = rawTable(table[ordermsg.RawRecord]{
 	get: func(ctx context.Context, c *ordermsg.Client, site, id int64, resp *ordermsg.Response) (*ordermsg.RawRecord, error) {
 		return c.Messages.GetRaw(ctx, site, id, &ordermsg.GetMessageOptions{Includes: MessageIncludes(), Response: resp})
 	},
-})
+}
 
 // stringOf is the text of v, a JSON string; "" for null or nothing.
 func stringOf(v jsontext.Value) string {

@@ -124,7 +124,7 @@ func TestColumnsAreWhatTheSDKDecodes(t *testing.T) {
 	}
 }
 
-func sameColumns(t *testing.T, table *table[ordermsg.RawRecord], records func(func(*ordermsg.RawRecord, error) bool), want [][]any) {
+func sameColumns(t *testing.T, table *table, records func(func(*ordermsg.RawRecord, error) bool), want [][]any) {
 	t.Helper()
 	i := 0
 	for r, err := range records {

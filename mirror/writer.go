@@ -34,10 +34,10 @@ const (
 // own goroutine while the walk goes on, so that the network and the
 // database overlap. A transaction holds only database work: it never waits
 // for a page.
-type writer[T any] struct {
+type writer struct {
 	b    Backend
 	conn *sql.Conn
-	t    *table[T]
+	t    *table
 	site int64
 	// insertFirst writes a batch's records as new rows before reading
 	// which the table holds: in PostgreSQL, for the new records, which the
@@ -91,9 +91,9 @@ type batch struct {
 func (b *batch) size() int { return len(b.records) + len(b.gone) + len(b.refused) }
 
 // newWriter returns a writer of the rows of the pass's table, started.
-func newWriter[T any](ctx context.Context, p *pass[T], insertFirst bool) *writer[T] {
+func newWriter(ctx context.Context, p *pass, insertFirst bool) *writer {
 	b := p.r.m.backend
-	w := &writer[T]{b: b, conn: p.conn, t: p.t, site: p.r.site, insertFirst: insertFirst && b == PostgreSQL, refusedIDs: p.refusedIDs}
+	w := &writer{b: b, conn: p.conn, t: p.t, site: p.r.site, insertFirst: insertFirst && b == PostgreSQL, refusedIDs: p.refusedIDs}
 	w.jobs, w.done = make(chan batch), make(chan struct{})
 	go func() {
 		defer close(w.done)
@@ -110,17 +110,17 @@ func newWriter[T any](ctx context.Context, p *pass[T], insertFirst bool) *writer
 // add keeps v, read at at, for the next batch (its digest and row, see
 // read), and sends the batch, with cp, once it is full. It returns the
 // error of an earlier batch.
-func (w *writer[T]) add(v *T, at time.Time, cp *ordermsg.Checkpoint) error {
-	raw := w.t.raw(v)
+func (w *writer) add(v *ordermsg.RawRecord, at time.Time, cp *ordermsg.Checkpoint) error {
+	raw := v.RawJSON()
 	digest := contentDigest(raw)
-	w.pending.records = append(w.pending.records, read{w.t.id(v), digest, w.rowOf(v, at, digest)})
+	w.pending.records = append(w.pending.records, read{v.ID, digest, w.rowOf(v, at, digest)})
 	w.pending.bytes += len(raw)
 	return w.sendIfFull(cp)
 }
 
 // refuse keeps, for the next batch, a record that could not be decoded,
 // read at at, and sends the batch, with cp, once it is full.
-func (w *writer[T]) refuse(e *ordermsg.RecordDecodeError, at time.Time, cp *ordermsg.Checkpoint) error {
+func (w *writer) refuse(e *ordermsg.RecordDecodeError, at time.Time, cp *ordermsg.Checkpoint) error {
 	w.pending.refused = append(w.pending.refused, refusal{e, at})
 	w.pending.bytes += len(e.Raw)
 	return w.sendIfFull(cp)
@@ -128,12 +128,12 @@ func (w *writer[T]) refuse(e *ordermsg.RecordDecodeError, at time.Time, cp *orde
 
 // markGone keeps, for the next batch, that the record with the given id was
 // found deleted at at.
-func (w *writer[T]) markGone(id int64, at time.Time) error {
+func (w *writer) markGone(id int64, at time.Time) error {
 	w.pending.gone = append(w.pending.gone, gone{id, at})
 	return w.sendIfFull(nil)
 }
 
-func (w *writer[T]) sendIfFull(cp *ordermsg.Checkpoint) error {
+func (w *writer) sendIfFull(cp *ordermsg.Checkpoint) error {
 	if w.pending.size() >= batchSize || w.pending.bytes >= batchBytes {
 		return w.send(cp)
 	}
@@ -143,7 +143,7 @@ func (w *writer[T]) sendIfFull(cp *ordermsg.Checkpoint) error {
 // send hands the pending records, with cp when not nil, to the goroutine.
 // It waits while the goroutine writes the batch before (so that at most two
 // batches are held), and returns the error of an earlier batch.
-func (w *writer[T]) send(cp *ordermsg.Checkpoint) error {
+func (w *writer) send(cp *ordermsg.Checkpoint) error {
 	b := w.pending
 	w.pending = batch{}
 	if cp != nil {
@@ -167,7 +167,7 @@ func (w *writer[T]) send(cp *ordermsg.Checkpoint) error {
 // finish sends what is pending (with cp when not nil), waits for every
 // batch to be written and returns the first error. Later calls do nothing
 // but return it.
-func (w *writer[T]) finish(cp *ordermsg.Checkpoint) error {
+func (w *writer) finish(cp *ordermsg.Checkpoint) error {
 	if !w.stopped {
 		sendErr := w.send(cp)
 		w.stopped = true
@@ -182,7 +182,7 @@ func (w *writer[T]) finish(cp *ordermsg.Checkpoint) error {
 
 // storedCheckpoint reads the table's stored checkpoint as JSON, nil when
 // none.
-func (w *writer[T]) storedCheckpoint(ctx context.Context) ([]byte, error) {
+func (w *writer) storedCheckpoint(ctx context.Context) ([]byte, error) {
 	var raw []byte
 	err := w.conn.QueryRowContext(ctx, w.b.rebind("SELECT checkpoint FROM sync_state WHERE website_id = ? AND resource = ?"), w.site, w.t.name).Scan(&raw)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -192,7 +192,7 @@ func (w *writer[T]) storedCheckpoint(ctx context.Context) ([]byte, error) {
 }
 
 // checkpoint reads the table's stored checkpoint, zero when none.
-func (w *writer[T]) checkpoint(ctx context.Context) (ordermsg.Checkpoint, error) {
+func (w *writer) checkpoint(ctx context.Context) (ordermsg.Checkpoint, error) {
 	raw, err := w.storedCheckpoint(ctx)
 	if err != nil {
 		return ordermsg.Checkpoint{}, err
@@ -201,7 +201,7 @@ func (w *writer[T]) checkpoint(ctx context.Context) (ordermsg.Checkpoint, error)
 }
 
 // decodeCheckpoint decodes a stored checkpoint, zero for nil.
-func (w *writer[T]) decodeCheckpoint(raw []byte) (ordermsg.Checkpoint, error) {
+func (w *writer) decodeCheckpoint(raw []byte) (ordermsg.Checkpoint, error) {
 	var cp ordermsg.Checkpoint
 	if raw == nil {
 		return cp, nil
@@ -214,7 +214,7 @@ func (w *writer[T]) decodeCheckpoint(raw []byte) (ordermsg.Checkpoint, error) {
 
 // flush writes a batch in one transaction, with its checkpoint unless the
 // stored one is ahead of it (another run went further).
-func (w *writer[T]) flush(ctx context.Context, b batch) error {
+func (w *writer) flush(ctx context.Context, b batch) error {
 	var counts Counts
 	presumeNew := w.insertFirst
 	write := func() error {
@@ -262,7 +262,7 @@ var errHeld = errors.New("mirror: a record presumed new is in the table")
 // stored row was read later than the record (see update). With presumeNew,
 // it inserts them all without reading what the table holds, and returns
 // errHeld, in PostgreSQL a failed transaction, when the table holds one.
-func (w *writer[T]) write(ctx context.Context, records []read, presumeNew bool) (Counts, error) {
+func (w *writer) write(ctx context.Context, records []read, presumeNew bool) (Counts, error) {
 	var c Counts
 	// The last of a record listed twice wins.
 	byID := make(map[int64]read, len(records))
@@ -327,7 +327,7 @@ func (w *writer[T]) write(ctx context.Context, records []read, presumeNew bool) 
 }
 
 // stored returns what the table holds of the records with the given ids.
-func (w *writer[T]) stored(ctx context.Context, ids []int64) (map[int64]storedRow, error) {
+func (w *writer) stored(ctx context.Context, ids []int64) (map[int64]storedRow, error) {
 	out := make(map[int64]storedRow, len(ids))
 	if len(ids) == 0 {
 		return out, nil
@@ -356,14 +356,14 @@ func (w *writer[T]) stored(ctx context.Context, ids []int64) (map[int64]storedRo
 
 // rowOf is the values of the columns of the row of v, read at at, whose
 // JSON's digest is digest, but deleted_at, in order.
-func (w *writer[T]) rowOf(v *T, at time.Time, digest []byte) []any {
-	raw := w.t.raw(v)
+func (w *writer) rowOf(v *ordermsg.RawRecord, at time.Time, digest []byte) []any {
+	raw := v.RawJSON()
 	var free any
 	if f := nulFreeJSON(raw); f != nil {
 		free = w.b.value(typeJSON, f)
 	}
 	row := make([]any, 0, 2+len(w.t.fields)+len(recordTail))
-	row = append(row, w.site, w.t.id(v))
+	row = append(row, w.site, v.ID)
 	for _, f := range w.t.fields {
 		row = append(row, w.b.value(f.typ, f.value(v)))
 	}
@@ -372,7 +372,7 @@ func (w *writer[T]) rowOf(v *T, at time.Time, digest []byte) []any {
 
 // writtenColumns are the columns that a write gives a value: all but
 // deleted_at, which only a reconcile sets.
-func (w *writer[T]) writtenColumns() []string {
+func (w *writer) writtenColumns() []string {
 	names := w.t.def().names()
 	return names[:len(names)-1]
 }
@@ -381,7 +381,7 @@ func (w *writer[T]) writtenColumns() []string {
 // does not hold (another run of the website's table waits for the writes'
 // lock, sync.go; SQLite's write transaction excludes every other writer):
 // in PostgreSQL with one COPY, in SQLite with one INSERT.
-func (w *writer[T]) insert(ctx context.Context, ids []int64, byID map[int64]read) error {
+func (w *writer) insert(ctx context.Context, ids []int64, byID map[int64]read) error {
 	if len(ids) == 0 {
 		return nil
 	}
@@ -401,7 +401,7 @@ func (w *writer[T]) insert(ctx context.Context, ids []int64, byID map[int64]read
 // update rewrites r's row, and makes it live again, unless the stored row
 // was read at or after r: two runs at once never let an older read
 // overwrite a newer one. It returns 1 when it wrote the row, else 0.
-func (w *writer[T]) update(ctx context.Context, r read) (int, error) {
+func (w *writer) update(ctx context.Context, r read) (int, error) {
 	cols := w.writtenColumns()[2:]
 	sets := make([]string, 0, len(cols)+1)
 	for _, c := range cols {
@@ -419,7 +419,7 @@ func (w *writer[T]) update(ctx context.Context, r read) (int, error) {
 // upgrades the database. Without nul_free_json, the views of PostgreSQL
 // fail on a record with a NUL character; with the digest, the next read of
 // the record need not read its JSON.
-func (w *writer[T]) heal(ctx context.Context, id int64, digest, raw []byte) error {
+func (w *writer) heal(ctx context.Context, id int64, digest, raw []byte) error {
 	var free any
 	if f := nulFreeJSON(raw); f != nil {
 		free = w.b.value(typeJSON, f)
@@ -433,7 +433,7 @@ func (w *writer[T]) heal(ctx context.Context, id int64, digest, raw []byte) erro
 // read the record again after the server said it was gone, forgets their
 // refusals, and returns how many it marked (those already marked are not
 // counted again).
-func (w *writer[T]) markDeleted(ctx context.Context, records []gone) (int, error) {
+func (w *writer) markDeleted(ctx context.Context, records []gone) (int, error) {
 	ids := make([]int64, len(records))
 	for i, g := range records {
 		ids[i] = g.id
@@ -456,7 +456,7 @@ func (w *writer[T]) markDeleted(ctx context.Context, records []gone) (int, error
 
 // exec runs a statement that changes at most one row and returns how many
 // it changed.
-func (w *writer[T]) exec(ctx context.Context, q string, args ...any) (int, error) {
+func (w *writer) exec(ctx context.Context, q string, args ...any) (int, error) {
 	res, err := w.conn.ExecContext(ctx, w.b.rebind(q), args...)
 	if err != nil {
 		return 0, err
@@ -470,7 +470,7 @@ func (w *writer[T]) exec(ctx context.Context, q string, args ...any) (int, error
 // later: a run that started at the same time went further, and a
 // checkpoint moved back would only make the next run read again what is
 // mirrored.
-func (w *writer[T]) saveCheckpoint(ctx context.Context, cp []byte, mark time.Time) error {
+func (w *writer) saveCheckpoint(ctx context.Context, cp []byte, mark time.Time) error {
 	raw, err := w.storedCheckpoint(ctx)
 	if err != nil || bytes.Equal(raw, cp) {
 		return err

@@ -1,10 +1,13 @@
 package mirror
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ordermsg/ordermsg-go"
 )
 
 // TestBatchesAreBoundedInBytes holds a writer's batches to batchSize
@@ -12,19 +15,15 @@ import (
 // memory is bounded whatever the size of the records: records of 300 KB go
 // 4 to a batch (the fourth passes the bound), records of 1 KB 500 to one.
 func TestBatchesAreBoundedInBytes(t *testing.T) {
-	type record struct {
-		id  int64
-		raw []byte
-	}
-	tbl := &table[record]{name: "orders", id: func(r *record) int64 { return r.id }, raw: func(r *record) []byte { return r.raw }}
+	tbl := &table{name: "orders"}
 	for _, c := range []struct {
 		size, records, perBatch int
 	}{{300 << 10, 10, 4}, {1 << 10, 1200, batchSize}} {
 		t.Run(fmt.Sprintf("%d-bytes", c.size), func(t *testing.T) {
-			w := &writer[record]{b: SQLite, t: tbl, jobs: make(chan batch, c.records)}
-			raw := []byte(`{"x":"` + strings.Repeat("a", c.size-8) + `"}`)
-			for i := range c.records {
-				if err := w.add(&record{int64(i + 1), raw}, time.Now(), nil); err != nil {
+			w := &writer{b: SQLite, t: tbl, jobs: make(chan batch, c.records)}
+			rec := rawOrderOfSize(t, c.size)
+			for range c.records {
+				if err := w.add(rec, time.Now(), nil); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -41,4 +40,21 @@ func TestBatchesAreBoundedInBytes(t *testing.T) {
 			}
 		})
 	}
+}
+
+// rawOrderOfSize is an order of size bytes of JSON, read as the mirror
+// reads records: a RawRecord from a server.
+func rawOrderOfSize(t *testing.T, size int) *ordermsg.RawRecord {
+	t.Helper()
+	head := `{"object":"order","id":1,"date_created":"2024-05-02T11:00:00+00:00","currency":"`
+	order := head + strings.Repeat("a", size-len(head)-2) + `"}`
+	c := servePages(t, []string{order}, nil)
+	for r, err := range c.Orders.AllRaw(context.Background(), 1, nil) {
+		if err != nil || len(r.RawJSON()) != size {
+			t.Fatalf("%d bytes, %v; want %d", len(r.RawJSON()), err, size)
+		}
+		return r
+	}
+	t.Fatal("no order listed")
+	return nil
 }

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ordermsg/ordermsg-go"
+	"github.com/ordermsg/ordermsg-go/internal/resources"
 	"github.com/spf13/cobra"
 )
 
@@ -338,7 +339,7 @@ func names[I ~string](all []I) []string {
 
 var ordersKind = &kind[ordermsg.Order]{
 	rawJSON: (*ordermsg.Order).RawJSON,
-	plural:  "orders", singular: "order", demoID: demoOrderID,
+	plural:  resources.Orders.Collection, singular: resources.Orders.Object, demoID: demoOrderID,
 	onlyFlag: "status", onlyHelp: "only orders with this status (observed: new)",
 	includes: names(ordermsg.AllOrderIncludes()),
 	get: func(ctx context.Context, c *ordermsg.Client, site, id int64, inc []string) (*ordermsg.Order, error) {
@@ -370,7 +371,7 @@ func orderOptions(f *filters) *ordermsg.ListOrdersOptions {
 
 var messagesKind = &kind[ordermsg.Message]{
 	rawJSON: (*ordermsg.Message).RawJSON,
-	plural:  "messages", singular: "message", demoID: demoMessageID,
+	plural:  resources.Messages.Collection, singular: resources.Messages.Object, demoID: demoMessageID,
 	onlyFlag: "type", onlyHelp: "only messages of this type (observed: online_order, event_management, general_contact)",
 	includes: names(ordermsg.AllMessageIncludes()),
 	get: func(ctx context.Context, c *ordermsg.Client, site, id int64, inc []string) (*ordermsg.Message, error) {
