@@ -55,7 +55,7 @@ func (h *Handler) answerWithFaults(w http.ResponseWriter, _ *http.Request) {
 		rep = h.answer(r)
 	}
 	rep.fault = fault
-	if log := exchangelog.Process(); log != nil {
+	if log := exchangelog.Current(); log != nil {
 		log.Record(logged(h.documented(r), rep))
 	}
 	rw.reply(rep)
