@@ -243,7 +243,9 @@ func TestCloseAndNoTimeout(t *testing.T) {
 	}
 	resp.Body.Close()
 
-	tr = &Transport{Next: roundTripper(func(*http.Request) (*http.Response, error) { return &http.Response{StatusCode: http.StatusNoContent}, nil })}
+	tr = &Transport{Next: roundTripper(func(*http.Request) (*http.Response, error) {
+		return &http.Response{StatusCode: http.StatusNoContent}, nil
+	})}
 	resp = get(t, tr)
 	if n, err := resp.Body.Read(make([]byte, 1)); n != 0 || err != io.EOF {
 		t.Fatalf("a nil body read %d, %v; want an empty body", n, err)
