@@ -41,6 +41,9 @@ func (t inProcess) RoundTrip(r *http.Request) (*http.Response, error) {
 	if r.Body != nil {
 		r.Body.Close()
 	}
+	if err := r.Context().Err(); err != nil {
+		return nil, err
+	}
 	if r.Method != http.MethodGet || !t.under.MatchString(r.URL.Scheme+"://"+r.URL.Host+r.URL.Path) {
 		return nil, fmt.Errorf("ordermsgtest: the fake does not answer %s %s", r.Method, r.URL.Redacted())
 	}
