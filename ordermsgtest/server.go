@@ -110,7 +110,8 @@ func writeReply(w http.ResponseWriter, rep reply) {
 	w.Write(rep.body)
 }
 
-// errInjectedDrop is what an httpmock transport returns for FaultDrop.
+// errInjectedDrop is what a transport in the process (Register's httpmock
+// transport, Handler.Client's) returns for FaultDrop.
 var errInjectedDrop = errors.New("ordermsgtest: connection reset (injected fault)")
 
 // MockTransport is the *httpmock.MockTransport that Handler.Register
