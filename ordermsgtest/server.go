@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"reflect"
 	"regexp"
 	"strconv"
@@ -222,7 +221,7 @@ type Server struct {
 	// with FileLinks.SeparateOrigin.
 	FilesURL string
 
-	srv, files *httptest.Server
+	srv, files *loopback
 }
 
 // NewServer starts a fake service for ds (nil: Generate(DefaultConfig()))
@@ -230,20 +229,18 @@ type Server struct {
 func NewServer(ds *Dataset, opts ...Option) *Server {
 	h := NewHandler(ds, opts...)
 	// The file links' origin is fixed before the first request can read it.
-	srv := httptest.NewUnstartedServer(h)
-	files := h.startFileHost("http://" + srv.Listener.Addr().String())
-	srv.Start()
+	srv := listenLoopback(h)
+	files := h.startFileHost(srv.url)
+	srv.start()
 	first := h.ds.Websites[0]
-	return &Server{URL: srv.URL, APIKey: first.APIKey, WebsiteID: first.ID, Handler: h, FilesURL: h.files.base, srv: srv, files: files}
+	return &Server{URL: srv.url, APIKey: first.APIKey, WebsiteID: first.ID, Handler: h, FilesURL: h.files.base, srv: srv, files: files}
 }
 
 // Close shuts the server down and waits for its requests to finish.
 func (s *Server) Close() {
-	s.srv.CloseClientConnections()
-	s.srv.Close()
+	s.srv.close()
 	if s.files != nil {
-		s.files.CloseClientConnections()
-		s.files.Close()
+		s.files.close()
 	}
 }
 
