@@ -12,7 +12,8 @@ import (
 )
 
 // The tool runs the fake (--demo, serve) but is not a test: the testing
-// package, which the fake's httpmock support would bring, is not linked in.
+// package is not linked in, nor what imports it: httpmock, and
+// net/http/httptest from Go 1.27.
 func TestToolDoesNotLinkTesting(t *testing.T) {
 	out, err := exec.Command("go", "list", "-deps", ".").Output()
 	if err != nil {
@@ -22,7 +23,7 @@ func TestToolDoesNotLinkTesting(t *testing.T) {
 	if !slices.Contains(deps, "github.com/ordermsg/ordermsg-go/ordermsgtest") {
 		t.Fatalf("the tool no longer imports ordermsgtest: this test checks nothing; deps: %v", deps)
 	}
-	for _, pkg := range []string{"testing", "github.com/jarcoal/httpmock"} {
+	for _, pkg := range []string{"testing", "github.com/jarcoal/httpmock", "net/http/httptest"} {
 		if slices.Contains(deps, pkg) {
 			t.Errorf("the tool links %s; find who imports it with: go list -deps -f '{{.ImportPath}}: {{.Imports}}' .", pkg)
 		}
