@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/ordermsg/ordermsg-go"
+	"github.com/ordermsg/ordermsg-go/internal/exchangelog"
 	"github.com/ordermsg/ordermsg-go/ordermsgtest"
 )
 
@@ -35,7 +36,7 @@ func TestMain(m *testing.M) {
 		}
 		return
 	}
-	os.Exit(m.Run())
+	os.Exit(exchangelog.Main(m))
 }
 
 // startPageServer fetches pages 1..pages of the fake's orders, perPage a

@@ -16,9 +16,9 @@ import (
 )
 
 // suiteLogEnv names the directory of the exchange logs that the other test
-// suites wrote with exchangelog.Env set (see .ci/run). It is
-// another variable than exchangelog.Env, so that the fakes of this package
-// do not write where this test reads.
+// suites wrote with exchangelog.Env set (see .ci/run): those whose TestMain
+// calls exchangelog.Main. It is another variable than exchangelog.Env, so
+// that it never names where a fake writes.
 const suiteLogEnv = "ORDERMSG_CHECK_EXCHANGE_LOG"
 
 // Every exchange the fake served in the suites agrees with openapi.yaml:

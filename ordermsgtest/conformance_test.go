@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/ordermsg/ordermsg-go"
+	"github.com/ordermsg/ordermsg-go/internal/exchangelog"
 	"github.com/ordermsg/ordermsg-go/ordermsgtest"
 )
 
@@ -49,7 +50,7 @@ var sharedServer *ordermsgtest.Server
 
 func TestMain(m *testing.M) {
 	sharedServer = ordermsgtest.NewServer(nil)
-	code := m.Run()
+	code := exchangelog.Main(m)
 	sharedServer.Close()
 	os.Exit(code)
 }

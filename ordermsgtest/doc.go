@@ -8,8 +8,9 @@
 //     URL, APIKey and WebsiteID are what a client needs.
 //   - NewHandler returns it as an http.Handler, to mount anywhere.
 //   - Handler.Register serves it through an httpmock.MockTransport, so that a
-//     test needs no port at all; Handler.Client returns an SDK client set up
-//     that way, as Server.Client does for a server.
+//     test needs no port at all; Handler.Client returns an SDK client whose
+//     transport answers the same way, in the process, as Server.Client does
+//     for a server.
 //
 // # Fixtures for httpmock
 //
@@ -30,6 +31,14 @@
 // return the fake's data as the API shows it, with the includes asked for;
 // but their file links are the dataset's (on files.example.com, expired),
 // not the signed ones the fake mints on its own origin as it serves.
+//
+// The responders return func(*http.Request) (*http.Response, error), the
+// type behind httpmock.Responder, and Register takes its transport as a
+// MockTransport: the package does not import httpmock, so that a program
+// that runs the fake (the ordermsg command's serve and --demo) does not
+// link the testing package, which httpmock imports. A responder registers
+// as it is; httpmock.Responder(r) gives it httpmock's methods, such as
+// Times and Delay.
 //
 // A client retries 429 and 5xx responses, and network errors, by default,
 // three times with backoff; httpmock's answer to a URL without a responder

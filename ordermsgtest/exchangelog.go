@@ -7,7 +7,7 @@ import (
 )
 
 // logged returns r and its reply as the exchange log records them (see
-// internal/exchangelog, which CI sets up).
+// internal/exchangelog: only the repository's own tests turn it on).
 func logged(r *http.Request, rep reply) exchangelog.Exchange {
 	ex := exchangelog.Exchange{Method: r.Method, Target: r.URL.RequestURI(), Header: r.Header}
 	if rep.fault != FaultDrop && rep.fault != FaultCutBody {

@@ -10,7 +10,6 @@ import (
 	"io"
 	"math/rand/v2"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"slices"
 	"strconv"
@@ -113,19 +112,20 @@ func newFileHost(fl FileLinks) *fileHost {
 // startFileHost gives the links their origin: the API server's URL, or a second
 // server's that it starts when FileLinks.SeparateOrigin is set (returned, to
 // be closed with the API server).
-func (h *Handler) startFileHost(apiURL string) *httptest.Server {
+func (h *Handler) startFileHost(apiURL string) *loopback {
 	if !h.files.cfg.SeparateOrigin {
 		h.files.base = apiURL
 		return nil
 	}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := listenLoopback(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		// Any other path on the file host's own origin is a link with a
 		// forged path, which serveFile refuses.
 		if !h.serveFileLink(w, r) {
 			h.serveFile(w, r)
 		}
 	}))
-	h.files.base = srv.URL
+	srv.start()
+	h.files.base = srv.url
 	return srv
 }
 

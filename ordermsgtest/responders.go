@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/jarcoal/httpmock"
 	"github.com/ordermsg/ordermsg-go"
 )
 
@@ -63,7 +62,7 @@ func recordProblem[R Record](r R) string {
 // is /websites/{website_id}/orders/{order_id} and
 // /websites/{website_id}/messages/{message_id}). It panics on a nil record
 // or raw JSON that is not a JSON object (see Record).
-func RecordResponder[R Record](record R) httpmock.Responder {
+func RecordResponder[R Record](record R) func(*http.Request) (*http.Response, error) {
 	if problem := recordProblem(record); problem != "" {
 		panic("ordermsgtest: RecordResponder: the record " + problem)
 	}
@@ -84,7 +83,7 @@ func RecordResponder[R Record](record R) httpmock.Responder {
 // (All) reads that page and stops. For a list of several pages, use
 // ListResponder. It panics on a record that is nil or raw JSON that is not
 // a JSON object (see Record).
-func PageResponder[R Record](records []R) httpmock.Responder {
+func PageResponder[R Record](records []R) func(*http.Request) (*http.Response, error) {
 	mustBeRecords("PageResponder", records)
 	return func(*http.Request) (*http.Response, error) {
 		_, _, p := paginate(len(records), 1, max(len(records), DefaultCount))
@@ -105,7 +104,7 @@ func PageResponder[R Record](records []R) httpmock.Responder {
 // https://api.example.com/websites/1001/orders: httpmock matches a request
 // with any query to it. It panics on a record that is nil or raw JSON that
 // is not a JSON object (see Record).
-func ListResponder[R Record](records []R) httpmock.Responder {
+func ListResponder[R Record](records []R) func(*http.Request) (*http.Response, error) {
 	mustBeRecords("ListResponder", records)
 	return func(r *http.Request) (*http.Response, error) {
 		page, count, err := parsePaging(r.URL.Query(), math.MaxInt)
@@ -138,7 +137,7 @@ func listResponse[R Record](responder string, records []R, p ordermsg.Pagination
 // ordermsg.WithRetry(ordermsg.RetryPolicy{}) for the error to come back at
 // once. status must be an error's, from 400 to 599: another panics, as a
 // fixture that would not be the error it is named for.
-func ErrorResponder(status int, message string) httpmock.Responder {
+func ErrorResponder(status int, message string) func(*http.Request) (*http.Response, error) {
 	if status < 400 || status > 599 {
 		panic(fmt.Sprintf("ordermsgtest: ErrorResponder: status %d is not an error's: want 400 to 599", status))
 	}
@@ -154,7 +153,7 @@ func ErrorResponder(status int, message string) httpmock.Responder {
 // to its MaxWait (30s) is slept before each of the three retries (a call to
 // RateLimitResponder(30*time.Second) fails after 90 seconds), and a longer
 // one is returned at once.
-func RateLimitResponder(retryAfter time.Duration) httpmock.Responder {
+func RateLimitResponder(retryAfter time.Duration) func(*http.Request) (*http.Response, error) {
 	return func(*http.Request) (*http.Response, error) {
 		rep := errorReply(http.StatusTooManyRequests, "rate limited")
 		if retryAfter > 0 {

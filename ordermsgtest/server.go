@@ -7,13 +7,12 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptest"
+	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/jarcoal/httpmock"
 	"github.com/ordermsg/ordermsg-go"
 	"github.com/ordermsg/ordermsg-go/internal/exchangelog"
 )
@@ -55,7 +54,7 @@ func (h *Handler) answerWithFaults(w http.ResponseWriter, _ *http.Request) {
 		rep = h.answer(r)
 	}
 	rep.fault = fault
-	if log := exchangelog.Process(); log != nil {
+	if log := exchangelog.Current(); log != nil {
 		log.Record(logged(h.documented(r), rep))
 	}
 	rw.reply(rep)
@@ -110,16 +109,53 @@ func writeReply(w http.ResponseWriter, rep reply) {
 	w.Write(rep.body)
 }
 
-// errInjectedDrop is what an httpmock transport returns for FaultDrop.
+// errInjectedDrop is what a transport in the process (Register's httpmock
+// transport, Handler.Client's) returns for FaultDrop.
 var errInjectedDrop = errors.New("ordermsgtest: connection reset (injected fault)")
 
-// Register makes mt answer every GET under baseURL (such as
-// "https://api.example.com") from h, faults included: a dropped connection
-// is a transport error and a cut body ends in io.ErrUnexpectedEOF.
-func (h *Handler) Register(mt *httpmock.MockTransport, baseURL string) {
+// MockTransport is the *httpmock.MockTransport that Handler.Register
+// installs a handler on. It is an interface, of methods of
+// *httpmock.MockTransport that name no httpmock type, so that this package
+// does not import httpmock, which links the testing package into every
+// program that imports the fake (such as the ordermsg command, whose serve
+// runs it). Register calls the transport's RegisterRegexpResponder.
+type MockTransport interface {
+	http.RoundTripper
+	NumResponders() int
+	Responders() []string
+	GetCallCountInfo() map[string]int
+	GetTotalCallCount() int
+	ZeroCallCounters()
+	Reset()
+}
+
+// Register makes mt, an *httpmock.MockTransport, answer every GET under
+// baseURL (such as "https://api.example.com") from h, faults included: a
+// dropped connection is a transport error and a cut body ends in
+// io.ErrUnexpectedEOF. It panics when mt has no method
+// RegisterRegexpResponder(string, *regexp.Regexp, httpmock.Responder).
+func (h *Handler) Register(mt MockTransport, baseURL string) {
 	base := strings.TrimRight(baseURL, "/")
-	pattern := regexp.MustCompile("^" + regexp.QuoteMeta(base) + "(/.*)?$")
-	mt.RegisterRegexpResponder(http.MethodGet, pattern, func(r *http.Request) (*http.Response, error) {
+	pattern, respond := under(base), h.responder(base)
+	register := reflect.ValueOf(mt).MethodByName("RegisterRegexpResponder")
+	if !register.IsValid() || register.Type().NumIn() != 3 || register.Type().NumOut() != 0 ||
+		register.Type().In(0) != reflect.TypeFor[string]() || register.Type().In(1) != reflect.TypeFor[*regexp.Regexp]() ||
+		!reflect.TypeOf(respond).ConvertibleTo(register.Type().In(2)) {
+		panic(fmt.Sprintf("ordermsgtest: Register: %T is not an *httpmock.MockTransport: it has no method RegisterRegexpResponder(string, *regexp.Regexp, httpmock.Responder)", mt))
+	}
+	register.Call([]reflect.Value{reflect.ValueOf(http.MethodGet), reflect.ValueOf(pattern), reflect.ValueOf(respond).Convert(register.Type().In(2))})
+}
+
+// under matches the URLs under base (a base URL without a trailing slash).
+func under(base string) *regexp.Regexp {
+	return regexp.MustCompile("^" + regexp.QuoteMeta(base) + "(/.*)?$")
+}
+
+// responder answers a request for a URL under base from h, faults
+// included: a dropped connection is a transport error and a cut body ends
+// in io.ErrUnexpectedEOF.
+func (h *Handler) responder(base string) func(*http.Request) (*http.Response, error) {
+	return func(r *http.Request) (*http.Response, error) {
 		inner := r.Clone(r.Context())
 		inner.URL.Path = strings.TrimPrefix(r.URL.Path, basePath(base))
 		rep, ok := h.decide(inner)
@@ -130,23 +166,26 @@ func (h *Handler) Register(mt *httpmock.MockTransport, baseURL string) {
 		case FaultDrop:
 			return nil, errInjectedDrop
 		case FaultCutBody:
-			resp := httpmock.NewBytesResponse(http.StatusOK, nil)
+			resp := reply{status: http.StatusOK, header: http.Header{}}.response()
 			resp.Body = io.NopCloser(io.MultiReader(bytes.NewReader(rep.body[:len(rep.body)/2]), errReader{io.ErrUnexpectedEOF}))
 			resp.ContentLength = int64(len(rep.body))
 			return resp, nil
 		}
 		return rep.response(), nil
-	})
+	}
 }
 
-// response returns rep as an httpmock response.
+// response returns rep as the response of a transport in the process.
 func (rep reply) response() *http.Response {
-	resp := httpmock.NewBytesResponse(rep.status, rep.body)
+	header := make(http.Header, len(rep.header))
 	for k, v := range rep.header {
-		resp.Header[k] = v
+		header[k] = v
 	}
-	resp.ContentLength = int64(len(rep.body))
-	return resp
+	return &http.Response{
+		Status:     fmt.Sprintf("%03d %s", rep.status, http.StatusText(rep.status)),
+		StatusCode: rep.status, Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
+		Header: header, Body: io.NopCloser(bytes.NewReader(rep.body)), ContentLength: int64(len(rep.body)),
+	}
 }
 
 // basePath returns the path part of a base URL ("/api/v1" of
@@ -182,7 +221,7 @@ type Server struct {
 	// with FileLinks.SeparateOrigin.
 	FilesURL string
 
-	srv, files *httptest.Server
+	srv, files *loopback
 }
 
 // NewServer starts a fake service for ds (nil: Generate(DefaultConfig()))
@@ -190,20 +229,18 @@ type Server struct {
 func NewServer(ds *Dataset, opts ...Option) *Server {
 	h := NewHandler(ds, opts...)
 	// The file links' origin is fixed before the first request can read it.
-	srv := httptest.NewUnstartedServer(h)
-	files := h.startFileHost("http://" + srv.Listener.Addr().String())
-	srv.Start()
+	srv := listenLoopback(h)
+	files := h.startFileHost(srv.url)
+	srv.start()
 	first := h.ds.Websites[0]
-	return &Server{URL: srv.URL, APIKey: first.APIKey, WebsiteID: first.ID, Handler: h, FilesURL: h.files.base, srv: srv, files: files}
+	return &Server{URL: srv.url, APIKey: first.APIKey, WebsiteID: first.ID, Handler: h, FilesURL: h.files.base, srv: srv, files: files}
 }
 
 // Close shuts the server down and waits for its requests to finish.
 func (s *Server) Close() {
-	s.srv.CloseClientConnections()
-	s.srv.Close()
+	s.srv.close()
 	if s.files != nil {
-		s.files.CloseClientConnections()
-		s.files.Close()
+		s.files.close()
 	}
 }
 

@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+
+	"github.com/ordermsg/ordermsg-go/internal/exchangelog"
 )
 
 // The tests of what the process does (exit codes, signals, files, modes) run
@@ -24,7 +26,7 @@ var built struct {
 }
 
 func TestMain(m *testing.M) {
-	code := m.Run()
+	code := exchangelog.Main(m)
 	if built.dir != "" {
 		os.RemoveAll(built.dir)
 	}

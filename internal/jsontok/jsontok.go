@@ -14,6 +14,11 @@
 // known member, and UniqueNames checks the values read whole or skipped. A
 // value of the wrong kind is a *json.SemanticError at that value, as
 // encoding/json/v2 gives it.
+//
+// The decoder must read from memory (json.Unmarshal's, or one made over a
+// *bytes.Buffer): Object keeps the names it has read, as slices of the
+// decoder's buffer, while it reads the values, which a decoder that
+// streams its input may overwrite.
 package jsontok
 
 import (

@@ -22,14 +22,27 @@ var ErrStalled = errors.New("nothing received for the attempt timeout")
 type Transport struct {
 	Next    http.RoundTripper // the transport under it
 	Timeout time.Duration     // how long an attempt may receive nothing; 0 means forever
+
+	// afterFunc is time.AfterFunc, or a fake clock's in tests.
+	afterFunc func(time.Duration, func()) watchTimer
+}
+
+// watchTimer is the part of *time.Timer that a Transport uses.
+type watchTimer interface {
+	Stop() bool
+	Reset(time.Duration) bool
 }
 
 // RoundTrip sends req through Next under the watch.
 func (s *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	ctx, cancel := context.WithCancelCause(req.Context())
-	var timer *time.Timer
+	var timer watchTimer
 	if s.Timeout > 0 {
-		timer = time.AfterFunc(s.Timeout, func() { cancel(ErrStalled) })
+		afterFunc := s.afterFunc
+		if afterFunc == nil {
+			afterFunc = func(d time.Duration, f func()) watchTimer { return time.AfterFunc(d, f) }
+		}
+		timer = afterFunc(s.Timeout, func() { cancel(ErrStalled) })
 	}
 	resp, err := s.Next.RoundTrip(req.WithContext(ctx))
 	if err != nil || resp == nil { // no response: net/http's Client says what went wrong
@@ -57,7 +70,7 @@ type watchedBody struct {
 	rc      io.ReadCloser
 	ctx     context.Context
 	cancel  context.CancelCauseFunc
-	timer   *time.Timer // nil without a timeout
+	timer   watchTimer // nil without a timeout
 	timeout time.Duration
 	stop    func() bool // stops closing rc when ctx ends
 }
