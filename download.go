@@ -177,7 +177,7 @@ func (d *download) receive(resp *http.Response) error {
 		return nil // the cut came after the last byte
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		status, body, err := readBody(resp, maxErrorBody)
+		status, body, err := readBody(resp, maxErrorBody, nil)
 		if err != nil {
 			return err
 		}

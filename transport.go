@@ -33,10 +33,24 @@ import (
 // closed.
 type answer struct {
 	url      string // the request's URL, as errors show it
-	body     []byte
+	body     []byte // in buf, a buffer of bodybuf's pool
+	buf      *[]byte
 	header   http.Header
 	status   int
 	received time.Time // when the body had been read
+}
+
+// decoded is called once the body has been decoded. A decode that keeps
+// nothing of the body (keepRaw false: the typed decoders copy what they
+// keep, and RawRecords copy their bytes) gives its buffer back to the pool,
+// for the next body: reading a page without allocating it pays
+// (BENCHMARKS.md, "Decoding a list page against ogen"). With keepRaw the
+// records hold slices of the body, and the buffer is left to the collector.
+func (a *answer) decoded(keepRaw bool) {
+	if !keepRaw && a.buf != nil {
+		bodybuf.Put(a.buf)
+		a.buf, a.body = nil, nil
+	}
 }
 
 // report sets *into, when into is not nil, to the answer's Response.
@@ -74,8 +88,9 @@ func (c *Client) get(ctx context.Context, path string, query url.Values) (*answe
 	// client's maximum, any other answer as the *APIError that CheckRetry
 	// decides on.
 	var got *answer
+	buf := bodybuf.Get() // each attempt reads a 2xx body into it
 	req.SetResponseHandler(func(resp *http.Response) error {
-		status, body, err := readBody(resp, c.maxBodySize)
+		status, body, err := readBody(resp, c.maxBodySize, buf)
 		switch {
 		case err != nil:
 			return err
@@ -86,12 +101,13 @@ func (c *Client) get(ctx context.Context, path string, query url.Values) (*answe
 			}
 			return e
 		}
-		got = &answer{url: u, body: body, header: resp.Header, status: status, received: time.Now()}
+		got = &answer{url: u, body: body, buf: buf, header: resp.Header, status: status, received: time.Now()}
 		return nil
 	})
 
 	// Send it; decide.
 	if _, err := c.retrier(c.httpClient, u, 0).Do(req); err != nil {
+		bodybuf.Put(buf)
 		return nil, callFailed(ctx, u, err)
 	}
 	return got, nil
@@ -272,11 +288,12 @@ func (e *bodyReadError) Error() string { return "reading response body: " + e.er
 func (e *bodyReadError) Unwrap() error { return e.err }
 
 // readBody reads and closes resp's body: a 2xx body up to limit (beyond it,
-// ErrBodyTooLarge), any other up to maxErrorBody. A 1xx final answer (a 101
+// ErrBodyTooLarge), into buf when it is not nil (buf then holds the slice
+// read), any other up to maxErrorBody. A 1xx final answer (a 101
 // hands over the raw connection as its body) is closed unread. The
 // request's context, with the attempt timeout, closes the body under a read
 // that outlasts it.
-func readBody(resp *http.Response, limit int64) (status int, body []byte, err error) {
+func readBody(resp *http.Response, limit int64, buf *[]byte) (status int, body []byte, err error) {
 	defer resp.Body.Close()
 	if resp.StatusCode < 200 {
 		return resp.StatusCode, nil, nil
@@ -292,7 +309,12 @@ func readBody(resp *http.Response, limit int64) (status int, body []byte, err er
 	if !ok {
 		limit = maxErrorBody
 	}
-	body, err = bodybuf.ReadAtMost(resp.Body, limit+1)
+	if ok && buf != nil {
+		body, err = bodybuf.ReadInto(*buf, resp.Body, limit+1)
+		*buf = body[:0] // the pooled buffer, or a larger one that replaces it
+	} else {
+		body, err = bodybuf.ReadAtMost(resp.Body, limit+1)
+	}
 	if err != nil && ok {
 		return 0, nil, &bodyReadError{err: err}
 	}

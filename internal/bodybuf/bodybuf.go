@@ -1,11 +1,76 @@
 // Package bodybuf reads response bodies up to a limit, into memory that
-// grows with the bytes that arrive.
+// grows with the bytes that arrive, and lends reused buffers to bodies that
+// are let go of once decoded.
 package bodybuf
 
 import (
 	"io"
 	"slices"
+	"sync"
 )
+
+// Lent bodies (of a page or record decoded without its raw JSON) are read
+// into reused buffers, so that a walk does not allocate and collect about
+// twice each page's size (BENCHMARKS.md, "Decoding a list page"). A garbage
+// collection empties pool, so free keeps a few buffers across collections:
+// at most cap(free) × maxFree bytes for good.
+var (
+	pool = sync.Pool{New: func() any { return new([]byte) }}
+	free = make(chan *[]byte, 2)
+)
+
+const (
+	maxPooled = 8 << 20 // the largest buffer pool keeps
+	maxFree   = 1 << 20 // the largest buffer free keeps
+)
+
+// Get returns a buffer to read a body into with ReadInto. Store the slice
+// that ReadInto returns back into it (a larger body replaces the buffer) and
+// give it back with Put once nothing uses the body.
+func Get() *[]byte {
+	select {
+	case b := <-free:
+		return b
+	default:
+		return pool.Get().(*[]byte)
+	}
+}
+
+// Put gives b back; nothing may use its bytes after that.
+func Put(b *[]byte) {
+	if cap(*b) <= maxFree {
+		select {
+		case free <- b:
+			return
+		default:
+		}
+	}
+	if cap(*b) <= maxPooled {
+		pool.Put(b)
+	}
+}
+
+// ReadInto is ReadAtMost into buf's capacity first. A body that does not fit
+// ends up in one slice with an eighth to spare, so that the buffer fits the
+// next, slightly larger, page too.
+func ReadInto(buf []byte, r io.Reader, limit int64) ([]byte, error) {
+	r = io.LimitReader(r, limit)
+	n, err := readFull(r, buf[:cap(buf)])
+	if err != nil {
+		return buf[:n], ignoreEOF(err)
+	}
+	// buf is full, or has no room at all.
+	rest, err := ReadAtMost(r, limit-int64(n))
+	if n == 0 {
+		return rest, err
+	}
+	if len(rest) == 0 {
+		return buf[:n], err
+	}
+	total := n + len(rest)
+	out := make([]byte, 0, total+total/8)
+	return append(append(out, buf[:n]...), rest...), err
+}
 
 // Chunk sizes of ReadAtMost: they double from the first to the largest.
 const (
