@@ -222,102 +222,6 @@ func (*FieldValues) validateValues(dec *jsontext.Decoder) error {
 	})
 }
 
-type pageFields[T any] Page[T]
-
-// UnmarshalJSONFrom decodes p from dec, keeping the members it does not model.
-func (p *Page[T]) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	return decodeTop(dec, p)
-}
-
-func (p *Page[T]) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
-	return jsontok.Object(dec, &p.Unknown, func(name []byte) (int, error) {
-		switch string(name) {
-		case "object":
-			return 1, jsontok.ReadString(dec, &st.strs, &p.Object)
-		case "data":
-			return 2, decodeRecords(dec, st, &p.Data)
-		case "meta":
-			return 3, p.Meta.decodeFrom(dec, st)
-		}
-		return 0, nil
-	})
-}
-
-// MarshalJSONTo encodes p to enc with its unknown members.
-func (p *Page[T]) MarshalJSONTo(enc *jsontext.Encoder) error {
-	return json.MarshalEncode(enc, (*pageFields[T])(p))
-}
-
-// MarshalJSON encodes p with its unknown members.
-func (p Page[T]) MarshalJSON() ([]byte, error) { return marshalJSON(&p) }
-
-// UnmarshalJSON decodes data into p, keeping the members it does not model.
-func (p *Page[T]) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, p) }
-
-type listMetaFields ListMeta
-
-// UnmarshalJSONFrom decodes l from dec, keeping the members it does not model.
-func (l *ListMeta) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	return decodeTop(dec, l)
-}
-
-func (l *ListMeta) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
-	return jsontok.Object(dec, &l.Unknown, func(name []byte) (int, error) {
-		switch string(name) {
-		case "pagination":
-			return 1, l.Pagination.decodeFrom(dec, st)
-		}
-		return 0, nil
-	})
-}
-
-// MarshalJSONTo encodes l to enc with its unknown members.
-func (l *ListMeta) MarshalJSONTo(enc *jsontext.Encoder) error {
-	return json.MarshalEncode(enc, (*listMetaFields)(l))
-}
-
-// MarshalJSON encodes l with its unknown members.
-func (l ListMeta) MarshalJSON() ([]byte, error) { return marshalJSON(&l) }
-
-// UnmarshalJSON decodes data into l, keeping the members it does not model.
-func (l *ListMeta) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, l) }
-
-type paginationFields Pagination
-
-// UnmarshalJSONFrom decodes p from dec, keeping the members it does not model.
-func (p *Pagination) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	return decodeTop(dec, p)
-}
-
-func (p *Pagination) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
-	return jsontok.Object(dec, &p.Unknown, func(name []byte) (int, error) {
-		switch string(name) {
-		case "total":
-			return 1, json.UnmarshalDecode(dec, &p.Total)
-		case "count":
-			return 2, json.UnmarshalDecode(dec, &p.Count)
-		case "per_page":
-			return 3, json.UnmarshalDecode(dec, &p.PerPage)
-		case "current_page":
-			return 4, json.UnmarshalDecode(dec, &p.CurrentPage)
-		case "total_pages":
-			return 5, json.UnmarshalDecode(dec, &p.TotalPages)
-		}
-		return 0, nil
-	})
-}
-
-// MarshalJSONTo encodes p to enc with its unknown members.
-func (p *Pagination) MarshalJSONTo(enc *jsontext.Encoder) error {
-	return json.MarshalEncode(enc, (*paginationFields)(p))
-}
-
-// MarshalJSON encodes p with its unknown members.
-func (p Pagination) MarshalJSON() ([]byte, error) { return marshalJSON(&p) }
-
-// UnmarshalJSON decodes data into p, keeping the members it does not model.
-func (p *Pagination) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, p) }
-
 type orderFields Order
 
 // UnmarshalJSONFrom decodes o from dec, keeping the members it does not model.
@@ -1493,3 +1397,99 @@ func (f Form) MarshalJSON() ([]byte, error) { return marshalJSON(&f) }
 
 // UnmarshalJSON decodes data into f, keeping the members it does not model.
 func (f *Form) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, f) }
+
+type pageFields[T any] Page[T]
+
+// UnmarshalJSONFrom decodes p from dec, keeping the members it does not model.
+func (p *Page[T]) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	return decodeTop(dec, p)
+}
+
+func (p *Page[T]) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
+	return jsontok.Object(dec, &p.Unknown, func(name []byte) (int, error) {
+		switch string(name) {
+		case "object":
+			return 1, jsontok.ReadString(dec, &st.strs, &p.Object)
+		case "data":
+			return 2, decodeRecords(dec, st, &p.Data)
+		case "meta":
+			return 3, p.Meta.decodeFrom(dec, st)
+		}
+		return 0, nil
+	})
+}
+
+// MarshalJSONTo encodes p to enc with its unknown members.
+func (p *Page[T]) MarshalJSONTo(enc *jsontext.Encoder) error {
+	return json.MarshalEncode(enc, (*pageFields[T])(p))
+}
+
+// MarshalJSON encodes p with its unknown members.
+func (p Page[T]) MarshalJSON() ([]byte, error) { return marshalJSON(&p) }
+
+// UnmarshalJSON decodes data into p, keeping the members it does not model.
+func (p *Page[T]) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, p) }
+
+type listMetaFields ListMeta
+
+// UnmarshalJSONFrom decodes l from dec, keeping the members it does not model.
+func (l *ListMeta) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	return decodeTop(dec, l)
+}
+
+func (l *ListMeta) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
+	return jsontok.Object(dec, &l.Unknown, func(name []byte) (int, error) {
+		switch string(name) {
+		case "pagination":
+			return 1, l.Pagination.decodeFrom(dec, st)
+		}
+		return 0, nil
+	})
+}
+
+// MarshalJSONTo encodes l to enc with its unknown members.
+func (l *ListMeta) MarshalJSONTo(enc *jsontext.Encoder) error {
+	return json.MarshalEncode(enc, (*listMetaFields)(l))
+}
+
+// MarshalJSON encodes l with its unknown members.
+func (l ListMeta) MarshalJSON() ([]byte, error) { return marshalJSON(&l) }
+
+// UnmarshalJSON decodes data into l, keeping the members it does not model.
+func (l *ListMeta) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, l) }
+
+type paginationFields Pagination
+
+// UnmarshalJSONFrom decodes p from dec, keeping the members it does not model.
+func (p *Pagination) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	return decodeTop(dec, p)
+}
+
+func (p *Pagination) decodeFrom(dec *jsontext.Decoder, st *decodeState) error {
+	return jsontok.Object(dec, &p.Unknown, func(name []byte) (int, error) {
+		switch string(name) {
+		case "total":
+			return 1, json.UnmarshalDecode(dec, &p.Total)
+		case "count":
+			return 2, json.UnmarshalDecode(dec, &p.Count)
+		case "per_page":
+			return 3, json.UnmarshalDecode(dec, &p.PerPage)
+		case "current_page":
+			return 4, json.UnmarshalDecode(dec, &p.CurrentPage)
+		case "total_pages":
+			return 5, json.UnmarshalDecode(dec, &p.TotalPages)
+		}
+		return 0, nil
+	})
+}
+
+// MarshalJSONTo encodes p to enc with its unknown members.
+func (p *Pagination) MarshalJSONTo(enc *jsontext.Encoder) error {
+	return json.MarshalEncode(enc, (*paginationFields)(p))
+}
+
+// MarshalJSON encodes p with its unknown members.
+func (p Pagination) MarshalJSON() ([]byte, error) { return marshalJSON(&p) }
+
+// UnmarshalJSON decodes data into p, keeping the members it does not model.
+func (p *Pagination) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, p) }
