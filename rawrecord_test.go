@@ -85,7 +85,7 @@ func sameRecordOf[T any, P recordValidator[T]](t *testing.T, data []byte, kind s
 // decode does, and gives each member as sent.
 func sameRecordFields[T any, P recordValidator[T]](t *testing.T, typed *T, raw *rawRecord[T, P], data []byte) {
 	t.Helper()
-	if raw.Object != P(typed).kind() || raw.ID != P(typed).refID() || raw.DateCreated.Time != P(typed).createdAt() {
+	if raw.Object != P(typed).kind() || raw.ID != P(typed).refID() || !sameTime(raw.DateCreated.Time, P(typed).createdAt()) {
 		t.Fatalf("RawRecord %q %d %v, decoded %q %d %v; input %q", raw.Object, raw.ID, raw.DateCreated,
 			P(typed).kind(), P(typed).refID(), P(typed).createdAt(), data)
 	}
