@@ -95,7 +95,8 @@ func decodeBody(url string, body []byte, v any, opts json.Options) error {
 func wrongObject(got, want string) error { return fmt.Errorf("object is %q, want %q", got, want) }
 
 // decodeRecord decodes one record whose "object" must be kind. With keepRaw,
-// the record keeps the body's bytes (see Order.RawJSON).
+// the record keeps a copy of the body's bytes (see Order.RawJSON): nothing
+// decoded holds the body, which goes back to the pool (answer.decoded).
 func decodeRecord[T any, P record[T]](url string, body []byte, kind string, keepRaw bool) (*T, error) {
 	v := new(T)
 	if err := decodeBody(url, body, v, decodeOptions); err != nil {
@@ -106,7 +107,7 @@ func decodeRecord[T any, P record[T]](url string, body []byte, kind string, keep
 		return nil, &DecodeError{URL: url, Offset: int64(start), Err: wrongObject(got, kind)}
 	}
 	if keepRaw {
-		P(v).setRaw(bytes.Trim(body, jsonSpace))
+		P(v).setRaw(bytes.Clone(bytes.Trim(body, jsonSpace)))
 	}
 	return v, nil
 }
@@ -143,7 +144,7 @@ func decodePage[T any, P record[T]](url string, body []byte, kind string, keepRa
 		for i, rec := range p.Data {
 			P(rec).setRaw(raw.Data[i])
 		}
-		p.raw = bytes.Trim(body, jsonSpace)
+		p.raw = bytes.Clone(bytes.Trim(body, jsonSpace))
 	}
 	return p, nil
 }
@@ -202,7 +203,7 @@ func decodeByRecord[T any, P record[T]](url string, body []byte, kind string, ke
 		return nil, false
 	}
 	if keepRaw {
-		p.raw = bytes.Trim(body, jsonSpace)
+		p.raw = bytes.Clone(bytes.Trim(body, jsonSpace))
 	}
 	return p, true
 }

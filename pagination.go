@@ -130,7 +130,7 @@ func (r resource[T, P]) walkList(ctx context.Context, websiteID int64, opts list
 			return nil, err
 		}
 		p, err := decodePage[T, P](a.url, a.body, r.kind, keepRaw, cfg.skip)
-		a.decoded(keepRaw)
+		a.decoded()
 		if p != nil && cfg.into != nil {
 			p.resp = new(Response)
 			a.report(p.resp)

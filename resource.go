@@ -76,7 +76,7 @@ func (r resource[T, P]) get(ctx context.Context, websiteID, id int64, opts query
 		return nil, err
 	}
 	out, err := decodeRecord[T, P](a.url, a.body, r.kind, opts.keepsRawJSON())
-	a.decoded(opts.keepsRawJSON())
+	a.decoded()
 	if err != nil {
 		return nil, err
 	}
@@ -95,7 +95,7 @@ func (r resource[T, P]) list(ctx context.Context, websiteID int64, opts listOpti
 		return nil, err
 	}
 	p, err := decodePage[T, P](a.url, a.body, r.kind, opts.keepsRawJSON(), false)
-	a.decoded(opts.keepsRawJSON())
+	a.decoded()
 	if err != nil {
 		return nil, err
 	}

@@ -40,14 +40,15 @@ type answer struct {
 	received time.Time // when the body had been read
 }
 
-// decoded is called once the body has been decoded. A decode that keeps
-// nothing of the body (keepRaw false: the typed decoders copy what they
-// keep, and RawRecords copy their bytes) gives its buffer back to the pool,
-// for the next body: reading a page without allocating it pays
-// (BENCHMARKS.md, "Decoding a list page against ogen"). With keepRaw the
-// records hold slices of the body, and the buffer is left to the collector.
-func (a *answer) decoded(keepRaw bool) {
-	if !keepRaw && a.buf != nil {
+// decoded is called once the body has been decoded: the buffer goes back
+// to the pool, for the next body, since nothing a decode returns holds a
+// byte of it (the decoders copy what they keep, the raw JSON of a record or
+// a page and a RawRecord's bytes too; TestLentBodiesAreNotRetained).
+// Reading a page without allocating it pays (BENCHMARKS.md, "Decoding a
+// list page against ogen"). Client.Get, which decodes into the caller's
+// types, leaves its buffer to the collector instead.
+func (a *answer) decoded() {
+	if a.buf != nil {
 		bodybuf.Put(a.buf)
 		a.buf, a.body = nil, nil
 	}

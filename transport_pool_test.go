@@ -51,8 +51,15 @@ func TestLentBodiesAreNotRetained(t *testing.T) {
 		{"messages list", fixture(t, "messages_list_unknown.json"), func(c *Client) (any, error) { return c.Messages.List(ctx, 1, nil) }},
 		{"order", fixture(t, "order_full.json"), func(c *Client) (any, error) { return c.Orders.Get(ctx, 1, 5001, nil) }},
 		{"message", fixture(t, "message_full.json"), func(c *Client) (any, error) { return c.Messages.Get(ctx, 1, 3001, nil) }},
-		// With KeepRawJSON a record read by id holds a slice of the body,
-		// which is not given back to the pool.
+		// With KeepRawJSON a record read by id, and a page, keep copies of
+		// their bytes, not the pooled body.
+		{"orders list, raw JSON kept", fixture(t, "orders_list_unknown.json"), func(c *Client) (any, error) {
+			p, err := c.Orders.List(ctx, 1, &ListOrdersOptions{KeepRawJSON: true})
+			if err != nil {
+				return nil, err
+			}
+			return json.RawMessage(p.RawJSON()), nil
+		}},
 		{"order, raw JSON kept", fixture(t, "order_full.json"), func(c *Client) (any, error) {
 			o, err := c.Orders.Get(ctx, 1, 5001, &GetOrderOptions{KeepRawJSON: true})
 			if err != nil {
