@@ -143,7 +143,7 @@ func (r resource[T, P]) syncListing(ctx context.Context, websiteID int64, cp *Ch
 		return nil
 	}
 	overlap := &overlapCheck[T, P]{r: r, mark: cp.s.Mark, dateStart: start}
-	overlap.want, overlap.pending = cp.s.Newest()
+	overlap.want, overlap.pending = cp.s.NewestReadable()
 	// held is listed, in order so far, not yet yielded; after are the
 	// records listed after it that could not be decoded nor placed in
 	// creation order, yielded after it.
@@ -234,12 +234,13 @@ func (r resource[T, P]) syncListing(ctx context.Context, websiteID int64, cp *Ch
 }
 
 // overlapCheck checks that a listing from a checkpoint lists the newest
-// record the checkpoint remembers before a record created after the mark is
-// yielded; when it does not, it reads that record by id (the OverlapError
-// case of OrdersService.Sync).
+// record the checkpoint remembers that can be read by id (its id is
+// positive) before a record created after the mark is yielded; when it does
+// not, it reads that record by id (the OverlapError case of
+// OrdersService.Sync).
 type overlapCheck[T any, P record[T]] struct {
 	r         resource[T, P]
-	want      checkpoint.Record // the newest record remembered
+	want      checkpoint.Record // the newest record remembered that can be read by id
 	mark      time.Time
 	dateStart Date
 	pending   bool // want not listed yet, and not checked
@@ -261,12 +262,6 @@ func (c *overlapCheck[T, P]) verify(ctx context.Context, websiteID int64, opts s
 		return nil
 	}
 	c.pending = false
-	if c.want.ID <= 0 {
-		// The API reads no record by an id that is not positive (the SDK
-		// refuses to ask): whether it left the list cannot be told, as for
-		// a record that can no longer be decoded.
-		return nil
-	}
 	got, err := c.r.get(ctx, websiteID, c.want.ID, noOptions{})
 	switch {
 	case errors.Is(err, ErrNotFound):

@@ -44,12 +44,16 @@ func At(t time.Time) State {
 	return State{Mark: t, coveredBefore: t}
 }
 
-// Newest returns the newest record remembered, if any.
-func (s *State) Newest() (Record, bool) {
-	if len(s.seen) == 0 {
-		return Record{}, false
+// NewestReadable returns the newest record remembered whose id is
+// positive, if any: the one that can be read back by id (the API reads no
+// record by an id that is not positive, and the SDK never asks).
+func (s *State) NewestReadable() (Record, bool) {
+	for i := len(s.seen) - 1; i >= 0; i-- {
+		if s.seen[i].ID > 0 {
+			return s.seen[i], true
+		}
 	}
-	return s.seen[len(s.seen)-1], true
+	return Record{}, false
 }
 
 // Covers reports whether the record (created, id) counts as yielded: it is

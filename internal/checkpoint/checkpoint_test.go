@@ -67,8 +67,8 @@ func TestTheWindowKeepsWhatItCannotTellApart(t *testing.T) {
 	case !s.Covers(start.Add(-time.Nanosecond), 3):
 		t.Error("a record older than the window is not covered")
 	}
-	if r, ok := s.Newest(); !ok || r != (Record{mark, 2}) {
-		t.Errorf("Newest = %v, %v", r, ok)
+	if r, ok := s.NewestReadable(); !ok || r != (Record{mark, 2}) {
+		t.Errorf("NewestReadable = %v, %v", r, ok)
 	}
 	s.Advance(mark.Add(time.Nanosecond), 4) // the window's start does not move within the day
 	if len(s.seen) != 3 {
@@ -96,5 +96,21 @@ func TestAtCoversEverythingBeforeIt(t *testing.T) {
 	}
 	if got := s.OverlapStart().Format(time.DateOnly); got != "2024-03-09" {
 		t.Errorf("OverlapStart = %s, want five days before the mark's UTC date 2024-03-14", got)
+	}
+}
+
+// NewestReadable passes over the records whose ids are not positive, which
+// cannot be read back by id, to the newest that can.
+func TestNewestReadableSkipsIDsThatAreNotPositive(t *testing.T) {
+	start := time.Date(2024, 3, 7, 10, 0, 0, 0, time.UTC)
+	var s State
+	s.Advance(start, -4)
+	if r, ok := s.NewestReadable(); ok {
+		t.Errorf("NewestReadable = %v with only id -4 remembered", r)
+	}
+	s.Advance(start.Add(time.Minute), 3)
+	s.Advance(start.Add(2*time.Minute), 0)
+	if r, ok := s.NewestReadable(); !ok || r != (Record{start.Add(time.Minute), 3}) {
+		t.Errorf("NewestReadable = %v, %v; want order 3", r, ok)
 	}
 }
