@@ -620,11 +620,7 @@ func TestSyncOverlapCheckGoesOnWhenTheRememberedRecordCannotBeRead(t *testing.T)
 		ls.hidden = map[int64]bool{5: true}
 		ls.recs = append(ls.recs, listRecord{6, listBase.Add(6 * time.Minute)})
 	})
-	for run := range 2 {
-		if got, err := syncIDs(c, &cp, 10); err != nil || !slices.Equal(got, []int64{6}[:1-run]) {
-			t.Fatalf("run %d after order 5 left: %v, %v; want [6] then nothing", run+2, got, err)
-		}
-	}
+	yieldsOrder6ThenNothing(t, c, &cp, "order 5 left")
 }
 
 // The newest record the checkpoint remembers has an id that is not
@@ -643,9 +639,16 @@ func TestSyncOverlapCheckGoesOnWhenTheRememberedIDIsNotPositive(t *testing.T) {
 		ls.hidden = map[int64]bool{0: true}
 		ls.recs = append(ls.recs, listRecord{6, listBase.Add(6 * time.Minute)})
 	})
+	yieldsOrder6ThenNothing(t, c, &cp, "order 0 left")
+}
+
+// yieldsOrder6ThenNothing checks the two runs after what happened: the
+// first yields order 6, added meanwhile, the second nothing.
+func yieldsOrder6ThenNothing(t *testing.T, c *ordermsg.Client, cp *ordermsg.Checkpoint, what string) {
+	t.Helper()
 	for run := range 2 {
-		if got, err := syncIDs(c, &cp, 10); err != nil || !slices.Equal(got, []int64{6}[:1-run]) {
-			t.Fatalf("run %d after order 0 left: %v, %v; want [6] then nothing", run+2, got, err)
+		if got, err := syncIDs(c, cp, 10); err != nil || !slices.Equal(got, []int64{6}[:1-run]) {
+			t.Fatalf("run %d after %s: %v, %v; want [6] then nothing", run+2, what, got, err)
 		}
 	}
 }
