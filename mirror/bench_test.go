@@ -34,7 +34,8 @@ import (
 
 // exportJSONLines writes every record of the website, read as the mirror
 // reads them (Sync from a zero checkpoint, the same includes, the same page
-// size), to a JSON Lines file: the peer of a full mirror run.
+// size, the orders and the messages at once as the mirror reads them in
+// PostgreSQL), to a JSON Lines file: the peer of a full mirror run.
 func exportJSONLines(b *testing.B, c *ordermsg.Client, site int64, path string, count int) int {
 	f, err := os.Create(path)
 	if err != nil {
@@ -42,23 +43,32 @@ func exportJSONLines(b *testing.B, c *ordermsg.Client, site int64, path string, 
 	}
 	defer f.Close()
 	w := bufio.NewWriter(f)
+	var mu sync.Mutex
 	n := 0
 	write := func(raw []byte, err error) {
 		if err != nil {
-			b.Fatal(err)
+			b.Error(err)
+			return
 		}
+		mu.Lock()
+		defer mu.Unlock()
 		w.Write(raw)
 		w.WriteByte('\n')
 		n++
 	}
 	ctx := context.Background()
-	var ocp, mcp ordermsg.Checkpoint
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		var mcp ordermsg.Checkpoint
+		for m, err := range c.Messages.Sync(ctx, site, &mcp, &ordermsg.ListMessagesOptions{Count: count, Includes: mirror.MessageIncludes(), KeepRawJSON: true}) {
+			write(rawOf(m, err))
+		}
+	})
+	var ocp ordermsg.Checkpoint
 	for o, err := range c.Orders.Sync(ctx, site, &ocp, &ordermsg.ListOrdersOptions{Count: count, Includes: mirror.OrderIncludes(), KeepRawJSON: true}) {
 		write(rawOf(o, err))
 	}
-	for m, err := range c.Messages.Sync(ctx, site, &mcp, &ordermsg.ListMessagesOptions{Count: count, Includes: mirror.MessageIncludes(), KeepRawJSON: true}) {
-		write(rawOf(m, err))
-	}
+	wg.Wait()
 	if err := w.Flush(); err != nil {
 		b.Fatal(err)
 	}

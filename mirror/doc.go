@@ -8,7 +8,8 @@
 // driver name "pgx"; the mirror writes with its COPY, and Open refuses
 // another driver), one that mirrors into SQLite its own (modernc.org/sqlite
 // needs no cgo). Open creates the tables and views, or upgrades those of an
-// earlier version; Mirror.Sync brings one website up to date, and
+// earlier version; Mirror.Sync brings one website up to date (its orders and
+// its messages read at once, each on a connection of the pool), and
 // Mirror.SyncFleet many, each with its own key, shared by workers. Records
 // are read as ordermsg.RawRecord (AllRaw, SyncRaw), checked as the SDK
 // decodes them but not decoded: the mirror reads the members its columns

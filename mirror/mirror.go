@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/ordermsg/ordermsg-go"
@@ -146,7 +147,8 @@ type Options struct {
 	// The new records are always read one page at a time (see
 	// ordermsg.OrdersService.Sync).
 	Concurrency int
-	// Progress, when set, is called once for each record read.
+	// Progress, when set, is called once for each record read, from the
+	// goroutines of the orders and of the messages at once.
 	Progress func()
 }
 
@@ -202,11 +204,13 @@ type Result struct {
 	Orders, Messages Counts
 }
 
-// Sync brings the mirror of one website up to date: the orders, then the
-// messages, created since the website's checkpoints, each with the data of
+// Sync brings the mirror of one website up to date: the orders and the
+// messages created since the website's checkpoints, each with the data of
 // every include of OrderIncludes and MessageIncludes and its JSON exactly
 // as the server sent it; then, with RefreshDays, the recent records again,
-// or with Reconcile every record. A record that the SDK cannot decode is
+// or with Reconcile every record. It reads the orders and the messages at
+// once, each on a connection of db's pool (a pool limited to one connection
+// takes them in turn). A record that the SDK cannot decode is
 // kept as sent in refused_records and counted Refused, and the run goes on.
 //
 // Before any write, Sync checks that the website is mirrored from c's base
@@ -218,17 +222,16 @@ type Result struct {
 // is fetched. When the context ends or the API fails, what was read so far
 // is committed (the database work is not cancelled with ctx) and the error
 // returned; the next Sync goes on from there. The messages are mirrored
-// even when the orders fail, but for a context that ended and for an error
-// of the whole website (ordermsg.ErrUnauthorized, ErrForbidden,
-// ErrNotFound): the error is then the orders', joined with the messages'
-// when they fail too. Errors of
-// the database match ErrDatabase; others come from the API or the network.
+// even when the orders fail, and the error is then the orders', joined with
+// the messages' when they fail too; but a context that ended, or an error of
+// the whole website (ordermsg.ErrUnauthorized, ErrForbidden, ErrNotFound),
+// which the messages meet too, is the orders' error alone. Errors of the
+// database match ErrDatabase; others come from the API or the network.
 func (m *Mirror) Sync(ctx context.Context, c *ordermsg.Client, websiteID int64, opts *Options) (Result, error) {
 	return m.sync(ctx, c, websiteID, opts, nil)
 }
 
-// sync is Sync, on conn when not nil (else on connections of the pool, one
-// at a time).
+// sync is Sync, on conn when not nil (else on connections of the pool).
 func (m *Mirror) sync(ctx context.Context, c *ordermsg.Client, websiteID int64, opts *Options, conn *sql.Conn) (Result, error) {
 	o, err := opts.withDefaults()
 	if err == nil {
@@ -242,16 +245,29 @@ func (m *Mirror) sync(ctx context.Context, c *ordermsg.Client, websiteID int64, 
 	if err := run.checkSource(ctx); err != nil {
 		return res, err
 	}
-	var ordersErr error
-	res.Orders, ordersErr = syncTable(ctx, run, ordersTable)
-	if ordersErr != nil && (ctx.Err() != nil || ofWebsite(ordersErr)) {
-		return res, ordersErr
-	}
 	// The messages are mirrored whatever else became of the orders: a
 	// failure of one table (a page the server cannot serve, the database
 	// refusing a batch) does not hold the other back.
-	var messagesErr error
-	res.Messages, messagesErr = syncTable(ctx, run, messagesTable)
+	var ordersErr, messagesErr error
+	if conn == nil {
+		// Both at once, each on a connection of the pool: one's walk
+		// overlaps the other's, and its writes (BENCHMARKS.md); SQLite
+		// takes their transactions in turn. A run given its connection,
+		// a fleet's, whose websites are synced at once already, takes the
+		// tables in turn.
+		var wg sync.WaitGroup
+		wg.Go(func() { res.Messages, messagesErr = syncTable(ctx, run, messagesTable) })
+		res.Orders, ordersErr = syncTable(ctx, run, ordersTable)
+		wg.Wait()
+	} else {
+		res.Orders, ordersErr = syncTable(ctx, run, ordersTable)
+		if ordersErr == nil || ctx.Err() == nil && !ofWebsite(ordersErr) {
+			res.Messages, messagesErr = syncTable(ctx, run, messagesTable)
+		}
+	}
+	if ordersErr != nil && (ctx.Err() != nil || ofWebsite(ordersErr)) {
+		return res, ordersErr
+	}
 	return res, joinTables(ordersErr, messagesErr)
 }
 

@@ -277,29 +277,30 @@ func TestRefreshDays(t *testing.T) {
 }
 
 // TestInterruptedRunKeepsWhatItRead cancels a Sync in its middle: it returns
-// the context's error, what it read is mirrored, and the next run completes
-// the mirror.
+// the context's error, what it read (of the orders and the messages, read at
+// once) is mirrored, and the next run completes the mirror.
 func TestInterruptedRunKeepsWhatItRead(t *testing.T) {
 	mirrortest.ForEach(t, func(t *testing.T, be mirrortest.Backend, target string) {
 		_, s, db, m := mirrorOf(t, be, target, ordermsgtest.Config{Seed: 9, Websites: 1, OrdersPerWebsite: 1500, MessagesPerWebsite: 1500})
 		ctx, cancel := context.WithCancel(context.Background())
-		read := 0
+		var read atomic.Int64
 		_, err := m.Sync(ctx, s.c, s.id, &mirror.Options{PageSize: 50, Progress: func() {
-			if read++; read == 1100 {
+			if read.Add(1) == 1100 {
 				cancel()
 			}
 		}})
 		if !errors.Is(err, context.Canceled) || errors.Is(err, mirror.ErrDatabase) {
 			t.Fatalf("interrupted run: %v", err)
 		}
-		var kept int
-		db.QueryRow("SELECT count(*) FROM orders").Scan(&kept)
-		if kept < 1000 {
-			t.Errorf("the interrupted run kept %d orders of the 1100 it read", kept)
+		var orders, messages int
+		db.QueryRow("SELECT count(*) FROM orders").Scan(&orders)
+		db.QueryRow("SELECT count(*) FROM messages").Scan(&messages)
+		if orders+messages < 1000 || orders+messages > int(read.Load()) {
+			t.Errorf("the interrupted run kept %d orders and %d messages of the %d records it read", orders, messages, read.Load())
 		}
 		res := syncSite(t, m, s, nil)
-		if res.Orders.New+kept != 1500 {
-			t.Errorf("the next run: %+v after %d kept", res, kept)
+		if res.Orders.New+orders != 1500 || res.Messages.New+messages != 1500 {
+			t.Errorf("the next run: %+v after %d orders and %d messages kept", res, orders, messages)
 		}
 		sameRecords(t, db, s)
 	})
