@@ -32,14 +32,13 @@ func buildCLI(t *testing.T) string {
 	return bin
 }
 
-// TestSyncDBSurvivesSIGKILL kills sync --db with SIGKILL eight times, each
+// TestSyncDBSurvivesSIGKILL kills sync --db with SIGKILL seven times, each
 // time as the server receives a request drawn at random over a whole run:
-// twice in the orders, once at the switch to the messages (their first or
-// second request, as the orders' last batch has just been committed), twice
-// in the messages, once in the refresh pass of a run with --refresh-days,
-// after an order's status changed, and twice in a run with --reconcile: in
-// its listing, and at its first retrieve of a record the listing did not
-// show. Records are added, and some deleted, between the runs. Then a run
+// once at the start (the first or second request, as the orders and the
+// messages, read at once, begin), three times in their new records, once in
+// the refresh pass of a run with --refresh-days, after an order's status
+// changed, and twice in a run with --reconcile: in its listing, and at its
+// first retrieve of a record the listing did not show. Records are added, and some deleted, between the runs. Then a run
 // with --reconcile goes to the end. The database (SQLite and PostgreSQL)
 // must hold every live record of the server exactly once, with the
 // server's JSON, and no record the server deleted as live.
@@ -54,12 +53,11 @@ func TestSyncDBSurvivesSIGKILL(t *testing.T) {
 }
 
 // killPoint is the request of a run at which it is killed: the at-th
-// request of a phase, one of "orders", "messages" (the list requests of
-// that resource), "refresh" (those of the refresh or reconcile pass of
-// either: their date_start is not the one of the resource's first request
-// in the run, which the new records are listed from) and "retrieve" (the
-// retrieves of one record, which a reconcile sends for those it did not
-// find listed).
+// request of a phase, one of "new" (the list requests of the new records of
+// either resource: their date_start is the one of the resource's first
+// request in the run), "refresh" (those of the refresh or reconcile pass of
+// either, whose date_start is another) and "retrieve" (the retrieves of one
+// record, which a reconcile sends for those it did not find listed).
 type killPoint struct {
 	phase string
 	at    int
@@ -98,7 +96,7 @@ func (k *killer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if !ok {
 			k.first[resource], first = start, start
 		}
-		if k.point.phase == resource || (k.point.phase == "refresh" && start != first) {
+		if k.point.phase == "new" && start == first || k.point.phase == "refresh" && start != first {
 			if k.seen++; k.seen == k.point.at {
 				k.hit <- struct{}{}
 			}
@@ -132,20 +130,19 @@ func syncSurvivesSIGKILL(t *testing.T, bin string, be mirrortest.Backend, db str
 		go func() { done <- cmd.Wait() }()
 		return cmd, done
 	}
-	// A full sync lists 100 pages of orders and 120 of messages, and a run
-	// goes at most at-1 pages further than the one before (its first page
-	// lists again the overlap of its checkpoint): two runs killed within
-	// their first 45 pages of orders, then two within their first 50 of
-	// messages, never finish either. The refresh pass of 20 days lists 13
-	// pages, the orders' then the messages'; a reconcile's listing, after a
-	// run to the end, lists every page of both, over 220, then retrieves
+	// A full sync lists 100 pages of orders and 120 of messages, both at
+	// once, and a run goes at most at-1 pages further than the one before
+	// (the first page of each resource lists again the overlap of its
+	// checkpoint): four runs killed within their first 2, 45, 45 and 45
+	// pages never finish the 220. The refresh pass of 20 days lists 13
+	// pages, of the orders and of the messages; a reconcile's listing, after
+	// a run to the end, lists every page of both, over 220, then retrieves
 	// each mirrored record it did not find listed, those deleted since.
 	points := []killPoint{
-		{"orders", 1 + rng.IntN(45)},
-		{"orders", 1 + rng.IntN(45)},
-		{"messages", 1 + rng.IntN(2)},
-		{"messages", 1 + rng.IntN(50)},
-		{"messages", 1 + rng.IntN(50)},
+		{"new", 1 + rng.IntN(2)},
+		{"new", 1 + rng.IntN(45)},
+		{"new", 1 + rng.IntN(45)},
+		{"new", 1 + rng.IntN(45)},
 		{"refresh", 1 + rng.IntN(11)},
 		{"reconcile", 1 + rng.IntN(220)},
 		{"retrieve", 1},
