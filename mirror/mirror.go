@@ -58,6 +58,13 @@ func dbErr(err error) error {
 type Mirror struct {
 	db      *sql.DB
 	backend Backend
+	// writes is taken by each transaction of a writer in SQLite, which
+	// writes one transaction at a time: the writers of this Mirror (the
+	// orders' and the messages', a fleet's websites) take turns on it, so
+	// that one waiting starts as the other commits, instead of after the
+	// next sleep of SQLite's busy handler (1 to 100 ms). Another process's
+	// writers still meet the busy handler.
+	writes sync.Mutex
 }
 
 // Open prepares db, a database of the given backend, for mirroring: it makes
@@ -143,7 +150,8 @@ type Options struct {
 	// PageSize is the count of each list request; 0 is 100.
 	PageSize int
 	// Concurrency is the number of pages the refresh and reconcile passes
-	// fetch at once, and of records a reconcile retrieves at once; 0 is 4.
+	// fetch at once, and of records a reconcile retrieves at once, for the
+	// orders and for the messages (which Sync reads at once); 0 is 4.
 	// The new records are always read one page at a time (see
 	// ordermsg.OrdersService.Sync).
 	Concurrency int

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ordermsg/ordermsg-go"
@@ -47,6 +48,9 @@ type writer struct {
 	// records again) the batch's digests are read first, and only the
 	// records the table lacks are inserted.
 	insertFirst bool
+	// turns, in SQLite, is the Mirror's lock that its writers take turns
+	// on (Mirror.writes); nil in PostgreSQL.
+	turns *sync.Mutex
 	// refusedIDs are the ids of the table's stored refusals of the
 	// website (see refused.go), used by the writer's goroutine only.
 	refusedIDs map[int64]bool
@@ -94,6 +98,9 @@ func (b *batch) size() int { return len(b.records) + len(b.gone) + len(b.refused
 func newWriter(ctx context.Context, p *pass, insertFirst bool) *writer {
 	b := p.r.m.backend
 	w := &writer{b: b, conn: p.conn, t: p.t, site: p.r.site, insertFirst: insertFirst && b == PostgreSQL, refusedIDs: p.refusedIDs}
+	if b == SQLite {
+		w.turns = &p.r.m.writes
+	}
 	w.jobs, w.done = make(chan batch), make(chan struct{})
 	go func() {
 		defer close(w.done)
@@ -233,6 +240,10 @@ func (w *writer) flush(ctx context.Context, b batch) error {
 			return w.saveCheckpoint(ctx, b.checkpoint, b.mark)
 		}
 		return nil
+	}
+	if w.turns != nil {
+		w.turns.Lock()
+		defer w.turns.Unlock()
 	}
 	err := inTx(ctx, w.b, w.conn, write)
 	if presumeNew && errors.Is(err, errHeld) {
