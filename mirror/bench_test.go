@@ -296,27 +296,33 @@ func (l *lineSource) Err() error             { return l.sc.Err() }
 
 // listAll walks every record of the website as a reconcile lists them (All,
 // ascending by date_created, the mirror's includes, raw JSON kept, pages of
-// count, concurrency pages at once) and returns how many it read: the peer
-// of a reconcile.
+// count, concurrency pages at once, the orders and the messages at once)
+// and returns how many it read: the peer of a reconcile.
 func listAll(b *testing.B, c *ordermsg.Client, site int64, count, concurrency int) int {
 	ctx := context.Background()
-	n := 0
+	var n atomic.Int64
 	walk := ordermsg.WithConcurrency(concurrency)
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for m, err := range c.Messages.All(ctx, site, &ordermsg.ListMessagesOptions{Count: count, Includes: mirror.MessageIncludes(), KeepRawJSON: true,
+			Direction: ordermsg.DirectionAsc, Sort: "date_created"}, walk) {
+			if _, err := rawOf(m, err); err != nil {
+				b.Error(err)
+				return
+			}
+			n.Add(1)
+		}
+	})
 	for o, err := range c.Orders.All(ctx, site, &ordermsg.ListOrdersOptions{Count: count, Includes: mirror.OrderIncludes(), KeepRawJSON: true,
 		Direction: ordermsg.DirectionAsc, Sort: "date_created"}, walk) {
 		if _, err := rawOf(o, err); err != nil {
-			b.Fatal(err)
+			b.Error(err)
+			break
 		}
-		n++
+		n.Add(1)
 	}
-	for m, err := range c.Messages.All(ctx, site, &ordermsg.ListMessagesOptions{Count: count, Includes: mirror.MessageIncludes(), KeepRawJSON: true,
-		Direction: ordermsg.DirectionAsc, Sort: "date_created"}, walk) {
-		if _, err := rawOf(m, err); err != nil {
-			b.Fatal(err)
-		}
-		n++
-	}
-	return n
+	wg.Wait()
+	return int(n.Load())
 }
 
 // BenchmarkReconcile measures what a reconcile costs on a mirror of 10,000

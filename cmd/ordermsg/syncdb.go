@@ -66,9 +66,10 @@ How often: a plain run every few minutes for the new records, and one with
 --reconcile once a day, such as at night: deletions and late changes then
 show within a day.
 
-The new records are read one page at a time: pages fetched at once can miss
-a record that appears during the run. --concurrency applies only to the
---refresh-days and --reconcile passes, which read records already mirrored.
+The orders and the messages are read at once. The new records of each are
+read one page at a time: pages fetched at once can miss a record that
+appears during the run. --concurrency applies only to the --refresh-days and
+--reconcile passes, which read records already mirrored.
 
 A record the SDK cannot decode (a lone surrogate such as \ud800 in a string)
 never stalls the website: it is kept as sent in the table refused_records,
@@ -194,7 +195,7 @@ records that were new, updated, unchanged and deleted, and the seconds taken:
 	fl.IntVar(&count, "count", 100, "page size of the requests")
 	fl.StringVar(&websites, "websites", "", "sync every website FILE lists, a line of WEBSITE_ID API_KEY each (FILE readable by you alone)")
 	fl.IntVar(&parallel, "parallel", mirror.DefaultParallel, "websites synced at once, with --websites")
-	fl.IntVar(&pages, "concurrency", 4, "pages fetched at once by the --refresh-days and --reconcile passes (new records are read one page at a time)")
+	fl.IntVar(&pages, "concurrency", 4, "pages fetched at once by the --refresh-days and --reconcile passes of the orders, and of the messages, which are read at once (new records are read one page at a time)")
 	return cmd
 }
 
