@@ -7,6 +7,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -346,13 +347,24 @@ func memberOf(name jsontext.Value) int {
 	return memberOther
 }
 
-// textOf is the text of v, a JSON string as sent, empty for any other: its
-// bytes between the quotes when it has no escape (no copy).
+// textOf is the text of v, a JSON string as sent, empty for any other (and
+// for a string that is not UTF-8, as unquote): its bytes between the quotes
+// when they are ASCII without an escape (no copy).
 func textOf(v jsontext.Value) []byte {
-	if len(v) >= 2 && v[0] == '"' && bytes.IndexByte(v, '\\') < 0 {
+	if len(v) >= 2 && v[0] == '"' && plainASCII(v) {
 		return v[1 : len(v)-1]
 	}
 	return []byte(unquote(v))
+}
+
+// plainASCII reports whether b holds only ASCII bytes and no backslash.
+func plainASCII(b []byte) bool {
+	for _, c := range b {
+		if c >= utf8.RuneSelf || c == '\\' {
+			return false
+		}
+	}
+	return true
 }
 
 // unquote is the text of a JSON string value, "" for any other.
