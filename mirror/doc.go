@@ -9,7 +9,8 @@
 // another driver), one that mirrors into SQLite its own (modernc.org/sqlite
 // needs no cgo). Open creates the tables and views, or upgrades those of an
 // earlier version; Mirror.Sync brings one website up to date (its orders and
-// its messages read at once, each on a connection of the pool), and
+// its messages read at once, each on a connection of the pool, when the pool
+// has room), and
 // Mirror.SyncFleet many, each with its own key, shared by workers. Records
 // are read as ordermsg.RawRecord (AllRaw, SyncRaw), checked as the SDK
 // decodes them but not decoded: the mirror reads the members its columns
@@ -159,8 +160,11 @@
 // resource, so the second waits for the first and then finds nothing new; in
 // SQLite a run holds a lease per website and resource (mirror_leases), so
 // the second waits for the first; a lease of a killed process on this host
-// is taken at once, one elsewhere after a minute. A run killed at any moment
-// keeps what it committed, and the next goes on from there.
+// is taken at once, one elsewhere after a minute. A run moves its lease on
+// every 15 seconds from a connection of the pool besides its own: give a
+// SQLite pool a limit above the connections its runs hold at once (or none),
+// or a run longer than a minute may be joined by another. A run killed at
+// any moment keeps what it committed, and the next goes on from there.
 //
 // # Refused records
 //
@@ -169,6 +173,8 @@
 // the SDK later refuses keeps its row as last read, live in the views; its
 // row in refused_records (same website, resource and id) says so: join on
 // it to leave such rows out. When the orders fail, the messages are still
-// mirrored, unless the failure is the website's (401, 403, 404) or the
-// context ended. Website.Secrets are masked in mirror_runs.error.
+// mirrored; a failure of the website (401, 403, 404) or an ended context is
+// reported once (and when the tables are read in turn, as a fleet's are,
+// stops the run before the messages). Website.Secrets are masked in
+// mirror_runs.error.
 package mirror

@@ -44,6 +44,7 @@ func TestStaysExactOverTime(t *testing.T) {
 		{"a record the SDK refuses is kept as sent and the website goes on", refusedRecords},
 		{"a record dated in the future or undated is kept as refused and the website goes on", unplaceableRecords},
 		{"the messages are mirrored when the orders fail", messagesAfterFailedOrders},
+		{"a run cancelled after its orders failed says both", cancelledAfterOrdersFailed},
 		{"a reconcile completes with records of ids that are not positive", nonPositiveIDs},
 		{"a reconcile counts each record once", reconcileCountsOnce},
 		{"rows an older version writes during an upgrade are healed", olderVersionRowsHealed},
@@ -739,6 +740,34 @@ func messagesAfterFailedOrders(t *testing.T, e *exact) {
 	_, err = e.m.Sync(context.Background(), bad, e.s.id, &mirror.Options{BaseURLMoved: true})
 	if !errors.Is(err, ordermsg.ErrUnauthorized) || strings.Contains(err.Error(), "messages") {
 		t.Errorf("a run with a key the server refuses: %v; want the orders' 401 alone", err)
+	}
+}
+
+// cancelledAfterOrdersFailed: a run whose orders fail (400) and which is
+// cancelled while it reads the messages returns both: the orders' error,
+// and the cancellation, which errors.Is matches.
+func cancelledAfterOrdersFailed(t *testing.T, e *exact) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	gate := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		switch {
+		case strings.HasSuffix(r.URL.Path, "/orders"):
+			rw.Header().Set("Content-Type", "application/json")
+			rw.WriteHeader(http.StatusBadRequest)
+			rw.Write([]byte(`{"error":"no orders today"}`))
+			return
+		case strings.HasSuffix(r.URL.Path, "/messages") && r.URL.Query().Get("page") == "2":
+			cancel()
+		}
+		e.srv.Handler.ServeHTTP(rw, r)
+	}))
+	defer gate.Close()
+	s := clientOf(t, gate.URL, e.s)
+	e.srv.AddMessages(12)
+	_, err := e.m.Sync(ctx, s.c, s.id, &mirror.Options{BaseURLMoved: true, PageSize: 5})
+	var apiErr *ordermsg.APIError
+	if !errors.Is(err, context.Canceled) || !errors.As(err, &apiErr) || apiErr.StatusCode != http.StatusBadRequest {
+		t.Errorf("a run cancelled after its orders failed: %v; want the orders' 400 and the cancellation", err)
 	}
 }
 

@@ -217,8 +217,9 @@ type Result struct {
 // every include of OrderIncludes and MessageIncludes and its JSON exactly
 // as the server sent it; then, with RefreshDays, the recent records again,
 // or with Reconcile every record. It reads the orders and the messages at
-// once, each on a connection of db's pool (a pool limited to one connection
-// takes them in turn). A record that the SDK cannot decode is
+// once, each on a connection of db's pool, when the pool has room for them
+// (no limit, or in PostgreSQL at least 2 connections, in SQLite 4: each
+// table's lease is moved on from a connection of its own); else in turn. A record that the SDK cannot decode is
 // kept as sent in refused_records and counted Refused, and the run goes on.
 //
 // Before any write, Sync checks that the website is mirrored from c's base
@@ -231,10 +232,11 @@ type Result struct {
 // is committed (the database work is not cancelled with ctx) and the error
 // returned; the next Sync goes on from there. The messages are mirrored
 // even when the orders fail, and the error is then the orders', joined with
-// the messages' when they fail too; but a context that ended, or an error of
-// the whole website (ordermsg.ErrUnauthorized, ErrForbidden, ErrNotFound),
-// which the messages meet too, is the orders' error alone. Errors of the
-// database match ErrDatabase; others come from the API or the network.
+// the messages' when they fail too; but an error of the whole website
+// (ordermsg.ErrUnauthorized, ErrForbidden, ErrNotFound), or of a context
+// that ended, is said once: the orders' alone when the messages met the
+// same or none (read in turn, the messages are then not read). Errors of
+// the database match ErrDatabase; others come from the API or the network.
 func (m *Mirror) Sync(ctx context.Context, c *ordermsg.Client, websiteID int64, opts *Options) (Result, error) {
 	return m.sync(ctx, c, websiteID, opts, nil)
 }
@@ -257,26 +259,44 @@ func (m *Mirror) sync(ctx context.Context, c *ordermsg.Client, websiteID int64, 
 	// failure of one table (a page the server cannot serve, the database
 	// refusing a batch) does not hold the other back.
 	var ordersErr, messagesErr error
-	if conn == nil {
-		// Both at once, each on a connection of the pool: one's walk
-		// overlaps the other's, and its writes (BENCHMARKS.md); SQLite
-		// takes their transactions in turn. A run given its connection,
-		// a fleet's, whose websites are synced at once already, takes the
-		// tables in turn.
-		var wg sync.WaitGroup
-		wg.Go(func() { res.Messages, messagesErr = syncTable(ctx, run, messagesTable) })
+	if conn != nil || !m.roomForBothTables() {
+		// A run given its connection, a fleet's, whose websites are
+		// synced at once already, and a pool without room for both take
+		// the tables in turn.
 		res.Orders, ordersErr = syncTable(ctx, run, ordersTable)
-		wg.Wait()
-	} else {
-		res.Orders, ordersErr = syncTable(ctx, run, ordersTable)
-		if ordersErr == nil || ctx.Err() == nil && !ofWebsite(ordersErr) {
-			res.Messages, messagesErr = syncTable(ctx, run, messagesTable)
+		if ordersErr != nil && (ctx.Err() != nil || ofWebsite(ordersErr)) {
+			return res, ordersErr
 		}
+		res.Messages, messagesErr = syncTable(ctx, run, messagesTable)
+		return res, joinTables(ordersErr, messagesErr)
 	}
-	if ordersErr != nil && (ctx.Err() != nil || ofWebsite(ordersErr)) {
+	// Both at once, each on a connection of the pool: one's walk overlaps
+	// the other's, and its writes (BENCHMARKS.md); SQLite takes their
+	// transactions in turn.
+	var wg sync.WaitGroup
+	wg.Go(func() { res.Messages, messagesErr = syncTable(ctx, run, messagesTable) })
+	res.Orders, ordersErr = syncTable(ctx, run, ordersTable)
+	wg.Wait()
+	// An error of the whole website, or the ended context's, is said once
+	// when both tables met it (or the messages none).
+	once := func(err error) bool { return ofWebsite(err) || ctx.Err() != nil && errors.Is(err, ctx.Err()) }
+	if once(ordersErr) && (messagesErr == nil || once(messagesErr)) {
 		return res, ordersErr
 	}
 	return res, joinTables(ordersErr, messagesErr)
+}
+
+// roomForBothTables reports whether the pool of m's database has room for a
+// Sync to read the orders and the messages at once: a connection for each,
+// and in SQLite one more for each to move its lease on (lease.go); any
+// number when the pool has no limit.
+func (m *Mirror) roomForBothTables() bool {
+	need := 2
+	if m.backend == SQLite {
+		need = 4
+	}
+	limit := m.db.Stats().MaxOpenConnections
+	return limit == 0 || limit >= need
 }
 
 // ofWebsite reports whether err, an error of the orders, is one of the
