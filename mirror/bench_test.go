@@ -34,8 +34,8 @@ import (
 
 // exportJSONLines writes every record of the website, read as the mirror
 // reads them (Sync from a zero checkpoint, the same includes, the same page
-// size, the orders and the messages at once as the mirror reads them in
-// PostgreSQL), to a JSON Lines file: the peer of a full mirror run.
+// size, the orders and the messages at once as the mirror reads them), to a
+// JSON Lines file: the peer of a full mirror run.
 func exportJSONLines(b *testing.B, c *ordermsg.Client, site int64, path string, count int) int {
 	f, err := os.Create(path)
 	if err != nil {
