@@ -744,11 +744,28 @@ func messagesAfterFailedOrders(t *testing.T, e *exact) {
 }
 
 // cancelledAfterOrdersFailed: a run whose orders fail (400) and which is
-// cancelled while it reads the messages returns both: the orders' error,
-// and the cancellation, which errors.Is matches.
+// cancelled while it reads the messages, once the orders' pass has ended,
+// returns both: the orders' error, and the cancellation, which errors.Is
+// matches.
 func cancelledAfterOrdersFailed(t *testing.T, e *exact) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
+	// The orders' pass has ended when it no longer holds the table: its
+	// advisory lock (PostgreSQL; the messages' is the one left) or its
+	// lease (SQLite).
+	held := `SELECT count(*) FROM mirror_leases WHERE resource = 'orders'`
+	if e.be.Backend == mirror.PostgreSQL {
+		held = `SELECT count(*) - 1 FROM pg_locks WHERE locktype = 'advisory' AND granted
+			AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`
+	}
+	ordersEnded := func() bool {
+		var n int
+		if err := e.db.QueryRow(held).Scan(&n); err != nil {
+			t.Error(err)
+			return true
+		}
+		return n == 0
+	}
 	gate := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
 		switch {
 		case strings.HasSuffix(r.URL.Path, "/orders"):
@@ -757,6 +774,9 @@ func cancelledAfterOrdersFailed(t *testing.T, e *exact) {
 			rw.Write([]byte(`{"error":"no orders today"}`))
 			return
 		case strings.HasSuffix(r.URL.Path, "/messages") && r.URL.Query().Get("page") == "2":
+			for deadline := time.Now().Add(10 * time.Second); !ordersEnded() && time.Now().Before(deadline); {
+				time.Sleep(time.Millisecond)
+			}
 			cancel()
 		}
 		e.srv.Handler.ServeHTTP(rw, r)

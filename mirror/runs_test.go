@@ -295,7 +295,7 @@ func TestInterruptedRunKeepsWhatItRead(t *testing.T) {
 		var orders, messages int
 		db.QueryRow("SELECT count(*) FROM orders").Scan(&orders)
 		db.QueryRow("SELECT count(*) FROM messages").Scan(&messages)
-		if orders+messages != int(read.Load()) || orders == 0 || messages == 0 {
+		if orders+messages != int(read.Load()) {
 			t.Errorf("the interrupted run kept %d orders and %d messages of the %d records it read", orders, messages, read.Load())
 		}
 		res := syncSite(t, m, s, nil)
