@@ -149,18 +149,9 @@ func (s *linkScan) value(depth int) error {
 // object reads an object, the depth-th array or object, and keeps the
 // spans of its file links when its "object" is "file".
 func (s *linkScan) object(depth int) error {
-	if depth > maxDepth {
-		return errNotJSON
-	}
-	s.at++ // {
-	s.space()
-	if s.next() == '}' {
-		s.at++
-		return nil
-	}
 	var file bool
 	var links []span
-	for {
+	err := s.list(depth, '}', func() error {
 		from := s.at
 		if err := s.string(); err != nil {
 			return err
@@ -173,57 +164,53 @@ func (s *linkScan) object(depth int) error {
 		s.at++
 		s.space()
 		if c := s.next(); c == '{' || c == '[' {
-			if err := s.value(depth); err != nil {
-				return err
-			}
-		} else {
-			from := s.at
-			if err := s.value(depth); err != nil {
-				return err
-			}
-			v, at := jsontext.Value(s.raw[from:s.at]), span{from: from, to: s.at}
-			switch member {
-			case memberObject:
-				file = v.Kind() == '"' && string(textOf(v)) == "file"
-			case memberExpires:
-				links = append(links, at)
-			case memberURL:
-				if u := textOf(v); v.Kind() == '"' && bytes.IndexByte(u, '?') >= 0 {
-					at.keep = u[:bytes.IndexByte(u, '?')]
+			return s.value(depth)
+		}
+		from = s.at
+		if err := s.value(depth); err != nil {
+			return err
+		}
+		v, at := jsontext.Value(s.raw[from:s.at]), span{from: from, to: s.at}
+		switch member {
+		case memberObject:
+			file = v.Kind() == '"' && string(textOf(v)) == "file"
+		case memberExpires:
+			links = append(links, at)
+		case memberURL:
+			if u := textOf(v); v.Kind() == '"' {
+				if i := bytes.IndexByte(u, '?'); i >= 0 {
+					at.keep = u[:i]
 					links = append(links, at)
 				}
 			}
 		}
-		s.space()
-		switch s.next() {
-		case ',':
-			s.at++
-			s.space()
-			continue
-		case '}':
-			s.at++
-			if file {
-				s.spans = append(s.spans, links...)
-			}
-			return nil
-		}
-		return errNotJSON
+		return nil
+	})
+	if err == nil && file {
+		s.spans = append(s.spans, links...)
 	}
+	return err
 }
 
 // array reads an array, the depth-th array or object.
 func (s *linkScan) array(depth int) error {
+	return s.list(depth, ']', func() error { return s.value(depth) })
+}
+
+// list reads the depth-th array or object, from its opening bracket to its
+// closing one, each element or member with read.
+func (s *linkScan) list(depth int, closing byte, read func() error) error {
 	if depth > maxDepth {
 		return errNotJSON
 	}
-	s.at++ // [
+	s.at++ // [ or {
 	s.space()
-	if s.next() == ']' {
+	if s.next() == closing {
 		s.at++
 		return nil
 	}
 	for {
-		if err := s.value(depth); err != nil {
+		if err := read(); err != nil {
 			return err
 		}
 		s.space()
@@ -231,12 +218,12 @@ func (s *linkScan) array(depth int) error {
 		case ',':
 			s.at++
 			s.space()
-			continue
-		case ']':
+		case closing:
 			s.at++
 			return nil
+		default:
+			return errNotJSON
 		}
-		return errNotJSON
 	}
 }
 
