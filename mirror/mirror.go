@@ -219,8 +219,9 @@ type Result struct {
 // or with Reconcile every record. It reads the orders and the messages at
 // once, each on a connection of db's pool, when the pool has room for them
 // (no limit, or in PostgreSQL at least 2 connections, in SQLite 4: each
-// table's lease is moved on from a connection of its own); else in turn. A record that the SDK cannot decode is
-// kept as sent in refused_records and counted Refused, and the run goes on.
+// table's lease is moved on from a connection of its own); else in turn. A
+// record that the SDK cannot decode is kept as sent in refused_records and
+// counted Refused, and the run goes on.
 //
 // Before any write, Sync checks that the website is mirrored from c's base
 // URL (its first run records it): a run from another one returns a
