@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -238,6 +239,33 @@ func TestNoTransactionOpenDuringARequest(t *testing.T) {
 		}
 		if !writeTxOpen(t, be, probe) {
 			t.Error("the probe does not see an open write transaction")
+		}
+	})
+}
+
+// TestNothingNewWritesNothing: a run that finds nothing new reads its
+// checkpoints and the website's base URL, and writes nothing, neither to
+// sync_state nor to website_sources: each statement naming them is a
+// SELECT. (In SQLite, a write would also take the file's write lock.)
+func TestNothingNewWritesNothing(t *testing.T) {
+	mirrortest.ForEach(t, func(t *testing.T, be mirrortest.Backend, target string) {
+		_, s, _, m := mirrorOf(t, be, target, ordermsgtest.Config{Seed: 8, Websites: 1, OrdersPerWebsite: 30, MessagesPerWebsite: 40})
+		syncSite(t, m, s, nil)
+		st := statements{keep: true}
+		counted := openMirror(t, be, counted(t, be, target, &st))
+		st.sent = nil // Open's
+		if res := syncSite(t, counted, s, nil); res != (mirror.Result{}) {
+			t.Fatalf("nothing new: %+v", res)
+		}
+		var named []string
+		for _, q := range st.sent {
+			if strings.Contains(q, "sync_state") || strings.Contains(q, "website_sources") {
+				named = append(named, q)
+			}
+		}
+		// A checkpoint of each table, and the base URL.
+		if len(named) != 3 || slices.ContainsFunc(named, func(q string) bool { return !strings.HasPrefix(q, "SELECT ") }) {
+			t.Errorf("a run with nothing new sent, on sync_state and website_sources:\n%s\nwant 3 SELECTs", strings.Join(named, "\n"))
 		}
 	})
 }

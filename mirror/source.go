@@ -40,16 +40,26 @@ func (e *SourceError) Is(target error) bool { return target == ErrOtherSource }
 func (r *run) checkSource(ctx context.Context) error {
 	given := r.c.BaseURL() // in one spelling: scheme and host in lower case, no default port
 	b := r.m.backend
+	recordedQuery := b.rebind("SELECT base_url FROM website_sources WHERE website_id = ?")
 	return r.withConn(ctx, func(conn *sql.Conn) error {
+		// Every run but a website's first finds its base URL recorded
+		// already: one read, with no transaction, says so.
+		var recorded string
+		err := conn.QueryRowContext(ctx, recordedQuery, r.site).Scan(&recorded)
+		switch {
+		case err == nil && recorded == given:
+			return nil
+		case err != nil && !errors.Is(err, sql.ErrNoRows):
+			return dbErr(err)
+		}
 		return inTx(ctx, b, conn, func() error {
 			// A second run at once waits here for the first's row.
-			_, err := conn.ExecContext(ctx, b.rebind(`INSERT INTO website_sources (website_id, base_url, recorded_at) VALUES (?, ?, ?)
+			_, err = conn.ExecContext(ctx, b.rebind(`INSERT INTO website_sources (website_id, base_url, recorded_at) VALUES (?, ?, ?)
 				ON CONFLICT (website_id) DO NOTHING`), r.site, given, b.value(typeStamp, time.Now()))
 			if err != nil {
 				return dbErr(err)
 			}
-			var recorded string
-			err = conn.QueryRowContext(ctx, b.rebind("SELECT base_url FROM website_sources WHERE website_id = ?"), r.site).Scan(&recorded)
+			err = conn.QueryRowContext(ctx, recordedQuery, r.site).Scan(&recorded)
 			switch {
 			case err != nil:
 				return dbErr(err)

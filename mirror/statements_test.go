@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"database/sql/driver"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -15,12 +16,22 @@ import (
 // statements counts the statements a database handle sends: all of them,
 // the DDL among them (CREATE, ALTER, DROP) and the look-ups in the catalog
 // (information_schema, pg_settings, sqlite_master, pragma_table_info).
+// With keep set, it also keeps their text, in order.
 type statements struct {
 	all, ddl, catalog atomic.Int64
+
+	keep bool
+	mu   sync.Mutex
+	sent []string
 }
 
 // note counts query.
 func (s *statements) note(query string) {
+	if s.keep {
+		s.mu.Lock()
+		s.sent = append(s.sent, strings.Join(strings.Fields(query), " "))
+		s.mu.Unlock()
+	}
 	s.all.Add(1)
 	q := strings.ToUpper(strings.TrimSpace(query))
 	for _, word := range []string{"CREATE ", "ALTER ", "DROP "} {

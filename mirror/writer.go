@@ -55,6 +55,11 @@ type writer struct {
 	// website (see refused.go), used by the writer's goroutine only.
 	refusedIDs map[int64]bool
 	pending    batch
+	// lastCheckpoint is the table's checkpoint (as JSON) as the writer
+	// last read or sent it: a batch of nothing with this checkpoint has
+	// nothing to write, and is not sent (a run with nothing new writes
+	// nothing, and in SQLite does not take the write lock).
+	lastCheckpoint []byte
 
 	jobs    chan batch
 	done    chan struct{} // closed when the goroutine has ended
@@ -160,11 +165,14 @@ func (w *writer) send(cp *ordermsg.Checkpoint) error {
 		}
 		b.checkpoint, b.mark = raw, cp.Mark()
 	}
-	if b.size() == 0 && b.checkpoint == nil {
+	if b.size() == 0 && (b.checkpoint == nil || bytes.Equal(b.checkpoint, w.lastCheckpoint)) {
 		return nil
 	}
 	select {
 	case w.jobs <- b:
+		if b.checkpoint != nil {
+			w.lastCheckpoint = b.checkpoint
+		}
 		return nil
 	case <-w.done:
 		return w.err
@@ -204,6 +212,7 @@ func (w *writer) checkpoint(ctx context.Context) (ordermsg.Checkpoint, error) {
 	if err != nil {
 		return ordermsg.Checkpoint{}, err
 	}
+	w.lastCheckpoint = raw
 	return w.decodeCheckpoint(raw)
 }
 
