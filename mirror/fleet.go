@@ -223,7 +223,7 @@ func (m *Mirror) SyncFleet(ctx context.Context, websites iter.Seq[Website], opts
 				r := WebsiteResult{WebsiteID: w.ID}
 				if conn == nil {
 					conn, r.Err = m.conn(ctx)
-					r.Err = dbErr(r.Err)
+					r.Err = dbErrOf(ctx, r.Err)
 				}
 				ended := false
 				if r.Err == nil {
@@ -297,7 +297,7 @@ func (f *fleet) syncWebsite(ctx context.Context, conn *sql.Conn, w Website) (r W
 	}
 	release, skip, err := f.m.hold(ctx, conn, w.ID, f.since)
 	if err != nil || skip != NotSkipped {
-		r.Err, r.Skipped = dbErr(err), skip
+		r.Err, r.Skipped = dbErrOf(ctx, err), skip
 		return r, false
 	}
 	defer func() { ended = release() }()

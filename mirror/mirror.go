@@ -52,6 +52,21 @@ func dbErr(err error) error {
 	return &dbError{err}
 }
 
+// dbErrOf is dbErr for the error of database work done with ctx. Once ctx
+// has ended, the work's failure is the caller's cancellation, not the
+// database's: it is returned as ctx's error (errors.Is sees it), with the
+// failure's text. (pgx answers a statement sent with an ended context
+// with driver.ErrBadConn, which does not say why.)
+func dbErrOf(ctx context.Context, err error) error {
+	switch {
+	case err == nil || ctx.Err() == nil:
+		return dbErr(err)
+	case errors.Is(err, ctx.Err()):
+		return err
+	}
+	return fmt.Errorf("%w: %v", ctx.Err(), err)
+}
+
 // Mirror keeps the orders and messages of websites in a database. It is safe
 // for concurrent use, and any number of processes may mirror into the same
 // database at once.
@@ -95,7 +110,7 @@ func Open(ctx context.Context, db *sql.DB, backend Backend) (*Mirror, error) {
 		return setUp(ctx, backend, conn)
 	})
 	if err != nil {
-		return nil, dbErr(err)
+		return nil, dbErrOf(ctx, err)
 	}
 	return m, nil
 }

@@ -270,6 +270,28 @@ func TestNothingNewWritesNothing(t *testing.T) {
 	})
 }
 
+// TestRunCancelledBeforeItsFirstRead: a Sync whose context ends just before
+// its first statement (the read of the website's base URL) returns the
+// context's error, and not as an error of the database (ErrDatabase), which
+// the tool reports with another exit status.
+func TestRunCancelledBeforeItsFirstRead(t *testing.T) {
+	mirrortest.ForEach(t, func(t *testing.T, be mirrortest.Backend, target string) {
+		_, s, _, m := mirrorOf(t, be, target, ordermsgtest.Config{Seed: 8, Websites: 1, OrdersPerWebsite: 3, MessagesPerWebsite: 4})
+		syncSite(t, m, s, nil)
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		st := statements{before: func(q string) {
+			if strings.HasPrefix(q, "SELECT base_url FROM website_sources") {
+				cancel()
+			}
+		}}
+		counted := openMirror(t, be, counted(t, be, target, &st))
+		if _, err := counted.Sync(ctx, s.c, s.id, nil); !errors.Is(err, context.Canceled) || errors.Is(err, mirror.ErrDatabase) {
+			t.Errorf("a run cancelled before its first read: %v (ErrDatabase: %t)", err, errors.Is(err, mirror.ErrDatabase))
+		}
+	})
+}
+
 // TestRefreshDays: a status that changes is seen by a run with RefreshDays,
 // and by no other.
 func TestRefreshDays(t *testing.T) {

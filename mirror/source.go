@@ -50,19 +50,19 @@ func (r *run) checkSource(ctx context.Context) error {
 		case err == nil && recorded == given:
 			return nil
 		case err != nil && !errors.Is(err, sql.ErrNoRows):
-			return dbErr(err)
+			return dbErrOf(ctx, err)
 		}
 		return inTx(ctx, b, conn, func() error {
 			// A second run at once waits here for the first's row.
 			_, err = conn.ExecContext(ctx, b.rebind(`INSERT INTO website_sources (website_id, base_url, recorded_at) VALUES (?, ?, ?)
 				ON CONFLICT (website_id) DO NOTHING`), r.site, given, b.value(typeStamp, time.Now()))
 			if err != nil {
-				return dbErr(err)
+				return dbErrOf(ctx, err)
 			}
 			err = conn.QueryRowContext(ctx, recordedQuery, r.site).Scan(&recorded)
 			switch {
 			case err != nil:
-				return dbErr(err)
+				return dbErrOf(ctx, err)
 			case recorded == given:
 				return nil
 			case !r.opts.BaseURLMoved:
@@ -70,7 +70,7 @@ func (r *run) checkSource(ctx context.Context) error {
 			}
 			_, err = conn.ExecContext(ctx, b.rebind("UPDATE website_sources SET base_url = ?, recorded_at = ? WHERE website_id = ?"),
 				given, b.value(typeStamp, time.Now()), r.site)
-			return dbErr(err)
+			return dbErrOf(ctx, err)
 		})
 	})
 }

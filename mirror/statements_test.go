@@ -16,17 +16,22 @@ import (
 // statements counts the statements a database handle sends: all of them,
 // the DDL among them (CREATE, ALTER, DROP) and the look-ups in the catalog
 // (information_schema, pg_settings, sqlite_master, pragma_table_info).
-// With keep set, it also keeps their text, in order.
+// With keep set, it also keeps their text, in order; before, when set, is
+// called with each, before it is sent.
 type statements struct {
 	all, ddl, catalog atomic.Int64
 
-	keep bool
-	mu   sync.Mutex
-	sent []string
+	keep   bool
+	before func(query string)
+	mu     sync.Mutex
+	sent   []string
 }
 
 // note counts query.
 func (s *statements) note(query string) {
+	if s.before != nil {
+		s.before(query)
+	}
 	if s.keep {
 		s.mu.Lock()
 		s.sent = append(s.sent, strings.Join(strings.Fields(query), " "))

@@ -20,7 +20,7 @@ func syncTable(ctx context.Context, r *run, t *table) (Counts, error) {
 	err := r.withConn(ctx, func(conn *sql.Conn) error {
 		unlock, err := r.m.lock(ctx, conn, r.site, t.name)
 		if err != nil {
-			return dbErr(err)
+			return dbErrOf(ctx, err)
 		}
 		defer unlock()
 		p := &pass{r: r, conn: conn, t: t, began: time.Now()}
