@@ -244,9 +244,9 @@ func TestNoTransactionOpenDuringARequest(t *testing.T) {
 }
 
 // TestNothingNewWritesNothing: a run that finds nothing new reads its
-// checkpoints and the website's base URL, and writes nothing, neither to
-// sync_state nor to website_sources: each statement naming them is a
-// SELECT. (In SQLite, a write would also take the file's write lock.)
+// checkpoints and the website's base URL, and writes neither to sync_state
+// nor to website_sources: each statement naming them is a SELECT. (In
+// SQLite, such a write would also take the file's write lock.)
 func TestNothingNewWritesNothing(t *testing.T) {
 	mirrortest.ForEach(t, func(t *testing.T, be mirrortest.Backend, target string) {
 		_, s, _, m := mirrorOf(t, be, target, ordermsgtest.Config{Seed: 8, Websites: 1, OrdersPerWebsite: 30, MessagesPerWebsite: 40})
