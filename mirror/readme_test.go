@@ -20,6 +20,7 @@ import (
 // "-- SQLite").
 type readmeQuery struct {
 	sql, only string
+	full      string // the block as written, its first line too
 }
 
 // readmeQueries are the SQL blocks of docs/mirror.md, the mirror's
@@ -35,11 +36,11 @@ func readmeQueries(t *testing.T) []readmeQuery {
 	for _, block := range strings.Split(section, "```sql\n")[1:] {
 		q, _, _ := strings.Cut(block, "```")
 		q = strings.TrimSuffix(strings.TrimSpace(q), ";")
-		var only string
+		full, only := q, ""
 		if first, rest, ok := strings.Cut(q, "\n"); ok && strings.HasPrefix(first, "-- ") {
 			only, q = strings.TrimPrefix(first, "-- "), rest
 		}
-		out = append(out, readmeQuery{q, only})
+		out = append(out, readmeQuery{q, only, full})
 	}
 	return out
 }
@@ -128,6 +129,27 @@ func TestREADMEQueries(t *testing.T) {
 			for j := range min(3, len(sqlite[i]), len(postgres[i])) {
 				t.Errorf("  SQLite     %s\n  PostgreSQL %s", sqlite[i][j], postgres[i][j])
 			}
+		}
+	}
+}
+
+// TestREADMEShowsTestedQueries: each SQL block of the README is one of
+// docs/mirror.md's, which TestREADMEQueries runs.
+func TestREADMEShowsTestedQueries(t *testing.T) {
+	b, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := strings.Split(string(b), "```sql\n")[1:]
+	if len(blocks) == 0 {
+		t.Fatal("the README shows no SQL")
+	}
+	tested := readmeQueries(t)
+	for _, block := range blocks {
+		q, _, _ := strings.Cut(block, "```")
+		q = strings.TrimSuffix(strings.TrimSpace(q), ";")
+		if !slices.ContainsFunc(tested, func(r readmeQuery) bool { return r.full == q }) {
+			t.Errorf("the README's query is none of docs/mirror.md's:\n%s", q)
 		}
 	}
 }

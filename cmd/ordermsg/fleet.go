@@ -98,8 +98,8 @@ func (f *fleetRun) run(ctx context.Context) error {
 	if ctx.Err() != nil {
 		return &stopped{fmt.Sprintf("after %d of %d websites (%s keeps what was synced; run again to go on)", done, len(sites), f.target.name)}
 	}
-	fmt.Fprintf(a.stdout, "total: %d websites, %d synced, %d failed, %d skipped; orders: %v; messages: %v; %.2fs\n",
-		len(sites), res.Synced, res.Failed, res.Skipped, res.Orders, res.Messages, time.Since(start).Seconds())
+	fmt.Fprintf(a.stdout, "total: %s, %d synced, %d failed, %d skipped; orders: %v; messages: %v; %.2fs\n",
+		counted(len(sites), "website"), res.Synced, res.Failed, res.Skipped, res.Orders, res.Messages, time.Since(start).Seconds())
 	if n := res.Orders.Refused + res.Messages.Refused; n > 0 {
 		fmt.Fprintf(a.stderr, "note: %d of the records read could not be decoded; %s keeps them as sent in the table refused_records\n", n, f.target.name)
 	}

@@ -61,7 +61,7 @@ var (
 	fleetSyncedLine  = regexp.MustCompile(`^website (\d+): orders: (\d+) new, \d+ updated, \d+ unchanged, \d+ deleted; messages: (\d+) new, \d+ updated, \d+ unchanged, \d+ deleted; \d+\.\d\ds$`)
 	fleetFailedLine  = regexp.MustCompile(`^website (\d+): failed: (.+)$`)
 	fleetSkippedLine = regexp.MustCompile(`^website (\d+): skipped, (held by another worker|synced by another worker since this run began)$`)
-	fleetTotalLine   = regexp.MustCompile(`^total: (\d+) websites, (\d+) synced, (\d+) failed, (\d+) skipped; orders: \d+ new, .*; messages: \d+ new, .*; \d+\.\d\ds$`)
+	fleetTotalLine   = regexp.MustCompile(`^total: (\d+) websites?, (\d+) synced, (\d+) failed, (\d+) skipped; orders: \d+ new, .*; messages: \d+ new, .*; \d+\.\d\ds$`)
 )
 
 // fleetLines reads the lines of a fleet's stdout: by website, "synced N
@@ -251,7 +251,7 @@ func TestWebsitesFileRefusals(t *testing.T) {
 		{"readable by the group", good, 0o640, nil, "its permissions 0640 let group or others read or write it, and it holds API keys: make it readable by you alone (chmod 600 "},
 		{"readable by all", good, 0o644, nil, "its permissions 0644 let group or others read or write it"},
 		{"writable by others", good, 0o602, nil, "its permissions 0602"},
-		{"a line of one word", good + secret + "\n", 0o600, nil, "line 5 has 1 words: want one website a line, WEBSITE_ID API_KEY"},
+		{"a line of one word", good + secret + "\n", 0o600, nil, "line 5 has 1 word: want one website a line, WEBSITE_ID API_KEY"},
 		{"a line of three words", good + "1001 " + secret + " extra\n", 0o600, nil, "line 5 has 3 words"},
 		{"the key first", "# keys\n" + secret + " 1001\n", 0o600, nil, "line 2 does not begin with a website id (a positive integer)"},
 		{"a website id of 0", "0 " + secret + "\n", 0o600, nil, "line 1 does not begin with a website id"},

@@ -95,7 +95,7 @@ records on each run, as it would in production.`,
 			fmt.Fprintf(a.stdout, "ordermsg fake service at %s (header %s)\n", url, header)
 			fmt.Fprintf(a.stdout, "OpenAPI document at %s%s\n", url, ordermsgtest.OpenAPIPath)
 			for _, w := range ds.Websites {
-				fmt.Fprintf(a.stdout, "  website %d  api key %s  (%d orders, %d messages)\n", w.ID, w.APIKey, len(w.Orders), len(w.Messages))
+				fmt.Fprintf(a.stdout, "  website %d  api key %s  (%s, %s)\n", w.ID, w.APIKey, counted(len(w.Orders), "order"), counted(len(w.Messages), "message"))
 			}
 			first := ds.Websites[0]
 			fmt.Fprintf(a.stdout, "try:\n  curl -u %s: -H %s %s/websites/%d/orders\n", first.APIKey, curlHeader, url, first.ID)

@@ -56,7 +56,7 @@ func readWebsites(path string, checkKey func(key string) error) ([]websiteLine, 
 		}
 		fields := strings.Fields(text)
 		if len(fields) != 2 {
-			return nil, usagef("--websites %s: line %d has %d words: %s", path, n, len(fields), websitesFileForm)
+			return nil, usagef("--websites %s: line %d has %s: %s", path, n, counted(len(fields), "word"), websitesFileForm)
 		}
 		id, err := strconv.ParseInt(fields[0], 10, 64)
 		if err != nil || id <= 0 {
