@@ -301,25 +301,29 @@ func (l *lineSource) Err() error             { return l.sc.Err() }
 func listAll(b *testing.B, c *ordermsg.Client, site int64, count, concurrency int) int {
 	ctx := context.Background()
 	var n atomic.Int64
+	read := func(_ []byte, err error) bool {
+		if err != nil {
+			b.Error(err)
+			return false
+		}
+		n.Add(1)
+		return true
+	}
 	walk := ordermsg.WithConcurrency(concurrency)
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		for m, err := range c.Messages.All(ctx, site, &ordermsg.ListMessagesOptions{Count: count, Includes: mirror.MessageIncludes(), KeepRawJSON: true,
 			Direction: ordermsg.DirectionAsc, Sort: "date_created"}, walk) {
-			if _, err := rawOf(m, err); err != nil {
-				b.Error(err)
+			if !read(rawOf(m, err)) {
 				return
 			}
-			n.Add(1)
 		}
 	})
 	for o, err := range c.Orders.All(ctx, site, &ordermsg.ListOrdersOptions{Count: count, Includes: mirror.OrderIncludes(), KeepRawJSON: true,
 		Direction: ordermsg.DirectionAsc, Sort: "date_created"}, walk) {
-		if _, err := rawOf(o, err); err != nil {
-			b.Error(err)
+		if !read(rawOf(o, err)) {
 			break
 		}
-		n.Add(1)
 	}
 	wg.Wait()
 	return int(n.Load())

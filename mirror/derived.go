@@ -337,13 +337,17 @@ func memberOf(name jsontext.Value) int {
 }
 
 // textOf is the text of v, a JSON string as sent, empty for any other (and
-// for a string that is not UTF-8, as unquote): its bytes between the quotes
-// when they are ASCII without an escape (no copy).
+// for a string that is not UTF-8): its bytes between the quotes when they
+// are ASCII without an escape (no copy), else the string unquoted.
 func textOf(v jsontext.Value) []byte {
 	if len(v) >= 2 && v[0] == '"' && plainASCII(v) {
 		return v[1 : len(v)-1]
 	}
-	return []byte(unquote(v))
+	text, err := jsontext.AppendUnquote(nil, v)
+	if err != nil {
+		return nil
+	}
+	return text
 }
 
 // plainASCII reports whether b holds only ASCII bytes and no backslash.
@@ -354,15 +358,6 @@ func plainASCII(b []byte) bool {
 		}
 	}
 	return true
-}
-
-// unquote is the text of a JSON string value, "" for any other.
-func unquote(v jsontext.Value) string {
-	s, err := jsontext.AppendUnquote(nil, v)
-	if err != nil {
-		return ""
-	}
-	return string(s)
 }
 
 // nulFreeJSON is the record's JSON with every NUL character (\u0000) in a

@@ -95,11 +95,11 @@ func decodedLinkSpans(raw []byte) ([]span, error) {
 				at := span{from: end - len(v), to: end}
 				switch member {
 				case memberObject:
-					file = v.Kind() == '"' && (string(v) == `"file"` || unquote(v) == "file")
+					file = v.Kind() == '"' && (string(v) == `"file"` || unquoted(v) == "file")
 				case memberExpires:
 					links = append(links, at)
 				case memberURL:
-					if u := unquote(v); v.Kind() == '"' && strings.Contains(u, "?") {
+					if u := unquoted(v); v.Kind() == '"' && strings.Contains(u, "?") {
 						at.keep = []byte(u[:strings.IndexByte(u, '?')])
 						links = append(links, at)
 					}
@@ -130,4 +130,14 @@ func decodedLinkSpans(raw []byte) ([]span, error) {
 	}
 	slices.SortFunc(spans, func(a, b span) int { return a.from - b.from })
 	return spans, nil
+}
+
+// unquoted is the text of a JSON string value, "" for any other, read as
+// the decoder reads it: the oracle's, apart from textOf.
+func unquoted(v jsontext.Value) string {
+	s, err := jsontext.AppendUnquote(nil, v)
+	if err != nil {
+		return ""
+	}
+	return string(s)
 }

@@ -61,10 +61,15 @@ func dbErrOf(ctx context.Context, err error) error {
 	switch {
 	case err == nil || ctx.Err() == nil:
 		return dbErr(err)
-	case errors.Is(err, ctx.Err()):
+	case endedWith(ctx, err):
 		return err
 	}
 	return fmt.Errorf("%w: %v", ctx.Err(), err)
+}
+
+// endedWith reports whether ctx has ended and err is its error.
+func endedWith(ctx context.Context, err error) bool {
+	return ctx.Err() != nil && errors.Is(err, ctx.Err())
 }
 
 // Mirror keeps the orders and messages of websites in a database. It is safe
@@ -295,7 +300,7 @@ func (m *Mirror) sync(ctx context.Context, c *ordermsg.Client, websiteID int64, 
 	wg.Wait()
 	// An error of the whole website, or the ended context's, is said once
 	// when both tables met it (or the messages none).
-	once := func(err error) bool { return ofWebsite(err) || ctx.Err() != nil && errors.Is(err, ctx.Err()) }
+	once := func(err error) bool { return ofWebsite(err) || endedWith(ctx, err) }
 	if once(ordersErr) && (messagesErr == nil || once(messagesErr)) {
 		return res, ordersErr
 	}
