@@ -2,6 +2,7 @@ package mirror
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -19,10 +20,8 @@ import (
 // batchBytes the most JSON (as sent) its records hold, past which it holds
 // no more: a writer holds two batches at most (one being written, one being
 // read), so that a worker's memory is bounded whatever the number and the
-// size of the records. In SQLite a batch's new records are one INSERT
-// statement (500 rows of 17 columns are 8,500 parameters, under SQLite's
-// limit of 32,766; statements of 100 rows took about 10% longer,
-// BENCHMARKS.md); in PostgreSQL one COPY.
+// size of the records. In PostgreSQL a batch's new records are one COPY;
+// in SQLite INSERTs of sqliteInsertRows rows.
 const (
 	batchSize  = 500
 	batchBytes = 1 << 20
@@ -41,12 +40,11 @@ type writer struct {
 	t    *table
 	site int64
 	// insertFirst writes a batch's records as new rows before reading
-	// which the table holds: in PostgreSQL, for the new records, which the
-	// table seldom holds, it saves a query per batch (a batch with one the
-	// table holds fails its transaction, and is written again, read
-	// first). Otherwise (SQLite, in process, and the passes that read
-	// records again) the batch's digests are read first, and only the
-	// records the table lacks are inserted.
+	// which the table holds: for the new records, which the table seldom
+	// holds, it saves a query per batch (a batch with one the table holds
+	// is rolled back, and written again, read first). Otherwise (the
+	// passes that read records again) the batch's digests are read first,
+	// and only the records the table lacks are inserted.
 	insertFirst bool
 	// turns, in SQLite, is the Mirror's lock that its writers take turns
 	// on (Mirror.writes); nil in PostgreSQL.
@@ -55,6 +53,9 @@ type writer struct {
 	// website (see refused.go), used by the writer's goroutine only.
 	refusedIDs map[int64]bool
 	pending    batch
+	// inserts are the INSERT statements of the writer's goroutine in
+	// SQLite, by their number of rows (see insertStatement).
+	inserts map[int]*sql.Stmt
 	// lastCheckpoint is the table's checkpoint (as JSON) as the writer
 	// last read or sent it: a batch of nothing with this checkpoint has
 	// nothing to write, and is not sent (a run with nothing new writes
@@ -102,13 +103,18 @@ func (b *batch) size() int { return len(b.records) + len(b.gone) + len(b.refused
 // newWriter returns a writer of the rows of the pass's table, started.
 func newWriter(ctx context.Context, p *pass, insertFirst bool) *writer {
 	b := p.r.m.backend
-	w := &writer{b: b, conn: p.conn, t: p.t, site: p.r.site, insertFirst: insertFirst && b == PostgreSQL, refusedIDs: p.refusedIDs}
+	w := &writer{b: b, conn: p.conn, t: p.t, site: p.r.site, insertFirst: insertFirst, refusedIDs: p.refusedIDs}
 	if b == SQLite {
 		w.turns = &p.r.m.writes
 	}
 	w.jobs, w.done = make(chan batch), make(chan struct{})
 	go func() {
 		defer close(w.done)
+		defer func() {
+			for _, stmt := range w.inserts {
+				stmt.Close()
+			}
+		}()
 		for b := range w.jobs {
 			if err := w.flush(ctx, b); err != nil {
 				w.err = err
@@ -273,15 +279,16 @@ type storedRow struct {
 	json    []byte // only when digest is NULL (a row an earlier version wrote)
 }
 
-// errHeld is the error of a write of records presumed new, one of which
-// the table holds: nothing was written, and the transaction is over.
+// errHeld is the error of an insert of records presumed new, one of which
+// the table holds: the transaction must be rolled back (in PostgreSQL it
+// has failed already).
 var errHeld = errors.New("mirror: a record presumed new is in the table")
 
 // write inserts the records that are new and rewrites those that changed
 // (see contentDigest) or that a reconcile had found deleted, unless the
 // stored row was read later than the record (see update). With presumeNew,
 // it inserts them all without reading what the table holds, and returns
-// errHeld, in PostgreSQL a failed transaction, when the table holds one.
+// errHeld when the table holds one: the caller rolls the transaction back.
 func (w *writer) write(ctx context.Context, records []read, presumeNew bool) (Counts, error) {
 	var c Counts
 	// The last of a record listed twice wins.
@@ -297,9 +304,6 @@ func (w *writer) write(ctx context.Context, records []read, presumeNew bool) (Co
 		// Nothing is changed before the insert, for a write again after
 		// errHeld.
 		if err := w.insert(ctx, ids, byID); err != nil {
-			if isUniqueViolation(err) {
-				return c, errHeld
-			}
 			return c, err
 		}
 		c.New = len(ids)
@@ -399,8 +403,9 @@ func (w *writer) writtenColumns() []string {
 
 // insert adds rows for the records with the given ids, which the table
 // does not hold (another run of the website's table waits for the writes'
-// lock, sync.go; SQLite's write transaction excludes every other writer):
-// in PostgreSQL with one COPY, in SQLite with one INSERT.
+// lock, sync.go; SQLite's write transaction excludes every other writer),
+// or returns errHeld: in PostgreSQL with one COPY, in SQLite with INSERTs
+// of sqliteInsertRows rows.
 func (w *writer) insert(ctx context.Context, ids []int64, byID map[int64]read) error {
 	if len(ids) == 0 {
 		return nil
@@ -409,13 +414,73 @@ func (w *writer) insert(ctx context.Context, ids []int64, byID map[int64]read) e
 	for i, id := range ids {
 		rows[i] = byID[id].row
 	}
-	cols := w.writtenColumns()
-	if w.b == PostgreSQL {
-		return copyRows(ctx, w.conn, w.t.name, cols, rows)
+	if w.b == SQLite {
+		return w.insertSQLite(ctx, rows)
 	}
-	values := strings.TrimSuffix(strings.Repeat("("+marks(len(cols))+"), ", len(rows)), ", ")
-	_, err := w.conn.ExecContext(ctx, fmt.Sprintf("INSERT INTO %s (%s) VALUES %s", w.t.name, strings.Join(cols, ", "), values), slices.Concat(rows...)...)
+	err := copyRows(ctx, w.conn, w.t.name, w.writtenColumns(), rows)
+	if isUniqueViolation(err) {
+		return errHeld
+	}
 	return err
+}
+
+// sqliteInsertRows is the number of rows of one INSERT in SQLite: 50 took
+// less time than 20, 100, or a batch's 500 in one statement (BENCHMARKS.md).
+const sqliteInsertRows = 50
+
+// insertSQLite inserts rows, sqliteInsertRows at a time. A row the table
+// holds is left as it was (ON CONFLICT DO NOTHING), and counted: the
+// insert then returns errHeld.
+func (w *writer) insertSQLite(ctx context.Context, rows [][]any) error {
+	for len(rows) > 0 {
+		k := min(len(rows), sqliteInsertRows)
+		stmt, err := w.insertStatement(ctx, k)
+		if err != nil {
+			return err
+		}
+		args := slices.Concat(rows[:k]...)
+		for i, v := range args {
+			if t, ok := v.(sqliteText); ok {
+				args[i] = []byte(t) // bound as bytes, under CAST(? AS TEXT): not copied into a string
+			}
+		}
+		res, err := stmt.ExecContext(ctx, args...)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil || n != int64(k) {
+			return cmp.Or(err, errHeld)
+		}
+		rows = rows[k:]
+	}
+	return nil
+}
+
+// insertStatement returns the INSERT of k rows in SQLite, prepared on the
+// writer's connection the first time it is asked for, and kept until the
+// writer's goroutine ends.
+func (w *writer) insertStatement(ctx context.Context, k int) (*sql.Stmt, error) {
+	if stmt := w.inserts[k]; stmt != nil {
+		return stmt, nil
+	}
+	cols := w.writtenColumns()
+	row := make([]string, len(cols))
+	for i, c := range w.t.def().columns[:len(cols)] {
+		row[i] = "?"
+		if c.typ == typeJSON {
+			row[i] = "CAST(? AS TEXT)"
+		}
+	}
+	values := strings.TrimSuffix(strings.Repeat("("+strings.Join(row, ", ")+"), ", k), ", ")
+	stmt, err := w.conn.PrepareContext(ctx, fmt.Sprintf("INSERT INTO %s (%s) VALUES %s ON CONFLICT DO NOTHING", w.t.name, strings.Join(cols, ", "), values))
+	if err != nil {
+		return nil, err
+	}
+	if w.inserts == nil {
+		w.inserts = map[int]*sql.Stmt{}
+	}
+	w.inserts[k] = stmt
+	return stmt, nil
 }
 
 // update rewrites r's row, and makes it live again, unless the stored row
