@@ -87,7 +87,17 @@ func (m *Mirror) tryLease(ctx context.Context, conn *sql.Conn, site int64, resou
 	return func() {
 		stop()
 		<-renewed
-		conn.ExecContext(context.WithoutCancel(ctx), "DELETE FROM mirror_leases WHERE website_id = ? AND resource = ? AND token = ?", site, resource, token)
+		ctx := context.WithoutCancel(ctx)
+		release := func(c *sql.Conn) error {
+			_, err := c.ExecContext(ctx, "DELETE FROM mirror_leases WHERE website_id = ? AND resource = ? AND token = ?", site, resource, token)
+			return err
+		}
+		if release(conn) != nil {
+			// conn may have ended (its driver said driver.ErrBadConn):
+			// another connection releases the lease, which would
+			// otherwise hold the website's next runs for leaseTime.
+			m.withConn(ctx, release)
+		}
 	}, nil
 }
 

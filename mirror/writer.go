@@ -2,7 +2,6 @@ package mirror
 
 import (
 	"bytes"
-	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -53,9 +52,6 @@ type writer struct {
 	// website (see refused.go), used by the writer's goroutine only.
 	refusedIDs map[int64]bool
 	pending    batch
-	// inserts are the INSERT statements of the writer's goroutine in
-	// SQLite, by their number of rows (see insertStatement).
-	inserts map[int]*sql.Stmt
 	// lastCheckpoint is the table's checkpoint (as JSON) as the writer
 	// last read or sent it: a batch of nothing with this checkpoint has
 	// nothing to write, and is not sent (a run with nothing new writes
@@ -110,11 +106,6 @@ func newWriter(ctx context.Context, p *pass, insertFirst bool) *writer {
 	w.jobs, w.done = make(chan batch), make(chan struct{})
 	go func() {
 		defer close(w.done)
-		defer func() {
-			for _, stmt := range w.inserts {
-				stmt.Close()
-			}
-		}()
 		for b := range w.jobs {
 			if err := w.flush(ctx, b); err != nil {
 				w.err = err
@@ -279,10 +270,11 @@ type storedRow struct {
 	json    []byte // only when digest is NULL (a row an earlier version wrote)
 }
 
-// errHeld is the error of an insert of records presumed new, one of which
-// the table holds: the transaction must be rolled back (in PostgreSQL it
-// has failed already).
-var errHeld = errors.New("mirror: a record presumed new is in the table")
+// errHeld is the error of an insert of records one of which the table
+// holds (or which inserted fewer rows than it was given): the transaction
+// must be rolled back (in PostgreSQL it has failed already). A write of
+// records presumed new then writes them again, read first.
+var errHeld = errors.New("mirror: a record inserted as new is in the table already")
 
 // write inserts the records that are new and rewrites those that changed
 // (see contentDigest) or that a reconcile had found deleted, unless the
@@ -405,7 +397,7 @@ func (w *writer) writtenColumns() []string {
 // does not hold (another run of the website's table waits for the writes'
 // lock, sync.go; SQLite's write transaction excludes every other writer),
 // or returns errHeld: in PostgreSQL with one COPY, in SQLite with INSERTs
-// of sqliteInsertRows rows.
+// of sqliteInsertRows rows (sqliteinsert.go).
 func (w *writer) insert(ctx context.Context, ids []int64, byID map[int64]read) error {
 	if len(ids) == 0 {
 		return nil
@@ -419,68 +411,9 @@ func (w *writer) insert(ctx context.Context, ids []int64, byID map[int64]read) e
 	}
 	err := copyRows(ctx, w.conn, w.t.name, w.writtenColumns(), rows)
 	if isUniqueViolation(err) {
-		return errHeld
+		return fmt.Errorf("%w: %w", errHeld, err)
 	}
 	return err
-}
-
-// sqliteInsertRows is the number of rows of one INSERT in SQLite: 50 took
-// less time than 20, 100, or a batch's 500 in one statement (BENCHMARKS.md).
-const sqliteInsertRows = 50
-
-// insertSQLite inserts rows, sqliteInsertRows at a time. A row the table
-// holds is left as it was (ON CONFLICT DO NOTHING), and counted: the
-// insert then returns errHeld.
-func (w *writer) insertSQLite(ctx context.Context, rows [][]any) error {
-	for len(rows) > 0 {
-		k := min(len(rows), sqliteInsertRows)
-		stmt, err := w.insertStatement(ctx, k)
-		if err != nil {
-			return err
-		}
-		args := slices.Concat(rows[:k]...)
-		for i, v := range args {
-			if t, ok := v.(sqliteText); ok {
-				args[i] = []byte(t) // bound as bytes, under CAST(? AS TEXT): not copied into a string
-			}
-		}
-		res, err := stmt.ExecContext(ctx, args...)
-		if err != nil {
-			return err
-		}
-		if n, err := res.RowsAffected(); err != nil || n != int64(k) {
-			return cmp.Or(err, errHeld)
-		}
-		rows = rows[k:]
-	}
-	return nil
-}
-
-// insertStatement returns the INSERT of k rows in SQLite, prepared on the
-// writer's connection the first time it is asked for, and kept until the
-// writer's goroutine ends.
-func (w *writer) insertStatement(ctx context.Context, k int) (*sql.Stmt, error) {
-	if stmt := w.inserts[k]; stmt != nil {
-		return stmt, nil
-	}
-	cols := w.writtenColumns()
-	row := make([]string, len(cols))
-	for i, c := range w.t.def().columns[:len(cols)] {
-		row[i] = "?"
-		if c.typ == typeJSON {
-			row[i] = "CAST(? AS TEXT)"
-		}
-	}
-	values := strings.TrimSuffix(strings.Repeat("("+strings.Join(row, ", ")+"), ", k), ", ")
-	stmt, err := w.conn.PrepareContext(ctx, fmt.Sprintf("INSERT INTO %s (%s) VALUES %s ON CONFLICT DO NOTHING", w.t.name, strings.Join(cols, ", "), values))
-	if err != nil {
-		return nil, err
-	}
-	if w.inserts == nil {
-		w.inserts = map[int]*sql.Stmt{}
-	}
-	w.inserts[k] = stmt
-	return stmt, nil
 }
 
 // update rewrites r's row, and makes it live again, unless the stored row
