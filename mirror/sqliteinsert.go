@@ -12,26 +12,30 @@ import (
 // 10 or 25 no less (BENCHMARKS.md).
 const sqliteInsertRows = 50
 
-// insertSQLite inserts rows, sqliteInsertRows at a time: a row the table
-// holds is left as it was (ON CONFLICT DO NOTHING), and the insert then
-// returns errHeld. The records' JSON is bound as bytes under
+// insertSQLite inserts rows, sqliteInsertRows at a time, and the rest of
+// them one at a time (compiling an INSERT of their number took longer): a
+// row the table holds is left as it was (ON CONFLICT DO NOTHING), and the
+// insert then returns errHeld. The records' JSON is bound as bytes under
 // CAST(? AS TEXT), not copied into a string.
 //
-// The INSERT is prepared once for the batch, on the driver's connection,
-// and closed before the connection is handed back to database/sql: a
+// The two INSERTs are prepared once for the batch, on the driver's
+// connection, and closed before it is handed back to database/sql: a
 // statement left open when database/sql ends a connection (its driver said
 // driver.ErrBadConn) keeps SQLite's connection, and the write lock of its
 // transaction, open for as long as the process lives.
 func (w *writer) insertSQLite(ctx context.Context, rows [][]any) error {
 	return w.conn.Raw(func(dc any) error {
-		prepared := map[int]driver.Stmt{} // by rows: the batch's 50, and the rest
+		prepared := map[int]driver.Stmt{} // by their number of rows
 		defer func() {
 			for _, stmt := range prepared {
 				stmt.Close()
 			}
 		}()
 		for len(rows) > 0 {
-			k := min(len(rows), sqliteInsertRows)
+			k := sqliteInsertRows
+			if len(rows) < k {
+				k = 1
+			}
 			stmt := prepared[k]
 			if stmt == nil {
 				var err error
