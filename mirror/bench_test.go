@@ -148,8 +148,9 @@ func (c *counting) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // turns at going first: each leaves garbage to what runs next) and, in
 // PostgreSQL, loads the exported lines with COPY into a table of one json
 // column. It reports the mirror's records per second, its time as a ratio
-// to the export's and to the COPY's (the median of the iterations'), and
-// the requests and time of a second run with nothing new.
+// to the export's and to the COPY's (the median of the iterations'), the
+// CPU time of the process during each (which holds the fake's), and the
+// requests and time of a second run with nothing new.
 //
 // Each runs twice: with the fake rendering each page it is asked for
 // (rendered-per-request; its rendering then takes about half of the two
@@ -168,7 +169,7 @@ func BenchmarkMirror(b *testing.B) {
 }
 
 func benchmarkMirror(b *testing.B, be mirrortest.Backend, srv *counting, s site, count int) {
-	var mirrorTime, exportTime, idleTime time.Duration
+	var mirrorTime, exportTime, idleTime, mirrorCPU, exportCPU time.Duration
 	var toExport, toCopy []float64
 	var idleRequests int64
 	for i := 0; b.Loop(); i++ {
@@ -180,18 +181,20 @@ func benchmarkMirror(b *testing.B, be mirrortest.Backend, srv *counting, s site,
 		b.StartTimer()
 
 		export := func() time.Duration {
-			start := time.Now()
+			start, cpu := time.Now(), processCPU()
 			if n := exportJSONLines(b, s.c, s.id, jsonl, count); n != orders+messages {
 				b.Fatalf("exported %d records", n)
 			}
+			exportCPU += processCPU() - cpu
 			return time.Since(start)
 		}
 		mirrorRun := func() time.Duration {
-			start := time.Now()
+			start, cpu := time.Now(), processCPU()
 			res := syncSite(b, m, s, &mirror.Options{PageSize: count})
 			if res.Orders.New != orders || res.Messages.New != messages {
 				b.Fatalf("%+v", res)
 			}
+			mirrorCPU += processCPU() - cpu
 			return time.Since(start)
 		}
 		var mt, et time.Duration
@@ -218,6 +221,9 @@ func benchmarkMirror(b *testing.B, be mirrortest.Backend, srv *counting, s site,
 	b.ReportMetric(float64(orders+messages)*n/mirrorTime.Seconds(), "records/s")
 	b.ReportMetric(float64(orders+messages)*n/exportTime.Seconds(), "export-records/s")
 	b.ReportMetric(median(toExport), "time/export-time")
+	// The process's CPU, the fake's rendering with it (rendered-per-request).
+	b.ReportMetric(mirrorCPU.Seconds()/n, "cpu-s/run")
+	b.ReportMetric(exportCPU.Seconds()/n, "export-cpu-s/run")
 	if toCopy != nil {
 		b.ReportMetric(median(toCopy), "time/copy-time")
 	}
