@@ -221,9 +221,12 @@ func benchmarkMirror(b *testing.B, be mirrortest.Backend, srv *counting, s site,
 	b.ReportMetric(float64(orders+messages)*n/mirrorTime.Seconds(), "records/s")
 	b.ReportMetric(float64(orders+messages)*n/exportTime.Seconds(), "export-records/s")
 	b.ReportMetric(median(toExport), "time/export-time")
-	// The process's CPU, the fake's rendering with it (rendered-per-request).
-	b.ReportMetric(mirrorCPU.Seconds()/n, "cpu-s/run")
-	b.ReportMetric(exportCPU.Seconds()/n, "export-cpu-s/run")
+	if cpuMeasured {
+		// The process's CPU, the fake's rendering with it
+		// (rendered-per-request), the mean of the iterations.
+		b.ReportMetric(mirrorCPU.Seconds()/n, "cpu-s/run")
+		b.ReportMetric(exportCPU.Seconds()/n, "export-cpu-s/run")
+	}
 	if toCopy != nil {
 		b.ReportMetric(median(toCopy), "time/copy-time")
 	}

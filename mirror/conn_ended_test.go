@@ -74,6 +74,7 @@ func (k endingConnector) Connect(ctx context.Context) (driver.Conn, error) {
 	return &endingConn{c.(*countingConn), k.armed}, nil
 }
 
+// endingConn is a connection of endingConnector.
 type endingConn struct {
 	*countingConn
 	armed *atomic.Bool

@@ -7,6 +7,9 @@ import (
 	"time"
 )
 
+// cpuMeasured says that processCPU reads the process's CPU time here.
+const cpuMeasured = true
+
 // processCPU is the CPU time the process has used, user and system.
 func processCPU() time.Duration {
 	var ru syscall.Rusage

@@ -632,14 +632,16 @@ func oneSourcePerWebsite(t *testing.T, e *exact) {
 }
 
 // heldTakenForNew: with its checkpoints gone, a run reads every record as
-// new, among them records added and changed on the server: a batch that
-// PostgreSQL writes as new rows (COPY) holds records the table holds, so
-// it is written as the others, read first: the new ones added, the changed
-// one rewritten, the rest left as they are, and every count right.
+// new, among them records added and changed on the server: a batch written
+// as new rows (PostgreSQL's COPY; SQLite's INSERTs of 50 rows, then of one)
+// holds records the table holds, so it is written as the others, read
+// first: the new ones added, the changed one rewritten, the rest left as
+// they are, and every count right. 60 orders are added, so that a 50-row
+// INSERT meets held records beside new ones.
 func heldTakenForNew(t *testing.T, e *exact) {
 	w := e.website()
 	e.srv.Handler.SetOrderStatus(e.s.id, w.Orders[3].ID, "shipped")
-	added := e.srv.AddOrders(3)
+	added := e.srv.AddOrders(60)
 	if _, err := e.db.Exec(fmt.Sprintf("DELETE FROM sync_state WHERE website_id = %d", e.s.id)); err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"os"
 	"syscall"
@@ -92,10 +93,13 @@ func (m *Mirror) tryLease(ctx context.Context, conn *sql.Conn, site int64, resou
 			_, err := c.ExecContext(ctx, "DELETE FROM mirror_leases WHERE website_id = ? AND resource = ? AND token = ?", site, resource, token)
 			return err
 		}
-		if release(conn) != nil {
-			// conn may have ended (its driver said driver.ErrBadConn):
-			// another connection releases the lease, which would
-			// otherwise hold the website's next runs for leaseTime.
+		if err := release(conn); errors.Is(err, sql.ErrConnDone) || errors.Is(err, driver.ErrBadConn) {
+			// conn has ended (its driver said driver.ErrBadConn, now or
+			// before): another connection releases the lease, which
+			// would otherwise hold the website's next runs for
+			// leaseTime, unless the pool has none for it in busyWait.
+			ctx, cancel := context.WithTimeout(ctx, busyWait)
+			defer cancel()
 			m.withConn(ctx, release)
 		}
 	}, nil

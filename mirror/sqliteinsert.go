@@ -8,8 +8,7 @@ import (
 )
 
 // sqliteInsertRows is the number of rows of one INSERT in SQLite: 50 took
-// less time than 20 or 100, or than a batch's 500 in one statement, and 1,
-// 10 or 25 no less (BENCHMARKS.md).
+// less time than 20 or 100 (BENCHMARKS.md).
 const sqliteInsertRows = 50
 
 // insertSQLite inserts rows, sqliteInsertRows at a time, and the rest of
@@ -44,11 +43,7 @@ func (w *writer) insertSQLite(ctx context.Context, rows [][]any) error {
 				}
 				prepared[k] = stmt
 			}
-			args, err := sqliteArgs(rows[:k])
-			if err != nil {
-				return err
-			}
-			res, err := execOn(ctx, stmt, args)
+			res, err := execOn(ctx, stmt, sqliteArgs(rows[:k]))
 			if err != nil {
 				return err
 			}
@@ -79,36 +74,30 @@ func (w *writer) insertSQL(k int) string {
 	return fmt.Sprintf("INSERT INTO %s (%s) VALUES %s ON CONFLICT DO NOTHING", w.t.name, strings.Join(cols, ", "), values)
 }
 
-// sqliteArgs are the values of rows, in order, as a driver takes them:
-// converted as database/sql converts them, but the JSON (sqliteText) as
-// bytes.
-func sqliteArgs(rows [][]any) ([]driver.NamedValue, error) {
+// sqliteArgs are the values of rows, in order, as a driver takes them. A
+// row's values are driver.Values already (rowOf: int64, string, []byte or
+// nil), which database/sql hands to a driver as they are, but the JSON
+// (sqliteText, a driver.Valuer of a string), passed as its bytes.
+func sqliteArgs(rows [][]any) []driver.NamedValue {
 	var args []driver.NamedValue
 	for _, row := range rows {
 		for _, v := range row {
 			if t, ok := v.(sqliteText); ok {
 				v = []byte(t)
-			} else {
-				var err error
-				if v, err = driver.DefaultParameterConverter.ConvertValue(v); err != nil {
-					return nil, err
-				}
 			}
 			args = append(args, driver.NamedValue{Ordinal: len(args) + 1, Value: v})
 		}
 	}
-	return args, nil
+	return args
 }
 
-// prepareOn prepares query on dc, a driver's connection.
+// prepareOn prepares query on dc, the driver's connection that Conn.Raw
+// hands over.
 func prepareOn(ctx context.Context, dc any, query string) (driver.Stmt, error) {
-	switch c := dc.(type) {
-	case driver.ConnPrepareContext:
+	if c, ok := dc.(driver.ConnPrepareContext); ok {
 		return c.PrepareContext(ctx, query)
-	case driver.Conn:
-		return c.Prepare(query)
 	}
-	return nil, fmt.Errorf("mirror: %T is not a driver's connection", dc)
+	return dc.(driver.Conn).Prepare(query)
 }
 
 // execOn runs a driver's statement with args.

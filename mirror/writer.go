@@ -20,7 +20,7 @@ import (
 // no more: a writer holds two batches at most (one being written, one being
 // read), so that a worker's memory is bounded whatever the number and the
 // size of the records. In PostgreSQL a batch's new records are one COPY;
-// in SQLite INSERTs of sqliteInsertRows rows.
+// in SQLite INSERTs of sqliteInsertRows rows, and of one for the rest.
 const (
 	batchSize  = 500
 	batchBytes = 1 << 20
