@@ -25,10 +25,7 @@ import (
 // connection held are released from another, so the next run does not
 // wait for them.
 func TestConnectionEndedUnderAWriter(t *testing.T) {
-	be := mirrortest.Backends()[0]
-	if be.Backend != mirror.SQLite {
-		t.Fatalf("the first backend is %v", be.Backend)
-	}
+	be := sqliteBackend(t)
 	target := be.New(t)
 	plain := be.Open(t, target)
 	var armed atomic.Bool

@@ -21,6 +21,16 @@ type site struct {
 	c   *ordermsg.Client
 }
 
+// sqliteBackend is mirrortest's SQLite backend, for the tests of SQLite
+// alone.
+func sqliteBackend(t testing.TB) mirrortest.Backend {
+	be := mirrortest.Backends()[0]
+	if be.Backend != mirror.SQLite {
+		t.Fatalf("the first backend is %v, want SQLite", be.Name)
+	}
+	return be
+}
+
 // mirrorOf starts a fake of cfg and opens a mirror in the database at
 // target; it returns the fake, its first website, the database and the
 // mirror.

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/ordermsg/ordermsg-go/mirror"
-	"github.com/ordermsg/ordermsg-go/mirror/mirrortest"
 	"github.com/ordermsg/ordermsg-go/ordermsgtest"
 )
 
@@ -18,10 +17,7 @@ import (
 // taken at once; one held by a live process is waited for, and taken once
 // it is gone; and a run leaves no lease behind.
 func TestSQLiteLeases(t *testing.T) {
-	be := mirrortest.Backends()[0]
-	if be.Backend != mirror.SQLite {
-		t.Fatalf("the first backend is %v, want SQLite", be.Name)
-	}
+	be := sqliteBackend(t)
 	_, s, db, m := mirrorOf(t, be, be.New(t), ordermsgtest.Config{Seed: 3, OrdersPerWebsite: 5, MessagesPerWebsite: 5})
 	host, err := os.Hostname()
 	if err != nil {

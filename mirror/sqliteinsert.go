@@ -79,7 +79,7 @@ func (w *writer) insertSQL(k int) string {
 // nil), which database/sql hands to a driver as they are, but the JSON
 // (sqliteText, a driver.Valuer of a string), passed as its bytes.
 func sqliteArgs(rows [][]any) []driver.NamedValue {
-	var args []driver.NamedValue
+	args := make([]driver.NamedValue, 0, len(rows)*len(rows[0]))
 	for _, row := range rows {
 		for _, v := range row {
 			if t, ok := v.(sqliteText); ok {

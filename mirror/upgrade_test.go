@@ -58,7 +58,7 @@ func count(t *testing.T, db *sql.DB, query string) int {
 // next Sync reads every record again with its includes, counting each one
 // updated.
 func TestUpgradeFromVersion1(t *testing.T) {
-	be := mirrortest.Backends()[0]
+	be := sqliteBackend(t)
 	target := be.New(t)
 	loadDump(t, be, target, "v1_sqlite.sql")
 	// The fake that version read from: seed 25, 7 orders, 9 messages.
