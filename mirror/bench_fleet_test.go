@@ -35,13 +35,15 @@ func BenchmarkFleetNothingNew(b *testing.B) {
 			for range b.N {
 				before := srv.Handler.Stats().Requests
 				start := time.Now()
-				m, err := mirror.Open(ctx, counted(b, be, target, &fleet), be.Backend)
+				db := counted(b, be, target, &fleet)
+				m, err := mirror.Open(ctx, db, be.Backend)
 				if err != nil {
 					b.Fatal(err)
 				}
 				if res, err := m.SyncFleet(ctx, fleetOf(sites...), nil); err != nil || res != (mirror.FleetResult{Synced: websites}) {
 					b.Fatalf("%+v, %v", res, err)
 				}
+				db.Close()
 				fleetTime += time.Since(start)
 				requests += srv.Handler.Stats().Requests - before
 
@@ -115,6 +117,10 @@ func fleetWorkers(b *testing.B, srv *ordermsgtest.Server, sites []site, parallel
 		for range n {
 			db := be.Open(b, target)
 			wg.Go(func() {
+				// Closed now, not when the benchmark ends: each iteration
+				// would leave its connections open, and -benchtime 20x
+				// would pass max_connections.
+				defer db.Close()
 				m, err := mirror.Open(ctx, db, be.Backend)
 				if err == nil {
 					_, err = m.SyncFleet(ctx, fleetOf(sites...), &mirror.FleetOptions{Parallel: parallel})
@@ -132,8 +138,11 @@ func fleetWorkers(b *testing.B, srv *ordermsgtest.Server, sites []site, parallel
 	for range b.N {
 		b.StopTimer()
 		first, second := be.New(b), be.New(b)
-		openMirror(b, be, be.Open(b, first))
-		openMirror(b, be, be.Open(b, second))
+		for _, target := range []string{first, second} {
+			db := be.Open(b, target)
+			openMirror(b, be, db)
+			db.Close()
+		}
 		b.StartTimer()
 		before := srv.Handler.Stats().Requests
 		one += workers(first, 1)

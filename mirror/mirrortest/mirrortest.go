@@ -110,6 +110,9 @@ func newPostgres(t testing.TB) string {
 	t.Helper()
 	base := PostgresURL(t)
 	admin := open(t, "pgx", base)
+	// The handle lives until the test ends, to drop the database; it keeps
+	// no connection open meanwhile (a benchmark makes many databases).
+	admin.SetMaxIdleConns(0)
 	b := make([]byte, 6)
 	rand.Read(b)
 	name := "mirror_test_" + hex.EncodeToString(b)
