@@ -65,7 +65,8 @@ const (
 	// SkipHeld: another worker was syncing the website (PostgreSQL).
 	SkipHeld
 	// SkipSynced: another worker synced the website since this SyncFleet
-	// began (its run in mirror_runs started later than this SyncFleet).
+	// began (its run in mirror_runs started later than this SyncFleet, and
+	// succeeded).
 	SkipSynced
 )
 
@@ -154,7 +155,11 @@ func (e *FleetError) Unwrap() error { return e.First.Err }
 //
 // websites is read as slots free up, so that SyncFleet holds the state of
 // at most Parallel websites at a time: an iterator can make each client as
-// its website is taken. The schema is not checked again: Open did it.
+// its website is taken. It is read on the goroutine that called SyncFleet:
+// a panic of the iterator reaches the caller, once the websites in
+// progress have stopped; an iterator that waits for its next website (a
+// queue) should stop waiting when ctx ends, as SyncFleet returns only
+// after it does. The schema is not checked again: Open did it.
 //
 // Each website that SyncFleet syncs gets one row in mirror_runs when its
 // Sync ends: website_id, started_at, finished_at, status ("ok" or
@@ -164,8 +169,13 @@ func (e *FleetError) Unwrap() error { return e.First.Err }
 // a worker killed before the end of the website's Sync.
 //
 // Each of the Parallel websites at a time is synced on one connection of
-// db's pool, kept from one website to the next: when the pool is limited
-// (sql.DB.SetMaxOpenConns), Parallel is lowered to the limit.
+// db's pool, kept from one website to the next, and ended after a website
+// that failed; a kept connection that fails before the next website's Sync
+// begins (it ended while idle) is replaced, once. When the pool is limited
+// (sql.DB.SetMaxOpenConns), Parallel is lowered to the limit, in SQLite to
+// the limit less one, which the leases move on from (a pool of one
+// connection leaves them none: a website whose Sync outlasts a lease may
+// then be taken by another worker).
 //
 // SyncFleet returns a *FleetError when websites failed. When ctx ends, it
 // takes no more websites and returns, once those in progress have stopped
@@ -187,58 +197,44 @@ func (m *Mirror) SyncFleet(ctx context.Context, websites iter.Seq[Website], opts
 	}
 	parallel := cmp.Or(o.Parallel, DefaultParallel)
 	if limit := m.db.Stats().MaxOpenConnections; limit > 0 {
+		if m.backend == SQLite && limit > 1 {
+			// A lease is moved on from a connection of its own (lease.go).
+			limit--
+		}
 		parallel = min(parallel, limit)
 	}
 	f := &fleet{m: m, opts: syncOpts, since: time.Now(), done: o.Done}
 
+	// websites is read on this goroutine, so that a panic of the iterator
+	// reaches the caller (once the websites in progress have stopped); a
+	// slot starts when a website finds every slot busy.
 	todo := make(chan Website)
-	fed := make(chan struct{})
-	go func() {
-		defer close(fed)
-		defer close(todo)
-		for w := range websites {
-			select {
-			case todo <- w:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
 	var wg sync.WaitGroup
-	for range parallel {
-		wg.Go(func() {
-			// A slot keeps its connection from one website to the next,
-			// and takes another after a failure of the database, which
-			// may have ended it.
-			var conn *sql.Conn
-			defer func() {
-				if conn != nil {
-					conn.Close()
-				}
-			}()
-			for w := range todo {
-				if ctx.Err() != nil {
-					return
-				}
-				r := WebsiteResult{WebsiteID: w.ID}
-				if conn == nil {
-					conn, r.Err = m.conn(ctx)
-					r.Err = dbErrOf(ctx, r.Err)
-				}
-				ended := false
-				if r.Err == nil {
-					r, ended = f.syncWebsite(ctx, conn, w)
-				}
-				if (ended || errors.Is(r.Err, ErrDatabase)) && conn != nil {
-					conn.Close()
-					conn = nil
-				}
-				f.report(r)
-			}
-		})
+	slots := 0
+	stop := sync.OnceFunc(func() {
+		close(todo)
+		wg.Wait()
+	})
+	defer stop()
+	for w := range websites {
+		if ctx.Err() != nil {
+			break
+		}
+		select {
+		case todo <- w:
+			continue
+		default:
+		}
+		if slots < parallel {
+			slots++
+			wg.Go(func() { f.slot(ctx, todo) })
+		}
+		select {
+		case todo <- w:
+		case <-ctx.Done():
+		}
 	}
-	wg.Wait()
-	<-fed
+	stop()
 
 	switch {
 	case ctx.Err() != nil:
@@ -263,6 +259,55 @@ type fleet struct {
 
 // taken is the number of websites the fleet took.
 func (f *fleet) taken() int { return f.res.Synced + f.res.Failed + f.res.Skipped }
+
+// slot syncs the websites it receives from todo, one at a time, until todo
+// closes or ctx ends. It keeps its connection from one website to the
+// next.
+func (f *fleet) slot(ctx context.Context, todo <-chan Website) {
+	var conn *sql.Conn
+	defer func() {
+		if conn != nil {
+			conn.Close()
+		}
+	}()
+	for w := range todo {
+		if ctx.Err() != nil {
+			return
+		}
+		f.report(f.syncOn(ctx, &conn, w))
+	}
+}
+
+// syncOn syncs w on *conn, the slot's connection, and takes one of the
+// pool first when *conn is nil. It ends the connection's session after a
+// website that failed, so that neither a lock the website held nor a
+// connection that failed outlives it. When the connection it kept from an
+// earlier website fails before w's Sync began (its session ended while
+// idle: a restart of the server, an idle timeout), it tries w once more on
+// a connection of the pool, which the pool checks.
+func (f *fleet) syncOn(ctx context.Context, conn **sql.Conn, w Website) WebsiteResult {
+	for retried := false; ; retried = true {
+		kept := *conn != nil
+		if !kept {
+			c, err := f.m.conn(ctx)
+			if err != nil {
+				return WebsiteResult{WebsiteID: w.ID, Err: dbErrOf(ctx, err)}
+			}
+			*conn = c
+		}
+		r, ended := f.syncWebsite(ctx, *conn, w)
+		if ended || r.Err != nil {
+			if !ended {
+				(*conn).Raw(func(any) error { return errBadConn })
+			}
+			(*conn).Close()
+			*conn = nil
+		}
+		if !kept || retried || !r.Started.IsZero() || !errors.Is(r.Err, ErrDatabase) || ctx.Err() != nil {
+			return r
+		}
+	}
+}
 
 // report adds what was done with a website to the fleet's result, and
 // hands it to done.
@@ -295,16 +340,18 @@ func (f *fleet) syncWebsite(ctx context.Context, conn *sql.Conn, w Website) (r W
 	if r.Err = checkWebsite(w.Client, w.ID); r.Err != nil {
 		return r, false
 	}
-	release, skip, err := f.m.hold(ctx, conn, w.ID, f.since)
+	release, skip, ended, err := f.m.hold(ctx, conn, w.ID, f.since)
 	if err != nil || skip != NotSkipped {
 		r.Err, r.Skipped = dbErrOf(ctx, err), skip
-		return r, false
+		return r, ended
 	}
 	defer func() { ended = release() }()
 	r.Started = time.Now()
 	r.Result, r.Err = f.m.sync(ctx, w.Client, w.ID, &f.opts, conn)
 	r.Finished = time.Now()
-	if err := f.m.recordRun(context.WithoutCancel(ctx), conn, r, w.Secrets); err != nil {
+	// The row is written on another connection when conn has ended.
+	bg := context.WithoutCancel(ctx)
+	if err := f.m.onConnOrAnother(bg, conn, func(c *sql.Conn) error { return f.m.recordRun(bg, c, r, w.Secrets) }); err != nil {
 		if r.Err == nil {
 			r.Err = dbErr(fmt.Errorf("mirror: recording the run of website %d: %w", w.ID, err))
 		} else {
@@ -319,16 +366,17 @@ func (f *fleet) syncWebsite(ctx context.Context, conn *sql.Conn, w Website) (r W
 // tried and never waited for. It returns SkipHeld when another worker
 // holds the website, and SkipSynced when another synced it since the given
 // time. release reports whether it ended conn's session, which it does
-// when the lock cannot be released otherwise.
-func (m *Mirror) hold(ctx context.Context, conn *sql.Conn, site int64, since time.Time) (release func() (ended bool), skip Skip, err error) {
+// when the lock cannot be released otherwise; so does ended, when hold
+// released the website itself (SkipSynced, or an error after the lock).
+func (m *Mirror) hold(ctx context.Context, conn *sql.Conn, site int64, since time.Time) (release func() (ended bool), skip Skip, ended bool, err error) {
 	if m.backend == PostgreSQL {
 		key := advisoryKey(fmt.Sprintf("ordermsg mirror fleet website %d", site))
 		var held bool
 		if err := conn.QueryRowContext(ctx, "SELECT pg_try_advisory_lock($1)", key).Scan(&held); err != nil {
-			return nil, NotSkipped, fmt.Errorf("mirror: taking website %d: %w", site, err)
+			return nil, NotSkipped, false, fmt.Errorf("mirror: taking website %d: %w", site, err)
 		}
 		if !held {
-			return nil, SkipHeld, nil
+			return nil, SkipHeld, false, nil
 		}
 		release = func() bool {
 			if _, err := conn.ExecContext(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock($1)", key); err != nil {
@@ -343,17 +391,16 @@ func (m *Mirror) hold(ctx context.Context, conn *sql.Conn, site int64, since tim
 		leased, err := m.tryLease(ctx, conn, site, fleetLease)
 		switch {
 		case err != nil:
-			return nil, NotSkipped, fmt.Errorf("mirror: taking website %d: %w", site, err)
+			return nil, NotSkipped, false, fmt.Errorf("mirror: taking website %d: %w", site, err)
 		case leased == nil:
-			return nil, SkipHeld, nil
+			return nil, SkipHeld, false, nil
 		}
 		release = func() bool { leased(); return false }
 	}
 	if skip, err = m.syncedSince(ctx, conn, site, since); err != nil || skip != NotSkipped {
-		release()
-		return nil, skip, err
+		return nil, skip, release(), err
 	}
-	return release, NotSkipped, nil
+	return release, NotSkipped, false, nil
 }
 
 // fleetLease is the resource of the lease of a website that a worker of a
@@ -361,14 +408,16 @@ func (m *Mirror) hold(ctx context.Context, conn *sql.Conn, site int64, since tim
 const fleetLease = "fleet"
 
 // syncedSince returns SkipSynced when mirror_runs holds a run of the
-// website that started at or after since, else NotSkipped.
+// website that started at or after since and succeeded, else NotSkipped: a
+// website whose run failed meanwhile (an outage, a worker stopped) is
+// synced again.
 func (m *Mirror) syncedSince(ctx context.Context, conn *sql.Conn, site int64, since time.Time) (Skip, error) {
 	b := m.backend
 	at := b.value(typeStamp, since)
 	// finished_at, which comes after started_at, is what the index reads.
 	var n int
 	err := conn.QueryRowContext(ctx, b.rebind("SELECT count(*) FROM "+runsTable.name+
-		" WHERE website_id = ? AND finished_at >= ? AND started_at >= ?"), site, at, at).Scan(&n)
+		" WHERE website_id = ? AND finished_at >= ? AND started_at >= ? AND status = 'ok'"), site, at, at).Scan(&n)
 	if err != nil || n == 0 {
 		return NotSkipped, err
 	}

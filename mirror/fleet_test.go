@@ -1,6 +1,7 @@
 package mirror_test
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -265,10 +266,11 @@ func noOverlap(t testing.TB, rows []runRow) {
 }
 
 // barrier holds every list request until n websites have one in flight at
-// once, and records the most it ever saw.
+// once, or for wait (20 s when 0), and records the most it ever saw.
 type barrier struct {
 	next http.Handler
 	n    int
+	wait time.Duration
 
 	mu       sync.Mutex
 	inFlight map[string]int // by website path
@@ -291,7 +293,7 @@ func (b *barrier) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	b.mu.Unlock()
 	select {
 	case <-b.reached:
-	case <-time.After(20 * time.Second): // the test fails below
+	case <-time.After(cmp.Or(b.wait, 20*time.Second)): // the test fails below, unless it expects fewer
 	}
 	// The request leaves the count before the client can read its
 	// answer, and send the next.
@@ -310,7 +312,7 @@ func (b *barrier) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // TestSyncFleetSyncsParallelWebsitesAtOnce: with Parallel 3, six websites
 // are synced three at a time, never more; and a pool of 1 connection
 // lowers it to 1, without waiting for itself (a website takes one
-// connection for all its work).
+// connection for all its work), as a pool of 2 does in SQLite.
 func TestSyncFleetSyncsParallelWebsitesAtOnce(t *testing.T) {
 	mirrortest.ForEach(t, func(t *testing.T, be mirrortest.Backend, target string) {
 		srv, sites := fleetSites(t, 6)
@@ -341,6 +343,19 @@ func TestSyncFleetSyncsParallelWebsitesAtOnce(t *testing.T) {
 		}
 		if b.most != 1 {
 			t.Errorf("with a pool of 1 connection, %d websites were synced at once, want 1", b.most)
+		}
+		// A pool of 2: SQLite keeps one for its leases to move on from,
+		// while a website's Sync holds the other. The barrier holds each
+		// request a while for a second website, which only PostgreSQL
+		// may sync at once.
+		db.SetMaxOpenConns(2)
+		want := map[mirror.Backend]int{mirror.PostgreSQL: 2, mirror.SQLite: 1}[be.Backend]
+		b.n, b.most, b.wait, b.reached = 2, 0, 300*time.Millisecond, make(chan struct{})
+		if res, _, err := syncFleet(m, context.Background(), fleetOf(sites[:2]...), &mirror.FleetOptions{Parallel: 3}); err != nil || res.Synced != 2 {
+			t.Fatalf("a pool of 2 connections: %+v, %v", res, err)
+		}
+		if b.most > want {
+			t.Errorf("with a pool of 2 connections, %d websites were synced at once, want at most %d", b.most, want)
 		}
 	})
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"database/sql"
-	"database/sql/driver"
 	"errors"
 	"os"
 	"syscall"
@@ -88,20 +87,14 @@ func (m *Mirror) tryLease(ctx context.Context, conn *sql.Conn, site int64, resou
 	return func() {
 		stop()
 		<-renewed
+		// When conn has ended, another connection releases the lease,
+		// which would otherwise hold the website's next runs for
+		// leaseTime.
 		ctx := context.WithoutCancel(ctx)
-		release := func(c *sql.Conn) error {
+		m.onConnOrAnother(ctx, conn, func(c *sql.Conn) error {
 			_, err := c.ExecContext(ctx, "DELETE FROM mirror_leases WHERE website_id = ? AND resource = ? AND token = ?", site, resource, token)
 			return err
-		}
-		if err := release(conn); errors.Is(err, sql.ErrConnDone) || errors.Is(err, driver.ErrBadConn) {
-			// conn has ended (its driver said driver.ErrBadConn, now or
-			// before): another connection releases the lease, which
-			// would otherwise hold the website's next runs for
-			// leaseTime, unless the pool has none for it in busyWait.
-			ctx, cancel := context.WithTimeout(ctx, busyWait)
-			defer cancel()
-			m.withConn(ctx, release)
-		}
+		})
 	}, nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"slices"
@@ -128,6 +129,20 @@ func (m *Mirror) withConn(ctx context.Context, f func(*sql.Conn) error) error {
 	}
 	defer conn.Close()
 	return f(conn)
+}
+
+// onConnOrAnother runs f on conn, and when conn has ended (its driver
+// said driver.ErrBadConn, now or before) again on a connection of the
+// pool, if one comes within busyWait: for what must be written even then,
+// the release of a lease, the row of a run.
+func (m *Mirror) onConnOrAnother(ctx context.Context, conn *sql.Conn, f func(*sql.Conn) error) error {
+	err := f(conn)
+	if errors.Is(err, sql.ErrConnDone) || errors.Is(err, driver.ErrBadConn) {
+		ctx, cancel := context.WithTimeout(ctx, busyWait)
+		defer cancel()
+		err = m.withConn(ctx, f)
+	}
+	return err
 }
 
 // conn takes a connection of the pool, set up for the backend; the caller

@@ -17,14 +17,35 @@ import (
 // the DDL among them (CREATE, ALTER, DROP) and the look-ups in the catalog
 // (information_schema, pg_settings, sqlite_master, pragma_table_info).
 // With keep set, it also keeps their text, in order; before, when set, is
-// called with each, before it is sent.
+// called with each, before it is sent. refuse and lose, when set, make
+// faults: a statement for which refuse returns an error is not sent, and
+// one for which lose returns an error is run, its answer dropped; the
+// caller gets the error (statements that database/sql prepares, and pgx's
+// COPY, pass).
 type statements struct {
 	all, ddl, catalog atomic.Int64
 
-	keep   bool
-	before func(query string)
-	mu     sync.Mutex
-	sent   []string
+	keep         bool
+	before       func(query string)
+	refuse, lose func(query string) error
+	mu           sync.Mutex
+	sent         []string
+}
+
+// fault is the error refuse or lose make for query, and whether the
+// statement runs first.
+func (s *statements) fault(query string) (err error, runs bool) {
+	if s.refuse != nil {
+		if err := s.refuse(query); err != nil {
+			return err, false
+		}
+	}
+	if s.lose != nil {
+		if err := s.lose(query); err != nil {
+			return err, true
+		}
+	}
+	return nil, true
 }
 
 // note counts query.
@@ -120,7 +141,15 @@ func (c *countingConn) ExecContext(ctx context.Context, query string, args []dri
 		return nil, driver.ErrSkip // database/sql prepares it, and counts it there
 	}
 	c.s.note(query)
-	return e.ExecContext(ctx, query, args)
+	fault, runs := c.s.fault(query)
+	if !runs {
+		return nil, fault
+	}
+	res, err := e.ExecContext(ctx, query, args)
+	if err == nil && fault != nil {
+		return nil, fault
+	}
+	return res, err
 }
 
 func (c *countingConn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
@@ -129,7 +158,16 @@ func (c *countingConn) QueryContext(ctx context.Context, query string, args []dr
 		return nil, driver.ErrSkip
 	}
 	c.s.note(query)
-	return q.QueryContext(ctx, query, args)
+	fault, runs := c.s.fault(query)
+	if !runs {
+		return nil, fault
+	}
+	rows, err := q.QueryContext(ctx, query, args)
+	if err == nil && fault != nil {
+		rows.Close()
+		return nil, fault
+	}
+	return rows, err
 }
 
 func (c *countingConn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, error) {
