@@ -3,6 +3,8 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -109,5 +111,45 @@ func TestInterruptWhileWaitingForAFIFOReader(t *testing.T) {
 	}
 	if mode(t, fifo)&fs.ModeNamedPipe == 0 || !slices.Equal(entries(t, dir), []string{"pipe"}) {
 		t.Errorf("the FIFO was replaced: %v", entries(t, dir))
+	}
+}
+
+// TestWebsitesFileOfAnotherKind: --websites FILE may be a FIFO (a shell's
+// <(…)), read once a writer opens it, and the wait for one ends with the
+// context (Ctrl-C); a device is refused as not a file, whatever its mode,
+// and a byte order mark before the first line is left out.
+func TestWebsitesFileOfAnotherKind(t *testing.T) {
+	dir := t.TempDir()
+	keep := func(string) error { return nil }
+	fifo := filepath.Join(dir, "websites.fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		if err := os.WriteFile(fifo, []byte("\ufeff# websites\n1001 key-one\n"), 0); err != nil {
+			t.Error(err)
+		}
+	}()
+	if sites, err := readWebsites(context.Background(), fifo, keep); err != nil || len(sites) != 1 || sites[0].id != 1001 || sites[0].key != "key-one" {
+		t.Errorf("a FIFO, with a byte order mark: %+v, %v", sites, err)
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := readWebsites(ctx, fifo, keep); !errors.Is(err, context.Canceled) {
+		t.Errorf("a FIFO no one writes, the context ended: %v, want context.Canceled", err)
+	}
+	// The open left waiting ends, and its file is closed.
+	if f, err := os.OpenFile(fifo, os.O_WRONLY, 0); err == nil {
+		f.Close()
+	}
+
+	null := mknodChar(t, dir, "null", 1, 3)
+	if err := os.Chmod(null, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err := readWebsites(context.Background(), null, keep)
+	if err == nil || !strings.Contains(err.Error(), "is a device or a socket, not a file") || strings.Contains(err.Error(), "chmod") {
+		t.Errorf("a device: %v", err)
 	}
 }

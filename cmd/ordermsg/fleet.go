@@ -28,7 +28,8 @@ type fleetRun struct {
 // exits 0 only when every website succeeded (or was skipped, another worker
 // syncing it), otherwise with the code of the worst failure: 3 (the
 // database) over 2 (a website's configuration: its base URL) over 1 (the API
-// or the network).
+// or the network); and 3 when every website succeeded but its lines could
+// not be written (a full disk).
 func (f *fleetRun) run(ctx context.Context) error {
 	a := f.a
 	for _, name := range []string{"api-key", "website", "demo"} {
@@ -52,16 +53,20 @@ func (f *fleetRun) run(ctx context.Context) error {
 	hc := &http.Client{Transport: transport}
 	defer hc.CloseIdleConnections()
 	opts = append(opts, ordermsg.WithHTTPClient(hc))
-	// The base URL is checked once, with a key of no consequence, so that
-	// the error of a line is its key's.
-	if _, err := a.newClient("k", opts); err != nil {
+	// The base URL is checked once, with a key of no consequence that no
+	// URL holds (the SDK hides a URL that holds the key), so that the
+	// error of a line is its key's.
+	if _, err := a.newClient("ordermsg-fleet-base-url-check", opts); err != nil {
 		return err
 	}
-	sites, err := readWebsites(f.file, func(key string) error {
+	sites, err := readWebsites(ctx, f.file, func(key string) error {
 		_, err := ordermsg.NewClient(a.baseURL, key, opts...)
 		return err
 	})
 	if err != nil {
+		if ctx.Err() != nil {
+			return &stopped{"while waiting to read --websites " + f.file + ", before any website"}
+		}
 		return err
 	}
 
@@ -75,7 +80,7 @@ func (f *fleetRun) run(ctx context.Context) error {
 		return &localFailure{f.target.hide(fmt.Errorf("%s: %w", f.target.name, err))}
 	}
 
-	out := &fleetOutput{ctx: ctx, run: f, bar: newFleetProgress(a, len(sites)), worst: exitOK, keys: map[int64]string{}}
+	out := &fleetOutput{ctx: ctx, run: f, w: &reportWriter{w: a.stdout}, bar: newFleetProgress(a, len(sites)), worst: exitOK, keys: map[int64]string{}}
 	for _, s := range sites {
 		out.keys[s.id] = s.key
 	}
@@ -98,13 +103,13 @@ func (f *fleetRun) run(ctx context.Context) error {
 	if ctx.Err() != nil {
 		return &stopped{fmt.Sprintf("after %d of %d websites (%s keeps what was synced; run again to go on)", done, len(sites), f.target.name)}
 	}
-	fmt.Fprintf(a.stdout, "total: %s, %d synced, %d failed, %d skipped; orders: %v; messages: %v; %.2fs\n",
+	fmt.Fprintf(out.w, "total: %s, %d synced, %d failed, %d skipped; orders: %v; messages: %v; %.2fs\n",
 		counted(len(sites), "website"), res.Synced, res.Failed, res.Skipped, res.Orders, res.Messages, time.Since(start).Seconds())
 	if n := res.Orders.Refused + res.Messages.Refused; n > 0 {
 		fmt.Fprintf(a.stderr, "note: %d of the records read could not be decoded; %s keeps them as sent in the table refused_records\n", n, f.target.name)
 	}
 	if res.Failed == 0 {
-		return nil
+		return out.w.failure()
 	}
 	err = fmt.Errorf("%d of %d websites failed (%s): their lines say why", res.Failed, len(sites), out.failedList())
 	switch out.worst {
@@ -122,6 +127,7 @@ func (f *fleetRun) run(ctx context.Context) error {
 type fleetOutput struct {
 	ctx    context.Context // the run's: it ends with Ctrl-C or SIGTERM
 	run    *fleetRun
+	w      *reportWriter // standard output
 	bar    *progress
 	worst  int
 	failed []int64 // the first maxListed
@@ -132,10 +138,11 @@ type fleetOutput struct {
 }
 
 // secrets are the strings that the text of a website's failure must never
-// show, in its line and in mirror_runs: its API key (a server may quote it)
-// and the database's password.
+// show, in its line and in mirror_runs: its API key, as itself and as its
+// requests carry it (a server may quote either), and the database's
+// password.
 func (o *fleetOutput) secrets(site int64) []string {
-	return append([]string{o.keys[site]}, o.run.target.secrets...)
+	return append(keySpellings(o.keys[site]), o.run.target.secrets...)
 }
 
 // maxListed is the number of failed websites the last line names.
@@ -146,13 +153,13 @@ const maxListed = 10
 // it; why it failed; or, stopped by a signal, what it kept.
 func (o *fleetOutput) website(r mirror.WebsiteResult) {
 	o.bar.clear()
-	w := o.run.a.stdout
+	w := o.w
 	switch {
 	case r.Err != nil && o.ctx.Err() != nil && errors.Is(r.Err, o.ctx.Err()):
 		fmt.Fprintf(w, "website %d: interrupted; orders: %v; messages: %v (kept)\n", r.WebsiteID, r.Orders, r.Messages)
 		o.interrupted++
 	case r.Err != nil:
-		fmt.Fprintf(w, "website %d: failed: %v\n", r.WebsiteID, o.run.target.hideWith(forCLI(r.Err), o.keys[r.WebsiteID]))
+		fmt.Fprintf(w, "website %d: failed: %v\n", r.WebsiteID, o.run.target.hideWith(forCLI(r.Err), keySpellings(o.keys[r.WebsiteID])...))
 		o.worst = max(o.worst, fleetExitCode(r.Err))
 		if len(o.failed) < maxListed {
 			o.failed = append(o.failed, r.WebsiteID)

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"database/sql"
+	"encoding/base64"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -11,6 +12,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/ordermsg/ordermsg-go/mirror/mirrortest"
@@ -289,7 +291,10 @@ func TestWebsitesFileRefusals(t *testing.T) {
 		want string
 	}{
 		{"no base URL", nil, []string{"--websites", websitesFile(t, good)}, "error: missing ORDERMSG_BASE_URL (or --base-url)"},
-		{"--parallel without --websites", env, []string{"--parallel", "3"}, "--parallel 3: want 1 or more, with --websites FILE"},
+		{"--parallel without --websites", env, []string{"--parallel", "3"}, "--parallel goes with --websites FILE"},
+		{"--websites without a FILE", env, []string{"--websites", ""}, "--websites needs a FILE: want one website a line"},
+		{"a base URL with a k and a query", map[string]string{envBaseURL: "https://api.bookshop.example/v1?x=1"}, []string{"--websites", websitesFile(t, good)},
+			"base URL https://api.bookshop.example/v1 must not have a query"},
 		{"no FILE", env, []string{"--websites", filepath.Join(t.TempDir(), "none.txt")}, "none.txt: no such file or directory"},
 	} {
 		stdout, stderr, code := cli{env: tc.env}.run(context.Background(), append([]string{"sync", "--db", db}, tc.args...)...)
@@ -345,7 +350,7 @@ func TestSyncFleetCLIKeepsKeysSecret(t *testing.T) {
 			if strings.HasPrefix(r.URL.Path, fmt.Sprintf("/websites/%d/", quoting.ID)) {
 				w.Header().Set("Content-Type", "application/json")
 				w.WriteHeader(http.StatusForbidden)
-				fmt.Fprintf(w, `{"message":"the key %s may not read website %d"}`, quoting.APIKey, quoting.ID)
+				fmt.Fprintf(w, `{"message":"the key %s (%s) may not read website %d"}`, quoting.APIKey, r.Header.Get("Authorization"), quoting.ID)
 				return
 			}
 			srv.Handler.ServeHTTP(w, r)
@@ -356,12 +361,34 @@ func TestSyncFleetCLIKeepsKeysSecret(t *testing.T) {
 		if code != exitFailure || !strings.Contains(stdout, "may not read website") {
 			t.Fatalf("exit %d, want 1, with the server's message:\n%s%s", code, stdout, stderr)
 		}
-		if strings.Contains(stdout+stderr, quoting.APIKey) {
+		// The key, and the credentials that carry it, which decode to it.
+		credentials := base64.StdEncoding.EncodeToString([]byte(quoting.APIKey + ":"))
+		if strings.Contains(stdout+stderr, quoting.APIKey) || strings.Contains(stdout+stderr, credentials) {
 			t.Errorf("the key shows:\n%s%s", stdout, stderr)
 		}
 		runs := runsOf(t, be.Open(t, target))
-		if r := runs[quoting.ID]; len(r) != 1 || !strings.Contains(r[0], "may not read website") || strings.Contains(r[0], quoting.APIKey) {
+		if r := runs[quoting.ID]; len(r) != 1 || !strings.Contains(r[0], "may not read website") || strings.Contains(r[0], quoting.APIKey) || strings.Contains(r[0], credentials) {
 			t.Errorf("mirror_runs of website %d: %q; want the failure, without the key", quoting.ID, r)
 		}
 	})
+}
+
+// fullDisk is a standard output on a full disk: every write fails.
+type fullDisk struct{}
+
+func (fullDisk) Write([]byte) (int, error) { return 0, syscall.ENOSPC }
+
+// TestSyncReportsAFailedStandardOutput: a sync whose lines cannot be
+// written (standard output on a full disk) exits 3 and says so, though it
+// synced: its lines are its result. So does a fleet.
+func TestSyncReportsAFailedStandardOutput(t *testing.T) {
+	srv, sites := fleetService(t, 2)
+	db := filepath.Join(t.TempDir(), "mirror.db")
+	full := cli{env: map[string]string{envBaseURL: srv.URL, envAPIKey: sites[0].APIKey, envWebsiteID: fmt.Sprint(sites[0].ID)}, stdout: fullDisk{}}
+	for _, args := range [][]string{{"sync", "--db", db}, {"sync", "--db", db, "--websites", websitesFile(t, fileOf(sites))}} {
+		_, stderr, code := full.run(context.Background(), args...)
+		if code != exitLocal || !strings.Contains(stderr, "writing standard output: no space left on device") {
+			t.Errorf("%q: exit %d, stderr %q; want 3 and the failed write", args, code, stderr)
+		}
+	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/csv"
 	"flag"
@@ -25,13 +26,14 @@ var update = flag.Bool("update", false, "rewrite the golden files")
 // cli runs the tool in-process and returns what it wrote and its exit code.
 type cli struct {
 	env      map[string]string
-	terminal bool // whether stderr passes for a terminal
+	terminal bool      // whether stderr passes for a terminal
+	stdout   io.Writer // standard output, when not the buffer run returns
 }
 
 func (c cli) run(ctx context.Context, args ...string) (stdout, stderr string, code int) {
 	var out, errOut bytes.Buffer
 	a := &app{
-		stdout: &out, stderr: &errOut,
+		stdout: cmp.Or[io.Writer](c.stdout, &out), stderr: &errOut,
 		getenv:     func(k string) string { return c.env[k] },
 		isTerminal: func(w any) bool { return c.terminal && w == io.Writer(&errOut) },
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"database/sql"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"net/url"
@@ -113,6 +114,17 @@ func (t *mirrorTarget) hideWith(err error, secrets ...string) error {
 		return nil
 	}
 	return &maskedError{err: err, secrets: append(secrets, t.secrets...)}
+}
+
+// keySpellings are the spellings of an API key that an error's text may
+// quote: the key, and the credentials of HTTP Basic authentication that
+// carry it (base64 of "KEY:"), which decode to it. None when the key is
+// empty.
+func keySpellings(key string) []string {
+	if key == "" {
+		return nil
+	}
+	return []string{key, base64.StdEncoding.EncodeToString([]byte(key + ":"))}
 }
 
 // maskedError is an error whose text never shows the secrets (a driver's

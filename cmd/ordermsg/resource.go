@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"iter"
 	"slices"
 	"strconv"
@@ -308,6 +309,30 @@ func (a *app) printJSON(asSent []byte) error {
 // stdoutFailure is a failed write to standard output.
 func stdoutFailure(err error) error {
 	return &localFailure{fmt.Errorf("writing standard output: %w", err)}
+}
+
+// reportWriter writes a command's report of many lines, and keeps the
+// first error of its writes (a full disk, a closed standard output), for
+// the command's exit: the lines are its result.
+type reportWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (r *reportWriter) Write(p []byte) (int, error) {
+	n, err := r.w.Write(p)
+	if err != nil && r.err == nil {
+		r.err = err
+	}
+	return n, err
+}
+
+// failure is the stdoutFailure of the first write that failed, or nil.
+func (r *reportWriter) failure() error {
+	if r.err == nil {
+		return nil
+	}
+	return stdoutFailure(r.err)
 }
 
 // exactlyOneID accepts one positive integer argument.

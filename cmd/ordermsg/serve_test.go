@@ -333,7 +333,7 @@ func TestServeWritesTheWebsitesFile(t *testing.T) {
 	if err != nil || info.Mode().Perm() != 0o600 {
 		t.Fatalf("the websites file: %v, %v; want mode 0600", info, err)
 	}
-	sites, err := readWebsites(file, func(string) error { return nil })
+	sites, err := readWebsites(context.Background(), file, func(string) error { return nil })
 	if err != nil || len(sites) != 3 || sites[0].id != s.websiteID || sites[0].key != s.key {
 		t.Fatalf("the websites file holds %+v, %v; want 3 websites, the first %d", sites, err, s.websiteID)
 	}

@@ -140,10 +140,16 @@ records that were new, updated, unchanged and deleted, and the seconds taken:
 			if err != nil {
 				return err
 			}
-			if websites != "" || cmd.Flags().Changed("parallel") {
-				if websites == "" || parallel < 1 {
-					return usagef("--parallel %d: want 1 or more, with --websites FILE", parallel)
-				}
+			fleet := cmd.Flags().Changed("websites")
+			switch {
+			case fleet && websites == "":
+				return usagef("--websites needs a FILE: %s", websitesFileForm)
+			case !fleet && cmd.Flags().Changed("parallel"):
+				return usagef("--parallel goes with --websites FILE: it is the number of its websites synced at once")
+			case fleet && parallel < 1:
+				return usagef("--parallel %d: want 1 or more", parallel)
+			}
+			if fleet {
 				f := &fleetRun{a: a, target: target, file: websites, parallel: parallel, opts: mirror.Options{RefreshDays: refreshDays,
 					Reconcile: reconcile, BaseURLMoved: moved, PageSize: count, Concurrency: pages}}
 				return f.run(cmd.Context())
@@ -172,15 +178,17 @@ records that were new, updated, unchanged and deleted, and the seconds taken:
 			case err == nil:
 			// A server may quote the API key in an error's message.
 			case errors.Is(err, mirror.ErrOtherSource):
-				return &usageError{target.hideWith(fmt.Errorf("%s: %w", target.name, forCLI(err)), a.apiKey)}
+				return &usageError{target.hideWith(fmt.Errorf("%s: %w", target.name, forCLI(err)), keySpellings(a.apiKey)...)}
 			case ctx.Err() != nil:
 				return &stopped{fmt.Sprintf("(%s keeps what was synced; run again to go on)", target.name)}
 			case isDatabaseError(err):
-				return &localFailure{target.hideWith(fmt.Errorf("%s: %w", target.name, err), a.apiKey)}
+				return &localFailure{target.hideWith(fmt.Errorf("%s: %w", target.name, err), keySpellings(a.apiKey)...)}
 			default:
-				return &apiFailure{target.hideWith(fmt.Errorf("%w; %s keeps what was synced before", err, target.name), a.apiKey)}
+				return &apiFailure{target.hideWith(fmt.Errorf("%w; %s keeps what was synced before", err, target.name), keySpellings(a.apiKey)...)}
 			}
-			fmt.Fprintf(a.stdout, "orders: %v; messages: %v; %.2fs\n", res.Orders, res.Messages, time.Since(start).Seconds())
+			if _, err := fmt.Fprintf(a.stdout, "orders: %v; messages: %v; %.2fs\n", res.Orders, res.Messages, time.Since(start).Seconds()); err != nil {
+				return stdoutFailure(err)
+			}
 			if n := res.Orders.Refused + res.Messages.Refused; n > 0 {
 				fmt.Fprintf(a.stderr, "note: %d of the records read could not be decoded; %s keeps them as sent in the table refused_records\n", n, target.name)
 			}

@@ -2,11 +2,14 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"os"
 	"runtime"
 	"strconv"
 	"strings"
+
+	"github.com/ordermsg/ordermsg-go/internal/safefile"
 )
 
 // websiteLine is a website of --websites FILE: its id and key, and the line
@@ -27,10 +30,16 @@ const websitesFileForm = "want one website a line, WEBSITE_ID API_KEY (blank lin
 // that no client can take. Every error is a usage error (exit 2) that names
 // a bad line by its number and never shows what it holds, for the line may
 // be a key. A FILE that group or others may read or write is refused, as
-// ssh refuses such a key file (Windows keeps no such bits).
-func readWebsites(path string, checkKey func(key string) error) ([]websiteLine, error) {
-	f, err := os.Open(path)
-	if err != nil {
+// ssh refuses such a key file (Windows keeps no such bits); so is a device
+// or a socket. A FIFO (a shell's <(…)) is read, its open waiting for a
+// writer until ctx ends. A UTF-8 byte order mark before the first line is
+// left out, as editors may write one.
+func readWebsites(ctx context.Context, path string, checkKey func(key string) error) ([]websiteLine, error) {
+	f, err := safefile.OpenWaiting(ctx, path, os.O_RDONLY)
+	switch {
+	case ctx.Err() != nil:
+		return nil, ctx.Err()
+	case err != nil:
 		return nil, usagef("--websites %s: %v", path, unwrapPath(err))
 	}
 	defer f.Close()
@@ -40,6 +49,8 @@ func readWebsites(path string, checkKey func(key string) error) ([]websiteLine, 
 		return nil, usagef("--websites %s: %v", path, unwrapPath(err))
 	case info.IsDir():
 		return nil, usagef("--websites %s is a folder: %s", path, websitesFileForm)
+	case info.Mode()&(os.ModeDevice|os.ModeSocket) != 0:
+		return nil, usagef("--websites %s is a device or a socket, not a file: %s", path, websitesFileForm)
 	case runtime.GOOS != "windows" && info.Mode().Perm()&0o077 != 0:
 		return nil, usagef("--websites %s: its permissions %04o let group or others read or write it, and it holds API keys: "+
 			"make it readable by you alone (chmod 600 %s)", path, info.Mode().Perm(), path)
@@ -50,7 +61,11 @@ func readWebsites(path string, checkKey func(key string) error) ([]websiteLine, 
 	n := 0
 	for lines.Scan() {
 		n++
-		text := strings.TrimSpace(lines.Text())
+		text := lines.Text()
+		if n == 1 {
+			text = strings.TrimPrefix(text, "\ufeff")
+		}
+		text = strings.TrimSpace(text)
 		if text == "" || strings.HasPrefix(text, "#") {
 			continue
 		}

@@ -108,16 +108,23 @@ func CreateIn(root *os.Root, name string) (*File, error) {
 }
 
 // openInPlace opens a device, FIFO or the like for writing, giving up when
-// ctx ends: the open of a FIFO blocks until there is a reader. A goroutine
-// stays to close the file should the open end later.
+// ctx ends (see OpenWaiting).
 func openInPlace(ctx context.Context, path string) (*os.File, error) {
+	return OpenWaiting(ctx, path, os.O_WRONLY|os.O_TRUNC)
+}
+
+// OpenWaiting opens path with flag, as os.OpenFile does, giving up when ctx
+// ends: the open of a FIFO blocks until its other end is opened (a reader
+// for a writer, a writer for a reader). A goroutine stays to close the
+// file should the open end later.
+func OpenWaiting(ctx context.Context, path string, flag int) (*os.File, error) {
 	type result struct {
 		f   *os.File
 		err error
 	}
 	opened := make(chan result, 1)
 	go func() {
-		f, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0)
+		f, err := os.OpenFile(path, flag, 0)
 		opened <- result{f, err}
 	}()
 	select {
