@@ -14,7 +14,7 @@ import (
 const (
 	exitOK      = 0
 	exitFailure = 1 // the API or the network failed (or anything not below)
-	exitUsage   = 2 // a bad flag, argument or configuration: nothing was requested
+	exitUsage   = 2 // a bad flag, argument or configuration: nothing was requested (for the website it concerns)
 	exitLocal   = 3 // a local file, or standard output, could not be written
 	// A signal exits 128 + its number, as a shell reports it: 130 for SIGINT
 	// (Ctrl-C), 143 for SIGTERM.
@@ -25,7 +25,8 @@ const (
 const exitCodesHelp = `Exit codes:
   0    success
   1    API or network error
-  2    usage error (bad flag, argument or configuration; nothing was requested)
+  2    usage error (bad flag, argument or configuration; nothing was requested,
+       or with sync --websites nothing for the website it concerns)
   3    local I/O error (an output file or folder, standard output, a --state
        file or the --db database could not be read or written)
   130  interrupted (SIGINT, Ctrl-C)
