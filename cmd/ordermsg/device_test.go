@@ -153,3 +153,18 @@ func TestWebsitesFileOfAnotherKind(t *testing.T) {
 		t.Errorf("a device: %v", err)
 	}
 }
+
+// TestSyncDBRefusesADevice: --db of a device is a local failure before
+// anything is opened: SQLite would write its journal and WAL files beside
+// it (null-journal in /dev).
+func TestSyncDBRefusesADevice(t *testing.T) {
+	dir := t.TempDir()
+	null := mknodChar(t, dir, "null", 1, 3)
+	_, stderr, code := cli{}.run(context.Background(), "sync", "--db", null, "--demo")
+	if code != exitLocal || !strings.Contains(stderr, "is not a file") {
+		t.Errorf("sync --db <a device>: exit %d, stderr %q; want 3", code, stderr)
+	}
+	if got := entries(t, dir); !slices.Equal(got, []string{"null"}) {
+		t.Errorf("beside the device: %q", got)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -82,8 +83,13 @@ func parseTarget(target string) (*mirrorTarget, error) {
 // sqliteTarget is the SQLite database at path: a file: URI, so that no
 // character of the name is taken for a parameter, with a busy timeout and
 // synchronous=NORMAL, which in WAL mode (mirror.Open switches the file)
-// loses no commit when the process is killed.
+// loses no commit when the process is killed. A path that is there and is
+// not a file (through its symlinks) is refused: SQLite would put its
+// journal and WAL files beside a device (/dev/null-wal).
 func sqliteTarget(path string) (*mirrorTarget, error) {
+	if info, err := os.Stat(path); err == nil && !info.Mode().IsRegular() {
+		return nil, &localFailure{fmt.Errorf("--db %s is not a file (a folder, a device, a FIFO): a SQLite database is a file, made if missing", path)}
+	}
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, err
