@@ -150,7 +150,8 @@ const maxListed = 10
 
 // website prints the line of a website: its counts and time as the line of
 // one website's sync, prefixed by it; that another worker held it or synced
-// it; why it failed; or, stopped by a signal, what it kept.
+// it; why it failed, and what it kept, if anything; or, stopped by a
+// signal, what it kept.
 func (o *fleetOutput) website(r mirror.WebsiteResult) {
 	o.bar.clear()
 	w := o.w
@@ -159,7 +160,12 @@ func (o *fleetOutput) website(r mirror.WebsiteResult) {
 		fmt.Fprintf(w, "website %d: interrupted; orders: %v; messages: %v (kept)\n", r.WebsiteID, r.Orders, r.Messages)
 		o.interrupted++
 	case r.Err != nil:
-		fmt.Fprintf(w, "website %d: failed: %v\n", r.WebsiteID, o.run.target.hideWith(forCLI(r.Err), keySpellings(o.keys[r.WebsiteID])...))
+		kept := ""
+		if r.Result != (mirror.Result{}) {
+			// What it wrote before it failed, which the total counts.
+			kept = fmt.Sprintf("; kept: orders: %v; messages: %v", r.Orders, r.Messages)
+		}
+		fmt.Fprintf(w, "website %d: failed: %v%s\n", r.WebsiteID, o.run.target.hideWith(forCLI(r.Err), keySpellings(o.keys[r.WebsiteID])...), kept)
 		o.worst = max(o.worst, fleetExitCode(r.Err))
 		if len(o.failed) < maxListed {
 			o.failed = append(o.failed, r.WebsiteID)

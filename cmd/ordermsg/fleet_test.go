@@ -392,3 +392,24 @@ func TestSyncReportsAFailedStandardOutput(t *testing.T) {
 		}
 	}
 }
+
+// TestSyncFleetCLIFailedLineSaysWhatItKept: a website whose messages fail
+// after its orders were mirrored says, after why it failed, what it kept,
+// which the total counts.
+func TestSyncFleetCLIFailedLineSaysWhatItKept(t *testing.T) {
+	srv, sites := fleetService(t, 1)
+	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/messages") {
+			http.Error(w, `{"object":"error","status":400,"message":"no messages today"}`, http.StatusBadRequest)
+			return
+		}
+		srv.Handler.ServeHTTP(w, r)
+	}))
+	t.Cleanup(front.Close)
+	db := filepath.Join(t.TempDir(), "fleet.db")
+	stdout, stderr, code := cli{env: map[string]string{envBaseURL: front.URL}}.run(context.Background(), "sync", "--db", db, "--websites", websitesFile(t, fileOf(sites)))
+	want := fmt.Sprintf("no messages today; kept: orders: %d new, 0 updated, 0 unchanged, 0 deleted; messages: 0 new,", len(sites[0].Orders))
+	if code != exitFailure || !strings.Contains(stdout, want) || !strings.Contains(stdout, fmt.Sprintf("; orders: %d new", len(sites[0].Orders))) {
+		t.Errorf("exit %d, want 1 and %q:\n%s%s", code, want, stdout, stderr)
+	}
+}
