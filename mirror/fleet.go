@@ -169,9 +169,10 @@ func (e *FleetError) Unwrap() error { return e.First.Err }
 // a worker killed before the end of the website's Sync.
 //
 // Each of the Parallel websites at a time is synced on one connection of
-// db's pool, kept from one website to the next, and ended after a website
-// that failed; a kept connection that fails before the next website's Sync
-// begins (it ended while idle) is replaced, once. When the pool is limited
+// db's pool, kept from one website to the next unless a website leaves it
+// unfit (it ended, the database failed); in PostgreSQL a kept connection
+// that fails before the next website's Sync begins (it ended while idle) is
+// replaced, once. When the pool is limited
 // (sql.DB.SetMaxOpenConns), Parallel is lowered to the limit, in SQLite to
 // the limit less one, which the leases move on from (a pool of one
 // connection leaves them none: a website whose Sync outlasts a lease may
@@ -279,12 +280,12 @@ func (f *fleet) slot(ctx context.Context, todo <-chan Website) {
 }
 
 // syncOn syncs w on *conn, the slot's connection, and takes one of the
-// pool first when *conn is nil. It ends the connection's session after a
-// website that failed, so that neither a lock the website held nor a
-// connection that failed outlives it. When the connection it kept from an
-// earlier website fails before w's Sync began (its session ended while
-// idle: a restart of the server, an idle timeout), it tries w once more on
-// a connection of the pool, which the pool checks.
+// pool first when *conn is nil. It lets the connection go when w's result
+// leaves it unfit to keep (see unfit), and in PostgreSQL ends its session
+// then, so that no lock of the website outlives it. In PostgreSQL, when
+// the connection it kept from an earlier website fails before w's Sync
+// began (its session ended while idle: a restart of the server, an idle
+// timeout), it tries w once more on another connection of the pool.
 func (f *fleet) syncOn(ctx context.Context, conn **sql.Conn, w Website) WebsiteResult {
 	for retried := false; ; retried = true {
 		kept := *conn != nil
@@ -296,17 +297,30 @@ func (f *fleet) syncOn(ctx context.Context, conn **sql.Conn, w Website) WebsiteR
 			*conn = c
 		}
 		r, ended := f.syncWebsite(ctx, *conn, w)
-		if ended || r.Err != nil {
-			if !ended {
+		if f.unfit(*conn, r, ended) {
+			if f.m.backend == PostgreSQL && !ended {
 				(*conn).Raw(func(any) error { return errBadConn })
 			}
 			(*conn).Close()
 			*conn = nil
 		}
-		if !kept || retried || !r.Started.IsZero() || !errors.Is(r.Err, ErrDatabase) || ctx.Err() != nil {
+		if f.m.backend != PostgreSQL || !kept || retried || !r.Started.IsZero() || !errors.Is(r.Err, ErrDatabase) || ctx.Err() != nil {
 			return r
 		}
 	}
+}
+
+// unfit reports whether a slot's connection is unfit to keep after a
+// website's result r: its session was ended (ended), or database/sql
+// closed it (its driver said driver.ErrBadConn); the database failed; or,
+// in PostgreSQL, the website failed before it was held, so that a lock
+// the server granted may be held still (its answer lost). A failure of the
+// API leaves the connection as it was: ending it would end a SQLite
+// database in memory.
+func (f *fleet) unfit(conn *sql.Conn, r WebsiteResult, ended bool) bool {
+	closed := conn.Raw(func(any) error { return nil }) != nil
+	return ended || closed || errors.Is(r.Err, ErrDatabase) ||
+		(f.m.backend == PostgreSQL && r.Err != nil && r.Started.IsZero())
 }
 
 // report adds what was done with a website to the fleet's result, and

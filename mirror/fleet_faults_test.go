@@ -2,6 +2,7 @@ package mirror_test
 
 import (
 	"context"
+	"database/sql"
 	"database/sql/driver"
 	"errors"
 	"fmt"
@@ -14,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ordermsg/ordermsg-go"
 	"github.com/ordermsg/ordermsg-go/mirror"
 	"github.com/ordermsg/ordermsg-go/mirror/mirrortest"
 )
@@ -161,6 +163,59 @@ func TestFleetReplacesAConnectionThatEnded(t *testing.T) {
 			t.Errorf("mirror_runs: %+v", rows)
 		}
 	})
+}
+
+// TestFleetKeepsTheConnectionAfterAFailureOfTheAPI: a website the API
+// refuses leaves the slot's connection as it was: a SQLite database in
+// memory (a pool of one connection), which ending the connection would
+// end, syncs the next website.
+func TestFleetKeepsTheConnectionAfterAFailureOfTheAPI(t *testing.T) {
+	db, err := sql.Open("sqlite", "file::memory:")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	db.SetMaxOpenConns(1)
+	m := openMirror(t, sqliteBackend(t), db)
+	srv, sites := fleetSites(t, 2)
+	refused := clientOf(t, srv.URL, site{id: sites[0].id, key: "not-the-key"})
+	res, got, err := syncFleet(m, context.Background(), fleetOf(refused, sites[1]), &mirror.FleetOptions{Parallel: 1})
+	if !errors.Is(got[sites[0].id].Err, ordermsg.ErrUnauthorized) {
+		t.Fatalf("the website of a wrong key: %+v", got[sites[0].id])
+	}
+	if r := got[sites[1].id]; r.Err != nil || res.Synced != 1 {
+		t.Errorf("the website after it, in memory: %v (%+v, %v)", r.Err, res, err)
+	}
+}
+
+// TestFleetDoesNotMistakeItsOwnLeaseForAnothers: in SQLite, the answer to
+// the commit of a website's lease is lost (the lease is taken): the website
+// fails, and is not reported skipped as held by another worker, which a
+// second try would find (its own lease) and the fleet would pass over.
+func TestFleetDoesNotMistakeItsOwnLeaseForAnothers(t *testing.T) {
+	be := sqliteBackend(t)
+	target := be.New(t)
+	_, sites := fleetSites(t, 2)
+	var armed, inLease, lost atomic.Bool
+	s := &statements{lose: func(q string) error {
+		switch {
+		case !armed.Load():
+		case strings.HasPrefix(q, "INSERT INTO mirror_leases"):
+			inLease.Store(true)
+		case q == "COMMIT" && inLease.Load() && lost.CompareAndSwap(false, true):
+			return errors.New("the answer was lost")
+		}
+		return nil
+	}}
+	m := openMirror(t, be, counted(t, be, target, s))
+	got := map[int64]mirror.WebsiteResult{}
+	res, err := m.SyncFleet(context.Background(), fleetOf(sites...), &mirror.FleetOptions{Parallel: 1, Done: func(r mirror.WebsiteResult) {
+		got[r.WebsiteID] = r
+		armed.Store(true) // the first lease of the next website is its fleet's
+	}})
+	if r := got[sites[1].id]; !lost.Load() || r.Skipped != mirror.NotSkipped || r.Err == nil {
+		t.Errorf("the website whose lease's commit lost its answer (lost: %v): %q, %v; want it failed (SyncFleet: %+v, %v)", lost.Load(), r.Skipped, r.Err, res, err)
+	}
 }
 
 // TestFleetSyncsAWebsiteWhoseRunFailedMeanwhile: a run of another worker

@@ -28,8 +28,8 @@ type fleetRun struct {
 // exits 0 only when every website succeeded (or was skipped, another worker
 // syncing it), otherwise with the code of the worst failure: 3 (the
 // database) over 2 (a website's configuration: its base URL) over 1 (the API
-// or the network); and 3 when every website succeeded but its lines could
-// not be written (a full disk).
+// or the network); and 3 when its lines could not be written (a full
+// disk).
 func (f *fleetRun) run(ctx context.Context) error {
 	a := f.a
 	for _, name := range []string{"api-key", "website", "demo"} {
@@ -112,6 +112,10 @@ func (f *fleetRun) run(ctx context.Context) error {
 		return out.w.failure()
 	}
 	err = fmt.Errorf("%d of %d websites failed (%s): their lines say why", res.Failed, len(sites), out.failedList())
+	if out.w.err != nil {
+		// Standard output failed too: the worst failure, with its lines.
+		return &localFailure{fmt.Errorf("%w; and writing standard output: %w", err, out.w.err)}
+	}
 	switch out.worst {
 	case exitLocal:
 		return &localFailure{err}

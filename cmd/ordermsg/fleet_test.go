@@ -380,12 +380,18 @@ func (fullDisk) Write([]byte) (int, error) { return 0, syscall.ENOSPC }
 
 // TestSyncReportsAFailedStandardOutput: a sync whose lines cannot be
 // written (standard output on a full disk) exits 3 and says so, though it
-// synced: its lines are its result. So does a fleet.
+// synced: its lines are its result. So does a fleet, also when a website
+// failed (exit 1 otherwise).
 func TestSyncReportsAFailedStandardOutput(t *testing.T) {
 	srv, sites := fleetService(t, 2)
 	db := filepath.Join(t.TempDir(), "mirror.db")
 	full := cli{env: map[string]string{envBaseURL: srv.URL, envAPIKey: sites[0].APIKey, envWebsiteID: fmt.Sprint(sites[0].ID)}, stdout: fullDisk{}}
-	for _, args := range [][]string{{"sync", "--db", db}, {"sync", "--db", db, "--websites", websitesFile(t, fileOf(sites))}} {
+	oneRefused := fileOf(sites) + fmt.Sprintf("%d not-its-key\n", sites[1].ID+1000)
+	for _, args := range [][]string{
+		{"sync", "--db", db},
+		{"sync", "--db", db, "--websites", websitesFile(t, fileOf(sites))},
+		{"sync", "--db", db, "--websites", websitesFile(t, oneRefused)},
+	} {
 		_, stderr, code := full.run(context.Background(), args...)
 		if code != exitLocal || !strings.Contains(stderr, "writing standard output: no space left on device") {
 			t.Errorf("%q: exit %d, stderr %q; want 3 and the failed write", args, code, stderr)

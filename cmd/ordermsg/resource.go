@@ -312,8 +312,8 @@ func stdoutFailure(err error) error {
 }
 
 // reportWriter writes a command's report of many lines, and keeps the
-// first error of its writes (a full disk, a closed standard output), for
-// the command's exit: the lines are its result.
+// first error of its writes (standard output on a full disk), for the
+// command's exit: the lines are its result.
 type reportWriter struct {
 	w   io.Writer
 	err error

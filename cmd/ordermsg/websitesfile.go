@@ -37,7 +37,7 @@ const websitesFileForm = "want one website a line, WEBSITE_ID API_KEY (blank lin
 func readWebsites(ctx context.Context, path string, checkKey func(key string) error) ([]websiteLine, error) {
 	f, err := safefile.OpenWaiting(ctx, path, os.O_RDONLY)
 	switch {
-	case ctx.Err() != nil:
+	case err != nil && ctx.Err() != nil:
 		return nil, ctx.Err()
 	case err != nil:
 		return nil, usagef("--websites %s: %v", path, unwrapPath(err))
