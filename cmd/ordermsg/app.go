@@ -67,6 +67,12 @@ func (a *app) run(ctx context.Context, args []string) int {
 		message = strings.Replace(message, "; "+apiErr.Hint, hint, 1)
 	}
 	if message != "" {
+		// A server may quote the API key in an error's message, as itself
+		// or as the credentials that carry it. A key shorter than
+		// minMaskedKey is left: masking it would garble every message.
+		if len(a.apiKey) >= minMaskedKey {
+			message = masked(message, keySpellings(a.apiKey))
+		}
 		fmt.Fprintln(a.stderr, message)
 	}
 	if code == exitUsage {
@@ -74,6 +80,11 @@ func (a *app) run(ctx context.Context, args []string) int {
 	}
 	return code
 }
+
+// minMaskedKey is the length from which an API key is masked in the
+// error a command ends with; the SDK refuses a base URL that holds a key
+// from the same length on.
+const minMaskedKey = 8
 
 func (a *app) rootCommand() *cobra.Command {
 	root := &cobra.Command{

@@ -140,14 +140,16 @@ type maskedError struct {
 	secrets []string
 }
 
-func (e *maskedError) Error() string {
-	msg := e.err.Error()
-	for _, s := range e.secrets {
+func (e *maskedError) Error() string { return masked(e.err.Error(), e.secrets) }
+
+// masked is text with every secret replaced by xxxxx.
+func masked(text string, secrets []string) string {
+	for _, s := range secrets {
 		if s != "" {
-			msg = strings.ReplaceAll(msg, s, "xxxxx")
+			text = strings.ReplaceAll(text, s, "xxxxx")
 		}
 	}
-	return msg
+	return text
 }
 
 // Unwrap lets errors.Is see the cause; its text is the masked one above

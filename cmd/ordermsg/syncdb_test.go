@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -500,11 +501,16 @@ func TestSyncDBKeepsTheKeySecret(t *testing.T) {
 	echo := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusForbidden)
-		fmt.Fprintf(w, `{"message":"the key %s may not read this website"}`, srv.APIKey)
+		fmt.Fprintf(w, `{"message":"the key %s (%s) may not read this website"}`, srv.APIKey, r.Header.Get("Authorization"))
 	}))
 	defer echo.Close()
-	stdout, stderr, code := cli{env: withEnv(env, envBaseURL, echo.URL)}.run(context.Background(), "sync", "--db", filepath.Join(t.TempDir(), "m.db"))
-	if code != exitFailure || !strings.Contains(stderr, "may not read this website") || strings.Contains(stdout+stderr, srv.APIKey) {
-		t.Errorf("exit %d (want 1), stdout %q, stderr %q: want the server's message without the key", code, stdout, stderr)
+	// The key, and the credentials that carry it, which decode to it.
+	credentials := base64.StdEncoding.EncodeToString([]byte(srv.APIKey + ":"))
+	// sync, and any other command.
+	for _, args := range [][]string{{"sync", "--db", filepath.Join(t.TempDir(), "m.db")}, {"orders", "list"}, {"messages", "get", "1"}} {
+		stdout, stderr, code := cli{env: withEnv(env, envBaseURL, echo.URL)}.run(context.Background(), args...)
+		if code != exitFailure || !strings.Contains(stderr, "may not read this website") || strings.Contains(stdout+stderr, srv.APIKey) || strings.Contains(stdout+stderr, credentials) {
+			t.Errorf("%q: exit %d (want 1), stdout %q, stderr %q: want the server's message without the key", args, code, stdout, stderr)
+		}
 	}
 }
