@@ -752,15 +752,20 @@ func messagesAfterFailedOrders(t *testing.T, e *exact) {
 func cancelledAfterOrdersFailed(t *testing.T, e *exact) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	// The orders' pass has ended when it no longer holds the table: its
-	// advisory lock (PostgreSQL; the messages' is the one left) or its
-	// lease (SQLite).
+	// The orders' pass has ended when it has asked for its page and no
+	// longer holds the table: its advisory lock (PostgreSQL; the messages'
+	// is the one left) or its lease (SQLite). Before it asks, it may not
+	// hold the table yet (its connection is still being made).
 	held := `SELECT count(*) FROM mirror_leases WHERE resource = 'orders'`
 	if e.be.Backend == mirror.PostgreSQL {
 		held = `SELECT count(*) - 1 FROM pg_locks WHERE locktype = 'advisory' AND granted
 			AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`
 	}
+	var ordersAsked atomic.Bool
 	ordersEnded := func() bool {
+		if !ordersAsked.Load() {
+			return false
+		}
 		var n int
 		if err := e.db.QueryRow(held).Scan(&n); err != nil {
 			t.Error(err)
@@ -771,6 +776,7 @@ func cancelledAfterOrdersFailed(t *testing.T, e *exact) {
 	gate := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
 		switch {
 		case strings.HasSuffix(r.URL.Path, "/orders"):
+			ordersAsked.Store(true)
 			rw.Header().Set("Content-Type", "application/json")
 			rw.WriteHeader(http.StatusBadRequest)
 			rw.Write([]byte(`{"error":"no orders today"}`))
