@@ -109,7 +109,7 @@ func BenchmarkFleetWorkers(b *testing.B) {
 // requests of the three workers over those of the one: above 1 when they
 // sync a website more than once.
 func fleetWorkers(b *testing.B, srv *ordermsgtest.Server, sites []site, parallel int) {
-	be := mirrortest.Backends()[1]
+	be := postgresBackend(b)
 	ctx := context.Background()
 	workers := func(target string, n int) time.Duration {
 		start := time.Now()

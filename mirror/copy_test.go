@@ -10,7 +10,6 @@ import (
 
 	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/ordermsg/ordermsg-go/mirror"
-	"github.com/ordermsg/ordermsg-go/mirror/mirrortest"
 )
 
 // otherDriver is a PostgreSQL driver that is not pgx's: pgx's connections,
@@ -30,7 +29,7 @@ type otherConn struct{ driver.Conn }
 // Open, which says what to open it with, and is left as it was: the mirror
 // writes with pgx's COPY, one write path.
 func TestOpenRefusesAPostgreSQLDriverOtherThanPgx(t *testing.T) {
-	be := mirrortest.Backends()[1]
+	be := postgresBackend(t)
 	target := be.New(t)
 	db := sql.OpenDB(otherDriver{target})
 	defer db.Close()

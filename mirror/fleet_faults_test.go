@@ -20,26 +20,12 @@ import (
 	"github.com/ordermsg/ordermsg-go/mirror/mirrortest"
 )
 
-// postgresBackend is the PostgreSQL backend, for the tests of what
-// PostgreSQL alone does.
-func postgresBackend(t testing.TB) mirrortest.Backend {
-	be := mirrortest.Backends()[1]
-	if be.Backend != mirror.PostgreSQL {
-		t.Fatalf("the second backend is %v, want PostgreSQL", be.Name)
-	}
-	return be
-}
-
 // advisoryLocks is the number of advisory locks that sessions of the
 // database at target hold.
 func advisoryLocks(t *testing.T, be mirrortest.Backend, target string) int {
 	t.Helper()
-	var n int
-	if err := be.Open(t, target).QueryRow(`SELECT count(*) FROM pg_locks
-		WHERE locktype = 'advisory' AND granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`).Scan(&n); err != nil {
-		t.Fatal(err)
-	}
-	return n
+	return count(t, be.Open(t, target), `SELECT count(*) FROM pg_locks
+		WHERE locktype = 'advisory' AND granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`)
 }
 
 // TestFleetEndsTheSessionOfAFailedWebsite loses PostgreSQL's answer to the
@@ -51,14 +37,8 @@ func TestFleetEndsTheSessionOfAFailedWebsite(t *testing.T) {
 	be := postgresBackend(t)
 	target := be.New(t)
 	_, sites := fleetSites(t, 2)
-	var lost atomic.Bool
-	s := &statements{lose: func(q string) error {
-		if strings.Contains(q, "pg_try_advisory_lock") && lost.CompareAndSwap(false, true) {
-			return errors.New("the answer was lost")
-		}
-		return nil
-	}}
-	m := openMirror(t, be, counted(t, be, target, s))
+	lose, _ := firstOf("pg_try_advisory_lock", errors.New("the answer was lost"))
+	m := openMirror(t, be, counted(t, be, target, &statements{lose: lose}))
 	res, got, err := syncFleet(m, context.Background(), fleetOf(sites...), &mirror.FleetOptions{Parallel: 1})
 	if !errors.Is(got[sites[0].id].Err, mirror.ErrDatabase) || got[sites[1].id].Err != nil || res.Synced != 1 {
 		t.Fatalf("%+v, %v; the first website: %v", res, err, got[sites[0].id].Err)
@@ -104,14 +84,8 @@ func TestFleetReplacesAConnectionThatEnded(t *testing.T) {
 		be := postgresBackend(t)
 		target := be.New(t)
 		_, sites := fleetSites(t, 2)
-		var refused atomic.Bool
-		s := &statements{refuse: func(q string) error {
-			if strings.Contains(q, "pg_advisory_unlock") && refused.CompareAndSwap(false, true) {
-				return errors.New("the connection broke")
-			}
-			return nil
-		}}
-		db := counted(t, be, target, s)
+		refuse, refused := firstOf("pg_advisory_unlock", errors.New("the connection broke"))
+		db := counted(t, be, target, &statements{refuse: refuse})
 		m := openMirror(t, be, db)
 		// Another worker synced the first website after this fleet began.
 		if _, err := db.Exec(`INSERT INTO mirror_runs (website_id, started_at, finished_at, status, new_records, updated_records, deleted_records)

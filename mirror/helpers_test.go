@@ -31,6 +31,16 @@ func sqliteBackend(t testing.TB) mirrortest.Backend {
 	return be
 }
 
+// postgresBackend is the PostgreSQL backend, for the tests of what
+// PostgreSQL alone does.
+func postgresBackend(t testing.TB) mirrortest.Backend {
+	be := mirrortest.Backends()[1]
+	if be.Backend != mirror.PostgreSQL {
+		t.Fatalf("the second backend is %v, want PostgreSQL", be.Name)
+	}
+	return be
+}
+
 // mirrorOf starts a fake of cfg and opens a mirror in the database at
 // target; it returns the fake, its first website, the database and the
 // mirror.

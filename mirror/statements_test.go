@@ -32,20 +32,32 @@ type statements struct {
 	sent         []string
 }
 
-// fault is the error refuse or lose make for query, and whether the
-// statement runs first.
-func (s *statements) fault(query string) (err error, runs bool) {
+// fault reports whether query runs, and the error refuse or lose make for
+// it.
+func (s *statements) fault(query string) (runs bool, err error) {
 	if s.refuse != nil {
 		if err := s.refuse(query); err != nil {
-			return err, false
+			return false, err
 		}
 	}
 	if s.lose != nil {
 		if err := s.lose(query); err != nil {
-			return err, true
+			return true, err
 		}
 	}
-	return nil, true
+	return true, nil
+}
+
+// firstOf is a fault (statements.refuse or lose) of the first statement
+// that holds part: err; fired reports that it was made.
+func firstOf(part string, err error) (fault func(query string) error, fired *atomic.Bool) {
+	fired = new(atomic.Bool)
+	return func(query string) error {
+		if strings.Contains(query, part) && fired.CompareAndSwap(false, true) {
+			return err
+		}
+		return nil
+	}, fired
 }
 
 // note counts query.
@@ -141,7 +153,7 @@ func (c *countingConn) ExecContext(ctx context.Context, query string, args []dri
 		return nil, driver.ErrSkip // database/sql prepares it, and counts it there
 	}
 	c.s.note(query)
-	fault, runs := c.s.fault(query)
+	runs, fault := c.s.fault(query)
 	if !runs {
 		return nil, fault
 	}
@@ -158,7 +170,7 @@ func (c *countingConn) QueryContext(ctx context.Context, query string, args []dr
 		return nil, driver.ErrSkip
 	}
 	c.s.note(query)
-	fault, runs := c.s.fault(query)
+	runs, fault := c.s.fault(query)
 	if !runs {
 		return nil, fault
 	}
