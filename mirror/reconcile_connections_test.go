@@ -52,7 +52,7 @@ func TestReconcileOverDeletedRecordsKeepsItsConnections(t *testing.T) {
 	deleted := len(gone)
 	before := opened.Load()
 	const concurrency = 4
-	res := syncSite(t, m, s, &mirror.Options{Reconcile: true, PageSize: 10, Concurrency: concurrency})
+	res := syncSite(t, m, s, &mirror.Options{Reconcile: true, AllowMassDelete: true, PageSize: 10, Concurrency: concurrency})
 	if res.Orders.Deleted != deleted {
 		t.Fatalf("reconcile marked %d orders deleted; want %d", res.Orders.Deleted, deleted)
 	}
