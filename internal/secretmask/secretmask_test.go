@@ -1,103 +1,19 @@
 package secretmask
 
 import (
-	"encoding/base64"
-	"fmt"
 	"net/url"
-	"regexp"
-	"slices"
 	"strings"
 	"testing"
-	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/ordermsg/ordermsg-go/internal/secretmask/secretmasktest"
 )
-
-// percentAll writes every byte of s as %XX, in upper or lower case.
-func percentAll(s string, upper bool) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		b.WriteString(percent(s[i], upper))
-	}
-	return b.String()
-}
-
-func percent(c byte, upper bool) string {
-	if upper {
-		return fmt.Sprintf("%%%02X", c)
-	}
-	return fmt.Sprintf("%%%02x", c)
-}
-
-// jsonEscape writes r as \uXXXX, a surrogate pair beyond U+FFFF.
-func jsonEscape(r rune, upper bool) string {
-	format := "\\u%04x"
-	if upper {
-		format = "\\u%04X"
-	}
-	if r > 0xFFFF {
-		r1, r2 := utf16.EncodeRune(r)
-		return fmt.Sprintf(format+format, r1, r2)
-	}
-	return fmt.Sprintf(format, r)
-}
-
-// jsonAll writes every character of s as \uXXXX.
-func jsonAll(s string, upper bool) string {
-	var b strings.Builder
-	for _, r := range s {
-		b.WriteString(jsonEscape(r, upper))
-	}
-	return b.String()
-}
-
-// mixed writes the characters of s in turn as themselves, URL-encoded
-// (upper case), JSON-escaped (lower case), URL-encoded (lower case) and
-// JSON-escaped (upper case).
-func mixed(s string) string {
-	var b strings.Builder
-	i := 0
-	for _, r := range s {
-		switch c := string(r); i % 5 {
-		case 0:
-			b.WriteString(c)
-		case 1:
-			b.WriteString(percentAll(c, true))
-		case 2:
-			b.WriteString(jsonEscape(r, false))
-		case 3:
-			b.WriteString(percentAll(c, false))
-		case 4:
-			b.WriteString(jsonEscape(r, true))
-		}
-		i++
-	}
-	return b.String()
-}
-
-// percentEscape is a %XX escape.
-var percentEscape = regexp.MustCompile(`%[0-9A-F]{2}`)
 
 // spellings are the ways a text may spell key, by name.
 func spellings(key string) map[string]string {
-	sp := map[string]string{
-		"itself":              key,
-		"query escaped":       url.QueryEscape(key),
-		"path escaped":        url.PathEscape(key),
-		"every byte %XX":      percentAll(key, true),
-		"every byte %xx":      percentAll(key, false),
-		"every char \\uXXXX":  jsonAll(key, true),
-		"every char \\uxxxx":  jsonAll(key, false),
-		"mixed per character": mixed(key),
-		"base64 std":          base64.StdEncoding.EncodeToString([]byte(key)),
-		"base64 url":          base64.URLEncoding.EncodeToString([]byte(key)),
-		"base64 raw std":      base64.RawStdEncoding.EncodeToString([]byte(key)),
-		"base64 raw url":      base64.RawURLEncoding.EncodeToString([]byte(key)),
-		"base64 std KEY:":     base64.StdEncoding.EncodeToString([]byte(key + ":")),
-		"base64 url KEY:":     base64.URLEncoding.EncodeToString([]byte(key + ":")),
-		"base64 raw std KEY:": base64.RawStdEncoding.EncodeToString([]byte(key + ":")),
-		"base64 raw url KEY:": base64.RawURLEncoding.EncodeToString([]byte(key + ":")),
-		"JSON short escapes":  strings.NewReplacer(`\`, `\\`, `"`, `\"`, `/`, `\/`).Replace(key),
-		"query escaped, %xx":  percentEscape.ReplaceAllStringFunc(url.QueryEscape(key), strings.ToLower),
+	sp := map[string]string{}
+	for _, s := range secretmasktest.Spellings(key) {
+		sp[s.Name] = s.Text
 	}
 	return sp
 }
@@ -208,7 +124,7 @@ func TestMaskKeepsOrdinaryText(t *testing.T) {
 func TestMaskSecretNotUTF8(t *testing.T) {
 	key := "ab\xffcd\xfeefgh"
 	m := New(key)
-	for _, sp := range []string{key, percentAll(key, true), url.QueryEscape(key)} {
+	for _, sp := range []string{key, spellings(key)["every byte %XX"], url.QueryEscape(key)} {
 		if got := m.Text("[" + sp + "]"); got != "[xxxxx]" {
 			t.Errorf("%q: got %q", sp, got)
 		}
@@ -235,13 +151,8 @@ func FuzzMaskHidesEverySpelling(f *testing.F) {
 		if !utf8.ValidString(key) || utf8.RuneCountInString(key) < 8 || strings.ContainsAny(key, "xX") || strings.Contains(key, CutMark) {
 			t.Skip()
 		}
-		all := spellings(key)
-		names := make([]string, 0, len(all))
-		for n := range all {
-			names = append(names, n)
-		}
-		slices.Sort(names)
-		sp := all[names[int(which)%len(names)]]
+		all := secretmasktest.Spellings(key)
+		sp := all[int(which)%len(all)].Text
 		if strings.Contains(sp, "x") {
 			t.Skip()
 		}
