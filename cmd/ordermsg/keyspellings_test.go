@@ -14,6 +14,7 @@ import (
 
 	"github.com/ordermsg/ordermsg-go/internal/secretmask/secretmasktest"
 	"github.com/ordermsg/ordermsg-go/mirror/mirrortest"
+	"github.com/ordermsg/ordermsg-go/ordermsgtest"
 )
 
 // sdkMessageCut is the length at which the SDK cuts a server's message,
@@ -177,4 +178,38 @@ func TestSyncFleetCLIMasksKeysInEverySpellingAroundTheCut(t *testing.T) {
 			t.Errorf("stderr shows a key: %s", stderr)
 		}
 	})
+}
+
+// TestFilesDownloadMasksTheKeyAFileHostQuotes: a file on the API's origin
+// (which gets the key) refused by a 401 that quotes the key, in every
+// spelling, the last cut by the SDK, is named in a line that shows none of
+// them.
+func TestFilesDownloadMasksTheKeyAFileHostQuotes(t *testing.T) {
+	// A bare handler: its links take the origin of the request, the front's.
+	h := ordermsgtest.NewHandler(ordermsgtest.Generate(ordermsgtest.Config{Seed: 42, Websites: 1, OrdersPerWebsite: 12, MessagesPerWebsite: 16}))
+	site := h.Dataset().Websites[0]
+	var quoted []string
+	for _, sp := range secretmasktest.Spellings(site.APIKey) {
+		quoted = append(quoted, sp.Text)
+	}
+	body, _ := json.Marshal(map[string]string{"message": "the key " + strings.Join(quoted, " ; ")})
+	front := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/files/") {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusUnauthorized)
+			w.Write(body)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+	env := map[string]string{envBaseURL: newLoopback(t, front), envAPIKey: site.APIKey, envWebsiteID: fmt.Sprint(site.ID)}
+	_, stderr, code := cli{env: env}.run(context.Background(), "files", "download", "-o", t.TempDir(), "--concurrency", "1")
+	if code != exitFailure || !strings.Contains(stderr, "401 Unauthorized: the key xxxxx ; xxxxx ;") || !strings.Contains(stderr, " ; xxxxx…") {
+		t.Fatalf("exit %d (want 1), stderr %q: want each file's line with the key masked", code, stderr)
+	}
+	for _, q := range quoted {
+		if strings.Contains(stderr, q) {
+			t.Errorf("stderr holds %q:\n%s", q, stderr)
+		}
+	}
 }
