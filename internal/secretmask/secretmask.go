@@ -106,6 +106,11 @@ type secret struct {
 type char struct {
 	bytes string
 	r     rune
+	// short is its two-character JSON escape, if it has one.
+	short string
+	// utf16[:units] are the code units \uXXXX writes.
+	utf16 [2]rune
+	units int
 }
 
 func newSecret(s string) *secret {
@@ -115,7 +120,15 @@ func newSecret(s string) *secret {
 		if r == utf8.RuneError && n == 1 {
 			r = -1
 		}
-		sec.chars = append(sec.chars, char{bytes: s[i : i+n], r: r})
+		c := char{bytes: s[i : i+n], r: r, utf16: [2]rune{r}, units: 1}
+		if letter, ok := jsonShort[r]; ok {
+			c.short = `\` + string(letter)
+		}
+		if r > 0xFFFF {
+			c.utf16[0], c.utf16[1] = utf16.EncodeRune(r)
+			c.units = 2
+		}
+		sec.chars = append(sec.chars, c)
 		// Each byte as %XX, or the rune as a surrogate pair: 12 bytes.
 		sec.longest += max(3*n, 12)
 		i += n
@@ -185,19 +198,17 @@ func (s *secret) at(text string, p int) (end int, partial bool) {
 		}
 	}
 	// The ends each spelling of the characters so far reaches, each once.
-	ends := []int{p}
+	var buf1, buf2 [16]int
+	ends, next := append(buf1[:0], p), buf2[:0]
 	for _, c := range s.chars {
-		var next []int
+		next = next[:0]
 		for _, q := range ends {
-			if c.spellings(text, q, func(e int) {
-				if !slices.Contains(next, e) {
-					next = append(next, e)
-				}
-			}) && len(text) > p {
+			var cut bool
+			if next, cut = c.spellings(text, q, next); cut && len(text) > p {
 				partial = true
 			}
 		}
-		if ends = next; len(ends) == 0 {
+		if ends, next = next, ends; len(ends) == 0 {
 			break
 		}
 	}
@@ -207,82 +218,82 @@ func (s *secret) at(text string, p int) (end int, partial bool) {
 	return end, partial
 }
 
-// spellings calls found with the end of each spelling of c that starts at
-// text[p], and reports whether the text ends where one starts or inside
-// one.
-func (c char) spellings(text string, p int, found func(end int)) (partial bool) {
+// spellings appends to ends, once each, the end of each spelling of c
+// that starts at text[p], and reports whether the text ends where one
+// starts or inside one.
+func (c char) spellings(text string, p int, ends []int) (_ []int, partial bool) {
 	// Byte by byte, each as itself or URL-encoded.
-	ends := []int{p}
-	for i := 0; i < len(c.bytes) && len(ends) > 0; i++ {
-		var next []int
-		for _, q := range ends {
-			if byteSpellings(text, q, c.bytes[i], func(e int) {
-				if !slices.Contains(next, e) {
-					next = append(next, e)
-				}
-			}) {
+	var buf1, buf2 [8]int
+	at, next := append(buf1[:0], p), buf2[:0]
+	for i := 0; i < len(c.bytes) && len(at) > 0; i++ {
+		next = next[:0]
+		for _, q := range at {
+			var cut bool
+			if next, cut = byteSpellings(text, q, c.bytes[i], next); cut {
 				partial = true
 			}
 		}
-		ends = next
+		at, next = next, at
 	}
-	for _, e := range ends {
-		found(e)
+	for _, e := range at {
+		ends = addEnd(ends, e)
 	}
 	if c.r < 0 {
-		return partial
+		return ends, partial
 	}
 	// JSON: the short escape, or \uXXXX (two of them beyond U+FFFF).
-	if short := jsonShort[c.r]; short != 0 {
-		switch e, ok, cut := literal(text, p, `\`+string(short)); {
+	if c.short != "" {
+		switch e, ok, cut := literal(text, p, c.short); {
 		case ok:
-			found(e)
+			ends = addEnd(ends, e)
 		case cut:
 			partial = true
 		}
 	}
-	units := []rune{c.r}
-	if c.r > 0xFFFF {
-		r1, r2 := utf16.EncodeRune(c.r)
-		units = []rune{r1, r2}
-	}
 	q := p
-	for _, u := range units {
+	for _, u := range c.utf16[:c.units] {
 		e, ok, cut := literal(text, q, `\u`)
 		if ok {
 			e, ok, cut = hex(text, e, uint32(u), 4)
 		}
 		if !ok {
-			return partial || cut
+			return ends, partial || cut
 		}
 		q = e
 	}
-	found(q)
-	return partial
+	return addEnd(ends, q), partial
+}
+
+// addEnd appends e to ends unless ends holds it.
+func addEnd(ends []int, e int) []int {
+	if slices.Contains(ends, e) {
+		return ends
+	}
+	return append(ends, e)
 }
 
 // jsonShort is the letter of the two-character JSON escape of a rune.
 var jsonShort = map[rune]byte{'"': '"', '\\': '\\', '/': '/', '\b': 'b', '\f': 'f', '\n': 'n', '\r': 'r', '\t': 't'}
 
-// byteSpellings calls found with the end of each spelling of b that starts
-// at text[p]: b itself, %XX, or + for a space. It reports whether the text
-// ends where one starts or inside one.
-func byteSpellings(text string, p int, b byte, found func(end int)) (partial bool) {
+// byteSpellings appends to ends, once each, the end of each spelling of
+// b that starts at text[p]: b itself, %XX, or + for a space. It reports
+// whether the text ends where one starts or inside one.
+func byteSpellings(text string, p int, b byte, ends []int) (_ []int, partial bool) {
 	if p >= len(text) {
-		return true
+		return ends, true
 	}
 	if text[p] == b || b == ' ' && text[p] == '+' {
-		found(p + 1)
+		ends = addEnd(ends, p+1)
 	}
 	if text[p] == '%' {
 		switch e, ok, cut := hex(text, p+1, uint32(b), 2); {
 		case ok:
-			found(e)
+			ends = addEnd(ends, e)
 		case cut:
 			partial = true
 		}
 	}
-	return partial
+	return ends, partial
 }
 
 // literal reports whether text[p:] starts with want (ok, and where it
