@@ -125,8 +125,8 @@ func (t *mirrorTarget) hideWith(err error, secrets ...string) error {
 // keySecrets are the secrets to mask for an API key: the key, which the
 // mask finds in every spelling that decodes to it (the credentials of
 // HTTP Basic authentication that carry it among them), when it has
-// minMaskedKey characters or more. A shorter key is not masked anywhere:
-// its spellings would garble ordinary text.
+// minMaskedKey bytes or more. A shorter key is not masked anywhere: its
+// spellings would garble ordinary text.
 func keySecrets(key string) []string {
 	if len(key) < minMaskedKey {
 		return nil
