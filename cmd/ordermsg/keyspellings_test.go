@@ -213,3 +213,27 @@ func TestFilesDownloadMasksTheKeyAFileHostQuotes(t *testing.T) {
 		}
 	}
 }
+
+// TestShortKeyIsNotMasked: a key shorter than 8 bytes is masked nowhere,
+// for its spellings are common text: a server's message that holds it
+// shows as it is, in the error a command ends with and in a fleet's line.
+func TestShortKeyIsNotMasked(t *testing.T) {
+	const key = "Order12"
+	message := "Order12 of page %4F: see Order1…"
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := json.Marshal(map[string]string{"message": message})
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusForbidden)
+		w.Write(body)
+	}))
+	t.Cleanup(srv.Close)
+	env := map[string]string{envBaseURL: srv.URL, envAPIKey: key, envWebsiteID: "77"}
+	if _, stderr, code := (cli{env: env}).run(context.Background(), "orders", "list"); code != exitFailure || !strings.Contains(stderr, message) {
+		t.Errorf("orders list: exit %d, stderr %q; want 1 and the message as sent", code, stderr)
+	}
+	websites := websitesFile(t, "77 "+key+"\n")
+	stdout, stderr, code := cli{env: env}.run(context.Background(), "sync", "--db", filepath.Join(t.TempDir(), "m.db"), "--websites", websites)
+	if code != exitFailure || !strings.Contains(stdout, message) {
+		t.Errorf("sync --websites: exit %d, output %q; want 1 and the message as sent", code, stdout+stderr)
+	}
+}
