@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/ordermsg/ordermsg-go"
+	"github.com/ordermsg/ordermsg-go/internal/secretmask"
 	"github.com/ordermsg/ordermsg-go/ordermsgtest"
 	"github.com/spf13/cobra"
 )
@@ -67,12 +68,9 @@ func (a *app) run(ctx context.Context, args []string) int {
 		message = strings.Replace(message, "; "+apiErr.Hint, hint, 1)
 	}
 	if message != "" {
-		// A server may quote the API key in an error's message, as itself
-		// or as the credentials that carry it. A key shorter than
-		// minMaskedKey is left: masking it would garble every message.
-		if len(a.apiKey) >= minMaskedKey {
-			message = masked(message, keySpellings(a.apiKey))
-		}
+		// A server may quote the API key in an error's message, in any
+		// spelling, and the SDK may have cut its message inside one.
+		message = secretmask.New(keySecrets(a.apiKey)...).Text(message)
 		fmt.Fprintln(a.stderr, message)
 	}
 	if code == exitUsage {
@@ -80,11 +78,6 @@ func (a *app) run(ctx context.Context, args []string) int {
 	}
 	return code
 }
-
-// minMaskedKey is the length from which an API key is masked in the
-// error a command ends with; the SDK refuses a base URL that holds a key
-// from the same length on.
-const minMaskedKey = 8
 
 func (a *app) rootCommand() *cobra.Command {
 	root := &cobra.Command{

@@ -178,13 +178,13 @@ records that were new, updated, unchanged and deleted, and the seconds taken:
 			case err == nil:
 			// A server may quote the API key in an error's message.
 			case errors.Is(err, mirror.ErrOtherSource):
-				return &usageError{target.hideWith(fmt.Errorf("%s: %w", target.name, forCLI(err)), keySpellings(a.apiKey)...)}
+				return &usageError{target.hideWith(fmt.Errorf("%s: %w", target.name, forCLI(err)), keySecrets(a.apiKey)...)}
 			case ctx.Err() != nil:
 				return &stopped{fmt.Sprintf("(%s keeps what was synced; run again to go on)", target.name)}
 			case isDatabaseError(err):
-				return &localFailure{target.hideWith(fmt.Errorf("%s: %w", target.name, err), keySpellings(a.apiKey)...)}
+				return &localFailure{target.hideWith(fmt.Errorf("%s: %w", target.name, err), keySecrets(a.apiKey)...)}
 			default:
-				return &apiFailure{target.hideWith(fmt.Errorf("%w; %s keeps what was synced before", err, target.name), keySpellings(a.apiKey)...)}
+				return &apiFailure{target.hideWith(fmt.Errorf("%w; %s keeps what was synced before", err, target.name), keySecrets(a.apiKey)...)}
 			}
 			if _, err := fmt.Fprintf(a.stdout, "orders: %v; messages: %v; %.2fs\n", res.Orders, res.Messages, time.Since(start).Seconds()); err != nil {
 				return stdoutFailure(err)
