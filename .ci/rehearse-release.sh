@@ -197,6 +197,7 @@ newmodule testuser
 (
   cd "$work/testuser"
   export GOMODCACHE=$work/testcache GOFLAGS=
+  unset GOWORK # as a user has it: the tests' own go commands find go.work files
   go get -t "${tested[@]/%/@$version}"
   go test -count=1 "${tested[@]}"
 )
