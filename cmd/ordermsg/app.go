@@ -17,14 +17,15 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// Environment variables that give the connection flags their defaults.
+// Environment variables that give the connection flags their defaults:
+// the SDK's (ordermsg.NewClientFromEnv reads them too), and the website.
 const (
-	envBaseURL   = "ORDERMSG_BASE_URL"
-	envAPIKey    = "ORDERMSG_API_KEY"
+	envBaseURL   = ordermsg.EnvBaseURL
+	envAPIKey    = ordermsg.EnvAPIKey
 	envWebsiteID = "ORDERMSG_WEBSITE_ID"
 	// envVersionHeader is the version header, "Name: value" (see
 	// headerFlag).
-	envVersionHeader = "ORDERMSG_VERSION_HEADER"
+	envVersionHeader = ordermsg.EnvVersionHeader
 )
 
 // app is one run of the tool, with its input and output.
