@@ -159,15 +159,20 @@ func (e *maskedError) Format(f fmt.State, _ rune) { fmt.Fprint(f, e.Error()) }
 // the API.
 func isDatabaseError(err error) bool { return errors.Is(err, mirror.ErrDatabase) }
 
-// forCLI is err as the command shows it: the error of a website mirrored
-// from another base URL names the flag, --base-url-moved, where the
-// package's names its Go option; any other error is err.
+// forCLI is err as the command shows it: the errors of the mirror that
+// name a Go option (a website mirrored from another base URL, a reconcile
+// that would delete too much) name the flag instead; any other error is
+// err.
 func forCLI(err error) error {
 	var se *mirror.SourceError
-	if !errors.As(err, &se) {
-		return err
+	var md *mirror.MassDeleteError
+	switch {
+	case errors.As(err, &se):
+		return &sourceFailure{se}
+	case errors.As(err, &md):
+		return &massDeleteFailure{err: err, md: md}
 	}
-	return &sourceFailure{se}
+	return err
 }
 
 // sourceFailure is a *mirror.SourceError in the command's words.
@@ -181,3 +186,20 @@ func (e *sourceFailure) Error() string {
 
 // Unwrap lets errors.Is see mirror.ErrOtherSource.
 func (e *sourceFailure) Unwrap() error { return e.err }
+
+// massDeleteFailure is err, which holds md (perhaps beside the other
+// table's error), in the command's words.
+type massDeleteFailure struct {
+	err error
+	md  *mirror.MassDeleteError
+}
+
+func (e *massDeleteFailure) Error() string {
+	return strings.Replace(e.err.Error(), e.md.Error(), fmt.Sprintf("the reconcile of website %d's %s found %d of its %d live %s gone, "+
+		"more than 10%% and more than 10: none was marked deleted, since a listing cut short or a key that reaches another website "+
+		"looks the same; if the server really deleted them, run once with --allow-mass-delete",
+		e.md.WebsiteID, e.md.Resource, e.md.Deleting, e.md.Live, e.md.Resource), 1)
+}
+
+// Unwrap lets errors.Is see mirror.ErrMassDelete.
+func (e *massDeleteFailure) Unwrap() error { return e.err }
