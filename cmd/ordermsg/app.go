@@ -74,7 +74,7 @@ func (a *app) run(ctx context.Context, args []string) int {
 		message = secretmask.New(keySecrets(a.apiKey)...).Text(message)
 		fmt.Fprintln(a.stderr, message)
 	}
-	if code == exitUsage {
+	if code == exitUsage && !errors.As(err, new(*configError)) {
 		fmt.Fprintf(a.stderr, "Run '%s --help' for usage.\n", cmd.CommandPath())
 	}
 	return code

@@ -120,7 +120,7 @@ func (f *fleetRun) run(ctx context.Context) error {
 	case exitLocal:
 		return &localFailure{err}
 	case exitUsage:
-		return &usageError{err}
+		return &configError{err}
 	}
 	return &apiFailure{err}
 }

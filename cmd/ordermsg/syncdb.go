@@ -183,7 +183,7 @@ records that were new, updated, unchanged and deleted, and the seconds taken:
 			case err == nil:
 			// A server may quote the API key in an error's message.
 			case errors.Is(err, mirror.ErrOtherSource):
-				return &usageError{target.hideWith(fmt.Errorf("%s: %w", target.name, forCLI(err)), keySecrets(a.apiKey)...)}
+				return &configError{target.hideWith(fmt.Errorf("%s: %w", target.name, forCLI(err)), keySecrets(a.apiKey)...)}
 			case ctx.Err() != nil:
 				return &stopped{fmt.Sprintf("(%s keeps what was synced; run again to go on)", target.name)}
 			case isDatabaseError(err):

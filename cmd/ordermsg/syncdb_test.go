@@ -438,8 +438,8 @@ func TestSyncDBThatCannotBeOpenedIsALocalFailure(t *testing.T) {
 
 // A website is mirrored from one base URL: a run from another (staging and
 // production of the same website id) exits 2 before any write, naming both
-// URLs and the flag (not the Go option); with --base-url-moved the run takes
-// the new one.
+// URLs and the flag (not the Go option), with no pointer to --help (no flag
+// was wrong); with --base-url-moved the run takes the new one.
 func TestSyncDBOneSourcePerWebsite(t *testing.T) {
 	mirrortest.ForEach(t, func(t *testing.T, be mirrortest.Backend, target string) {
 		srv, env := smallService(t)
@@ -450,8 +450,8 @@ func TestSyncDBOneSourcePerWebsite(t *testing.T) {
 		elsewhere := withEnv(env, envBaseURL, staging.URL)
 		stdout, stderr, code := cli{env: elsewhere}.run(context.Background(), "sync", "--db", target)
 		if code != exitUsage || stdout != "" || !strings.Contains(stderr, srv.URL) || !strings.Contains(stderr, staging.URL) ||
-			!strings.Contains(stderr, "--base-url-moved") || strings.Contains(stderr, "BaseURLMoved") {
-			t.Errorf("a run from another base URL: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+			!strings.Contains(stderr, "--base-url-moved") || strings.Contains(stderr, "BaseURLMoved") || strings.Contains(stderr, "--help") {
+			t.Errorf("a run from another base URL: exit %d, stdout %q, stderr %q; want exit 2, the flag named, no pointer to --help", code, stdout, stderr)
 		}
 		if got := syncOnce(t, elsewhere, "--db", target, "--base-url-moved"); got[0] != "2" {
 			t.Errorf("with --base-url-moved: %v, want the 2 new orders", got)
