@@ -76,8 +76,9 @@ func (p *pass) key(v *ordermsg.RawRecord, err error) (seenKey, bool) {
 		return seenKey{id: v.ID}, true
 	case !errors.As(err, &bad):
 		return seenKey{}, false
-	case bad.ID != 0:
-		return seenKey{id: bad.ID}, true
+	}
+	if id, ok := refusedID(bad); ok {
+		return seenKey{id: id}, true
 	}
 	return seenKey{digest: string(contentDigest(bad.Raw))}, true
 }
@@ -177,14 +178,11 @@ func (p *pass) reconcile(ctx context.Context, mark time.Time) error {
 	w := p.writer(ctx, false)
 	var resp ordermsg.Response
 	for v, err := range p.t.all(ctx, p.r.c, p.r.site, ordermsg.Date{}, p.r.opts.PageSize, p.r.opts.Concurrency, &resp) {
-		var bad *ordermsg.RecordDecodeError
-		switch {
-		case errors.As(err, &bad):
-			listed[bad.ID] = true
-		case err == nil:
-			listed[v.ID] = true
+		k, ok := p.key(v, err)
+		if ok && k.digest == "" {
+			listed[k.id] = true
 		}
-		if k, ok := p.key(v, err); ok && p.seen[k] {
+		if ok && p.seen[k] {
 			continue // written or refused by this run's new-records pass
 		}
 		if err == nil {
