@@ -65,8 +65,8 @@ func (a *answer) report(into *Response) {
 // URL) with query, whose 2xx answer it returns; any other answer is an
 // *APIError, and a request that got no answer to return a requestError.
 // The caller decodes the body: a body that is not the JSON expected is not
-// retried.
-func (c *Client) get(ctx context.Context, path string, query url.Values) (*answer, error) {
+// retried. w, when not nil, watches the call's attempts and retries.
+func (c *Client) get(ctx context.Context, w *callWatch, path string, query url.Values) (*answer, error) {
 	if ctx == nil {
 		return nil, invalidArgument("nil context")
 	}
@@ -91,27 +91,35 @@ func (c *Client) get(ctx context.Context, path string, query url.Values) (*answe
 	var got *answer
 	buf := bodybuf.Get() // each attempt reads a 2xx body into it
 	req.SetResponseHandler(func(resp *http.Response) error {
-		status, body, err := readBody(resp, c.maxBodySize, buf)
-		switch {
-		case err != nil:
-			return err
-		case status < 200 || status > 299:
-			e := newAPIError(http.MethodGet, u, status, resp.Header, body)
-			if status == http.StatusBadRequest && c.versionHeader == DefaultVersionHeader && mayBeAboutTheVersion(e) {
-				e.Hint = defaultVersionHeaderHint
-			}
-			return e
-		}
-		got = &answer{url: u, body: body, buf: buf, header: resp.Header, status: status, received: time.Now()}
-		return nil
+		err := c.readAnswer(resp, u, buf, &got)
+		w.attemptDone(resp.StatusCode, err)
+		return err
 	})
 
 	// Send it; decide.
-	if _, err := c.retrier(c.httpClient, u, 0).Do(req); err != nil {
+	if _, err := c.retrier(c.httpClient, u, 0, w).Do(req); err != nil {
 		bodybuf.Put(buf)
 		return nil, callFailed(ctx, u, err)
 	}
 	return got, nil
+}
+
+// readAnswer reads an API call's answer (see get) into *got, or returns
+// its error.
+func (c *Client) readAnswer(resp *http.Response, u string, buf *[]byte, got **answer) error {
+	status, body, err := readBody(resp, c.maxBodySize, buf)
+	switch {
+	case err != nil:
+		return err
+	case status < 200 || status > 299:
+		e := newAPIError(http.MethodGet, u, status, resp.Header, body)
+		if status == http.StatusBadRequest && c.versionHeader == DefaultVersionHeader && mayBeAboutTheVersion(e) {
+			e.Hint = defaultVersionHeaderHint
+		}
+		return e
+	}
+	*got = &answer{url: u, body: body, buf: buf, header: resp.Header, status: status, received: time.Now()}
+	return nil
 }
 
 // getFile is the request path of a download (Client.Download): req, made
@@ -124,15 +132,19 @@ func (c *Client) get(ctx context.Context, path string, query url.Values) (*answe
 // so that a large file cut many times still arrives: the policy's retries
 // bound the attempts in a row that bring nothing (with MaxRetries 0, a cut
 // is not resumed). url is req's URL as errors show it: without secrets.
-func (c *Client) getFile(ctx context.Context, req *http.Request, url string, prepare func(*http.Request) error, write func(*http.Response) error) error {
+func (c *Client) getFile(ctx context.Context, w *callWatch, req *http.Request, url string, prepare func(*http.Request) error, write func(*http.Response) error) error {
 	hc := c.downloadHTTPClient()
 	for resumed := 0; ; resumed = 1 {
 		if err := prepare(req); err != nil {
 			return err
 		}
 		rreq := &retryablehttp.Request{Request: req}
-		rreq.SetResponseHandler(write)
-		rc := c.retrier(hc, url, resumed)
+		rreq.SetResponseHandler(func(resp *http.Response) error {
+			err := write(resp)
+			w.attemptDone(resp.StatusCode, err)
+			return err
+		})
+		rc := c.retrier(hc, url, resumed, w)
 		rc.PrepareRetry = prepare
 		_, err := rc.Do(rreq)
 		var resume *resumeError
@@ -198,7 +210,7 @@ func (e *resumeError) Unwrap() error { return e.err }
 // the same wait each on its own. CheckRetry also refuses the retry after
 // MaxRetries itself, so that a retry it logs is one that is made; RetryMax
 // says the same to the library.
-func (c *Client) retrier(hc *http.Client, url string, done int) *retryablehttp.Client {
+func (c *Client) retrier(hc *http.Client, url string, done int, watch *callWatch) *retryablehttp.Client {
 	p := c.retry
 	seed := rand.Uint64()
 	wait := func(n int, resp *http.Response) time.Duration {
@@ -211,6 +223,9 @@ func (c *Client) retrier(hc *http.Client, url string, done int) *retryablehttp.C
 	}
 	granted := done
 	checkRetry := func(ctx context.Context, resp *http.Response, err error) (bool, error) {
+		if resp == nil {
+			watch.attemptDone(0, err) // an answer's attempt ends in its handler
+		}
 		if ctx.Err() != nil {
 			return false, ctx.Err()
 		}
@@ -225,6 +240,7 @@ func (c *Client) retrier(hc *http.Client, url string, done int) *retryablehttp.C
 			return false, nil
 		}
 		granted++
+		watch.retry(w, err)
 		if c.logger != nil {
 			args := []any{"method", http.MethodGet, "url", url, "attempt", granted + 1, "wait", w}
 			var apiErr *APIError
@@ -237,7 +253,7 @@ func (c *Client) retrier(hc *http.Client, url string, done int) *retryablehttp.C
 		}
 		return true, nil
 	}
-	return &retryablehttp.Client{
+	rc := &retryablehttp.Client{
 		HTTPClient:   hc,
 		Logger:       nil,
 		RetryMax:     max(p.MaxRetries-done, 0),
@@ -245,6 +261,10 @@ func (c *Client) retrier(hc *http.Client, url string, done int) *retryablehttp.C
 		Backoff:      func(_, _ time.Duration, n int, resp *http.Response) time.Duration { return wait(done+n, resp) },
 		ErrorHandler: retryablehttp.PassthroughErrorHandler,
 	}
+	if watch != nil {
+		rc.RequestLogHook = func(_ retryablehttp.Logger, req *http.Request, _ int) { watch.attempt(req) }
+	}
+	return rc
 }
 
 // newAPIError is the error of an answer whose status is not 2xx; a 429 or
