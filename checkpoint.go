@@ -57,9 +57,11 @@ type Checkpoint struct {
 
 // NewCheckpointAt returns a checkpoint that starts at t: a Sync given it
 // yields the records created at or after t, and none created before, as if
-// every record before t had been yielded already. A record that the server
-// shows late, created before t, is not yielded. The zero t starts from the
-// beginning, as the zero Checkpoint does.
+// every record before t had been yielded already. t counts to the second,
+// the resolution of the API's times: a record created in t's second is
+// yielded even when it came after t's fraction (time.Now() has one). A
+// record that the server shows late, created before t, is not yielded. The
+// zero t starts from the beginning, as the zero Checkpoint does.
 func NewCheckpointAt(t time.Time) *Checkpoint {
 	return &Checkpoint{s: checkpoint.At(t)}
 }

@@ -17,6 +17,7 @@ import (
 	"unicode"
 
 	"github.com/go-json-experiment/json"
+	"github.com/hashicorp/go-retryablehttp"
 	"github.com/ordermsg/ordermsg-go/internal/resources"
 	"github.com/ordermsg/ordermsg-go/internal/urls"
 	"golang.org/x/net/http/httpguts"
@@ -56,7 +57,9 @@ type Client struct {
 	logger         *slog.Logger
 	attemptTimeout time.Duration
 	maxBodySize    int64
-	observer       *Observer // WithObserver's; nil when nothing is observed
+	observer       *Observer             // WithObserver's; nil when nothing is observed
+	apiSender      *retryablehttp.Client // sends every attempt of an API call (see initSenders)
+	fileSender     *retryablehttp.Client // and of a download
 }
 
 // Option configures a Client; the With functions make them.
@@ -317,6 +320,7 @@ func NewClient(baseURL, apiKey string, opts ...Option) (*Client, error) {
 		return next(req, via)
 	}
 	c.httpClient = &hc
+	c.initSenders()
 	// The API's two resources: the path segment of each collection, and the
 	// "object" of its records, as internal/resources names them for the
 	// mirror and the tool too.

@@ -14,9 +14,10 @@ import (
 
 // syncOrders runs one incremental sync: it loads the checkpoint from path
 // (none yet: from the beginning), handles the orders created since, and
-// saves the checkpoint again. A crash before the save repeats the orders
-// handled since the last save on the next run; save after every order, or
-// in the same transaction as what handling them writes, to repeat nothing.
+// saves the checkpoint after each page's worth of orders handled, and at
+// the end. A crash repeats at most the page in hand on the next run, so
+// handling an order must be idempotent (keyed by its id); save in the same
+// transaction as what handling writes to repeat nothing.
 func syncOrders(ctx context.Context, c *ordermsg.Client, websiteID int64, path string) (int, error) {
 	cp, err := ordermsg.LoadCheckpoint(path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -25,15 +26,20 @@ func syncOrders(ctx context.Context, c *ordermsg.Client, websiteID int64, path s
 	if err != nil {
 		return 0, err
 	}
+	const perPage = 25
 	n := 0
 	var syncErr error
-	for o, err := range c.Orders.Sync(ctx, websiteID, cp, nil) {
+	for o, err := range c.Orders.Sync(ctx, websiteID, cp, &ordermsg.ListOrdersOptions{Count: perPage}) {
 		if err != nil {
 			syncErr = err // cp still covers every order handled
 			break
 		}
-		_ = o // handle the order here
-		n++
+		_ = o // handle the order here (cp covers it already: save after)
+		if n++; n%perPage == 0 {
+			if err := cp.Save(path); err != nil {
+				return n, err
+			}
+		}
 	}
 	return n, errors.Join(syncErr, cp.Save(path))
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hashicorp/go-retryablehttp"
 	"golang.org/x/net/http/httpguts"
 )
 
@@ -256,6 +257,33 @@ func (w *callWatch) attemptDone(status int, err error) {
 	end := w.endAttempt
 	w.endAttempt = nil
 	end(AttemptEnd{StatusCode: status, Err: err})
+}
+
+// attemptHook is the senders' RequestLogHook, which go-retryablehttp runs
+// before each attempt: it tells the call's watch of the attempt. Without an
+// Observer, it is nil.
+func (c *Client) attemptHook() retryablehttp.RequestLogHook {
+	if c.observer == nil {
+		return nil
+	}
+	return func(_ retryablehttp.Logger, req *http.Request, _ int) {
+		if cl := callOf(req.Context()); cl != nil {
+			cl.watch.attempt(req)
+		}
+	}
+}
+
+// handler returns h, which reads an attempt's answer, telling w of the
+// attempt's end; h itself when w is nil.
+func (w *callWatch) handler(h retryablehttp.ResponseHandlerFunc) retryablehttp.ResponseHandlerFunc {
+	if w == nil {
+		return h
+	}
+	return func(resp *http.Response) error {
+		err := h(resp)
+		w.attemptDone(resp.StatusCode, err)
+		return err
+	}
 }
 
 // retry tells of a retry of err after wait.

@@ -123,13 +123,11 @@ func TestDecideRetryHonoursRetryAfter(t *testing.T) {
 	c, _ := newMockClient(t, WithRetry(RetryPolicy{MaxRetries: 2, MinWait: time.Millisecond, MaxWait: time.Hour}))
 	date := time.Now().Add(90 * time.Second).UTC().Format(http.TimeFormat)
 	for header, want := range map[string]time.Duration{"7": 7 * time.Second, date: 90 * time.Second} {
-		rc := c.retrier(http.DefaultClient, orderURL, 0, nil)
 		resp := &http.Response{StatusCode: 503, Header: http.Header{"Retry-After": {header}}}
 		// The handler's error for the answer, which CheckRetry decides on.
 		answer := newAPIError(http.MethodGet, orderURL, resp.StatusCode, resp.Header, nil)
-		retry, err := rc.CheckRetry(context.Background(), resp, answer)
-		wait := rc.Backoff(rc.RetryWaitMin, rc.RetryWaitMax, 0, resp)
-		if !retry || err != nil || wait > want || wait < want-2*time.Second {
+		wait, retry := c.retryWait(context.Background(), &call{url: orderURL}, resp, answer)
+		if !retry || wait > want || wait < want-2*time.Second {
 			t.Errorf("Retry-After %q: retry=%v wait=%v, want about %v", header, retry, wait, want)
 		}
 	}

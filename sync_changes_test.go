@@ -781,3 +781,44 @@ func TestSyncSkipUndecodableTakesUndatedAndFutureRecords(t *testing.T) {
 		t.Errorf("mark %v; want order 5's", cp.Mark())
 	}
 }
+
+// A first run started with time.Now(), which has a fraction of a second:
+// records created just after it, in the same second, are dated (by the
+// API, in whole seconds) before the start itself, and are still yielded,
+// each once. The clock is real; a start whose second ends before the
+// records are added is tried again.
+func TestNewCheckpointAtNowYieldsTheRecordsOfItsSecond(t *testing.T) {
+	srv := ordermsgtest.NewServer(smallSite(), ordermsgtest.WithClock(time.Now))
+	defer srv.Close()
+	c, _ := srv.Client()
+	for try := 0; ; try++ {
+		start := time.Now()
+		if start.Nanosecond() == 0 || start.Nanosecond() > 900_000_000 {
+			continue // no fraction to lose, or too little of the second left
+		}
+		cp := ordermsg.NewCheckpointAt(start)
+		added := srv.AddOrders(4)
+		sameSecond := 0
+		var want []int64
+		for _, o := range added {
+			want = append(want, o.ID)
+			if o.DateCreated.Equal(start.Truncate(time.Second)) {
+				sameSecond++
+			}
+		}
+		if sameSecond == 0 && try < 10 {
+			continue // the second turned: none of them tells
+		}
+		if sameSecond == 0 {
+			t.Fatal("no record was created in the start's second in 10 tries")
+		}
+		got, err := syncOrderIDs(c, srv.WebsiteID, cp)
+		if err != nil || !slices.Equal(got, want) {
+			t.Fatalf("first run from %v (%d records in its second): %v, %v; want %v", start, sameSecond, got, err, want)
+		}
+		if got, err := syncOrderIDs(c, srv.WebsiteID, cp); err != nil || len(got) != 0 {
+			t.Errorf("second run: %v, %v; want nothing again", got, err)
+		}
+		return
+	}
+}

@@ -25,9 +25,9 @@ import (
 // bottom: build the request; send it through go-retryablehttp, whose
 // Client.Do is the one attempt loop; read the body inside the attempt, in
 // the request's response handler; decide, in CheckRetry, whether the
-// attempt's error is retried after Backoff's wait or ends the call (see
-// retrier). The policy's numbers (RetryPolicy, the waits, Retry-After) are
-// in retry.go.
+// attempt's error is retried after a wait or ends the call (see
+// initSenders). The policy's numbers (RetryPolicy, the waits, Retry-After)
+// are in retry.go.
 
 // answer is a 2xx response to an API call, its body read in full and
 // closed.
@@ -75,7 +75,7 @@ func (c *Client) get(ctx context.Context, w *callWatch, path string, query url.V
 	endpoint.Path += path
 	endpoint.RawQuery = encodeQuery(query)
 	u := endpoint.String()
-	req, err := retryablehttp.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	req, err := retryablehttp.NewRequestWithContext(withCall(ctx, &call{url: u, watch: w}), http.MethodGet, u, nil)
 	if err != nil {
 		return nil, fmt.Errorf("ordermsg: %w", err)
 	}
@@ -90,36 +90,28 @@ func (c *Client) get(ctx context.Context, w *callWatch, path string, query url.V
 	// decides on.
 	var got *answer
 	buf := bodybuf.Get() // each attempt reads a 2xx body into it
-	req.SetResponseHandler(func(resp *http.Response) error {
-		err := c.readAnswer(resp, u, buf, &got)
-		w.attemptDone(resp.StatusCode, err)
-		return err
-	})
+	req.SetResponseHandler(w.handler(func(resp *http.Response) error {
+		status, body, err := readBody(resp, c.maxBodySize, buf)
+		switch {
+		case err != nil:
+			return err
+		case status < 200 || status > 299:
+			e := newAPIError(http.MethodGet, u, status, resp.Header, body)
+			if status == http.StatusBadRequest && c.versionHeader == DefaultVersionHeader && mayBeAboutTheVersion(e) {
+				e.Hint = defaultVersionHeaderHint
+			}
+			return e
+		}
+		got = &answer{url: u, body: body, buf: buf, header: resp.Header, status: status, received: time.Now()}
+		return nil
+	}))
 
 	// Send it; decide.
-	if _, err := c.retrier(c.httpClient, u, 0, w).Do(req); err != nil {
+	if _, err := c.apiSender.Do(req); err != nil {
 		bodybuf.Put(buf)
 		return nil, callFailed(ctx, u, err)
 	}
 	return got, nil
-}
-
-// readAnswer reads an API call's answer (see get) into *got, or returns
-// its error.
-func (c *Client) readAnswer(resp *http.Response, u string, buf *[]byte, got **answer) error {
-	status, body, err := readBody(resp, c.maxBodySize, buf)
-	switch {
-	case err != nil:
-		return err
-	case status < 200 || status > 299:
-		e := newAPIError(http.MethodGet, u, status, resp.Header, body)
-		if status == http.StatusBadRequest && c.versionHeader == DefaultVersionHeader && mayBeAboutTheVersion(e) {
-			e.Hint = defaultVersionHeaderHint
-		}
-		return e
-	}
-	*got = &answer{url: u, body: body, buf: buf, header: resp.Header, status: status, received: time.Now()}
-	return nil
 }
 
 // getFile is the request path of a download (Client.Download): req, made
@@ -131,22 +123,19 @@ func (c *Client) readAnswer(resp *http.Response, u string, buf *[]byte, got **an
 // from where the file stands, its first attempt counted as its first retry,
 // so that a large file cut many times still arrives: the policy's retries
 // bound the attempts in a row that bring nothing (with MaxRetries 0, a cut
-// is not resumed). url is req's URL as errors show it: without secrets.
+// is not resumed). url is req's URL as errors show it: without secrets; w,
+// when not nil, watches the call's attempts and retries.
 func (c *Client) getFile(ctx context.Context, w *callWatch, req *http.Request, url string, prepare func(*http.Request) error, write func(*http.Response) error) error {
-	hc := c.downloadHTTPClient()
+	cl := &call{url: url, prepare: prepare, watch: w}
+	req = req.WithContext(withCall(ctx, cl))
 	for resumed := 0; ; resumed = 1 {
 		if err := prepare(req); err != nil {
 			return err
 		}
 		rreq := &retryablehttp.Request{Request: req}
-		rreq.SetResponseHandler(func(resp *http.Response) error {
-			err := write(resp)
-			w.attemptDone(resp.StatusCode, err)
-			return err
-		})
-		rc := c.retrier(hc, url, resumed, w)
-		rc.PrepareRetry = prepare
-		_, err := rc.Do(rreq)
+		rreq.SetResponseHandler(w.handler(write))
+		cl.granted = resumed
+		_, err := c.fileSender.Do(rreq)
 		var resume *resumeError
 		switch {
 		case err == nil:
@@ -161,21 +150,6 @@ func (c *Client) getFile(ctx context.Context, w *callWatch, req *http.Request, u
 	}
 }
 
-// downloadHTTPClient is the client's HTTP client (with its redirect policy,
-// which keeps the key to the API's origin) without its overall timeout:
-// stallwatch.Transport catches stalls instead, so that a large file has no
-// time limit as a whole.
-func (c *Client) downloadHTTPClient() *http.Client {
-	hc := *c.httpClient
-	hc.Timeout = 0
-	next := hc.Transport
-	if next == nil {
-		next = http.DefaultTransport
-	}
-	hc.Transport = &stallwatch.Transport{Next: next, Timeout: c.attemptTimeout}
-	return &hc
-}
-
 // resumeError is the error of a download attempt cut after it wrote bytes
 // (see getFile).
 type resumeError struct{ err error }
@@ -183,88 +157,160 @@ type resumeError struct{ err error }
 func (e *resumeError) Error() string { return e.err.Error() }
 func (e *resumeError) Unwrap() error { return e.err }
 
-// retrier returns the go-retryablehttp client that sends the attempts of
-// one call through hc under the client's RetryPolicy, counting done
-// retries as made already (a download's resume, see getFile).
-// go-retryablehttp runs the attempt loop (its Client.Do): it sends an
-// attempt; asks CheckRetry
-// about a transport error, or hands the answer to the request's response
+// call is what go-retryablehttp's callbacks need to know of the call whose
+// attempts they decide on. One retryablehttp.Client serves every call of a
+// Client (see initSenders), so a call's state travels in its request's
+// context, where CheckRetry and PrepareRetry find it.
+type call struct {
+	url     string                    // as errors and logs show it
+	granted int                       // retries granted so far, a download's earlier series counted (see getFile)
+	prepare func(*http.Request) error // a download's, run before each retry
+	watch   *callWatch                // the call's observation, nil without an Observer
+}
+
+// callKey is the context key of a request's *call.
+type callKey struct{}
+
+// withCall returns ctx carrying cl.
+func withCall(ctx context.Context, cl *call) context.Context {
+	return context.WithValue(ctx, callKey{}, cl)
+}
+
+// callOf returns the call that ctx carries, nil for none.
+func callOf(ctx context.Context) *call {
+	cl, _ := ctx.Value(callKey{}).(*call)
+	return cl
+}
+
+// initSenders makes the two go-retryablehttp clients that send every
+// attempt of c, once, for c's lifetime: one for API calls through
+// c.httpClient, one for downloads through the same client without its
+// overall timeout (stallwatch.Transport catches stalls instead, so that a
+// large file has no time limit as a whole). go-retryablehttp runs the
+// attempt loop (its Client.Do): it sends an attempt; asks CheckRetry about
+// a transport error, or hands the answer to the request's response
 // handler, which reads the body, and asks CheckRetry about the handler's
 // error (CheckRetry says no to an answer before its body is read, so that
-// every answer reaches the handler); and, when CheckRetry says retry, sleeps
-// Backoff's wait, which the context ends early, before the next attempt.
-// PassthroughErrorHandler makes Do return the last attempt's error, not
-// "giving up after N attempts"; Logger is nil, as the library's default logs
-// to stderr.
+// every answer reaches the handler); and, when CheckRetry says retry, runs
+// PrepareRetry and the next attempt. PassthroughErrorHandler makes Do
+// return the last attempt's error, not "giving up after N attempts";
+// Logger is nil, as the library's default logs to stderr.
 //
-// CheckRetry retries what retryable allows, unless a Retry-After asks for
-// longer than MaxWait (the *APIError, with RetryAfter, is returned), or the
-// context's deadline comes before the wait would end (the last error is
-// returned at once). That last rule is the one go-retryablehttp cannot
-// express with stateless callbacks: it gives CheckRetry no attempt number,
-// and the wait depends on it. The smallest adapter keeps it: CheckRetry
-// counts the retries it has granted (a count of its own, which no other
-// callback reads or changes; it grants at most one an attempt, so the count
-// is the attempt number go-retryablehttp gives Backoff), and the jitter of retry n is drawn from a
-// source seeded for the call and n, so that CheckRetry and Backoff compute
-// the same wait each on its own. CheckRetry also refuses the retry after
-// MaxRetries itself, so that a retry it logs is one that is made; RetryMax
-// says the same to the library.
-func (c *Client) retrier(hc *http.Client, url string, done int, watch *callWatch) *retryablehttp.Client {
-	p := c.retry
-	seed := rand.Uint64()
-	wait := func(n int, resp *http.Response) time.Duration {
-		if resp != nil && retryableStatus(resp.StatusCode) {
-			if ra, ok := retryAfter(resp.Header, time.Now()); ok {
-				return ra
-			}
+// Two limits of the library shape this. Its Client.Do closes the idle
+// connections of the http.Client it is given whenever a call ends in an
+// error (v0.7.8, client.go:811): idleKept hides them, so that a 404 does
+// not make every other call and walk dial again. And its Backoff gets no
+// context, so it cannot find the call's state: checkRetry, which does,
+// makes the wait itself, and Backoff's is zero.
+func (c *Client) initSenders() {
+	api := *c.httpClient
+	api.Transport = idleKept{next: transportOf(c.httpClient)}
+	files := *c.httpClient
+	files.Timeout = 0
+	files.Transport = idleKept{next: &stallwatch.Transport{Next: transportOf(c.httpClient), Timeout: c.attemptTimeout}}
+	sender := func(hc *http.Client) *retryablehttp.Client {
+		return &retryablehttp.Client{
+			HTTPClient:     hc,
+			Logger:         nil,
+			RetryMax:       c.retry.MaxRetries,
+			CheckRetry:     c.checkRetry,
+			Backoff:        func(time.Duration, time.Duration, int, *http.Response) time.Duration { return 0 },
+			PrepareRetry:   prepareRetry,
+			ErrorHandler:   retryablehttp.PassthroughErrorHandler,
+			RequestLogHook: c.attemptHook(), // run before each attempt
 		}
-		return p.backoff(n, rand.New(rand.NewPCG(seed, uint64(n))).Int64N)
 	}
-	granted := done
-	checkRetry := func(ctx context.Context, resp *http.Response, err error) (bool, error) {
-		if resp == nil {
-			watch.attemptDone(0, err) // an answer's attempt ends in its handler
+	c.apiSender, c.fileSender = sender(&api), sender(&files)
+}
+
+// transportOf is hc's transport, http.DefaultTransport when it has none.
+func transportOf(hc *http.Client) http.RoundTripper {
+	if hc.Transport == nil {
+		return http.DefaultTransport
+	}
+	return hc.Transport
+}
+
+// idleKept is a transport without CloseIdleConnections, for the HTTP
+// clients that go-retryablehttp is given (see initSenders): their
+// CloseIdleConnections then does nothing, and the connections stay pooled
+// for the next call. Client.CloseIdleConnections still reaches them.
+type idleKept struct{ next http.RoundTripper }
+
+func (t idleKept) RoundTrip(req *http.Request) (*http.Response, error) { return t.next.RoundTrip(req) }
+
+// checkRetry is the senders' CheckRetry: when retryWait grants a retry,
+// it counts it, logs it and waits, a wait that the context ends early.
+func (c *Client) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
+	if ctx.Err() != nil {
+		return false, ctx.Err()
+	}
+	cl := callOf(ctx)
+	if cl == nil {
+		return false, nil
+	}
+	if resp == nil {
+		cl.watch.attemptDone(0, err) // an answer's attempt ends in its response handler
+	}
+	w, ok := c.retryWait(ctx, cl, resp, err)
+	if !ok {
+		return false, nil
+	}
+	cl.granted++
+	cl.watch.retry(w, err)
+	if c.logger != nil {
+		args := []any{"method", http.MethodGet, "url", cl.url, "attempt", cl.granted + 1, "wait", w}
+		var apiErr *APIError
+		if errors.As(err, &apiErr) {
+			args = append(args, "status", apiErr.StatusCode)
+		} else {
+			args = append(args, "error", causeText(err))
 		}
-		if ctx.Err() != nil {
-			return false, ctx.Err()
-		}
-		if err == nil || !retryable(err) || granted >= p.MaxRetries {
-			return false, nil
-		}
-		w := wait(granted, resp)
-		if w > p.MaxWait {
-			return false, nil // only a Retry-After can ask for more
-		}
-		if deadline, ok := ctx.Deadline(); ok && time.Until(deadline) < w {
-			return false, nil
-		}
-		granted++
-		watch.retry(w, err)
-		if c.logger != nil {
-			args := []any{"method", http.MethodGet, "url", url, "attempt", granted + 1, "wait", w}
-			var apiErr *APIError
-			if errors.As(err, &apiErr) {
-				args = append(args, "status", apiErr.StatusCode)
-			} else {
-				args = append(args, "error", causeText(err))
-			}
-			c.logger.DebugContext(ctx, "ordermsg: retrying request", args...)
-		}
+		c.logger.DebugContext(ctx, "ordermsg: retrying request", args...)
+	}
+	wait := time.NewTimer(w)
+	defer wait.Stop()
+	select {
+	case <-ctx.Done():
+		return false, ctx.Err()
+	case <-wait.C:
 		return true, nil
 	}
-	rc := &retryablehttp.Client{
-		HTTPClient:   hc,
-		Logger:       nil,
-		RetryMax:     max(p.MaxRetries-done, 0),
-		CheckRetry:   checkRetry,
-		Backoff:      func(_, _ time.Duration, n int, resp *http.Response) time.Duration { return wait(done+n, resp) },
-		ErrorHandler: retryablehttp.PassthroughErrorHandler,
+}
+
+// retryWait says whether cl's attempt that ended with err (resp is its
+// answer, nil when there was none) is retried, and after what wait: what
+// retryable allows, within MaxRetries, unless a Retry-After asks for
+// longer than MaxWait (the *APIError, with RetryAfter, is then returned),
+// or the context's deadline comes before the wait would end (the last
+// error is then returned at once). RetryMax says the same limit to the
+// library, so that a retry granted here is one that is made.
+func (c *Client) retryWait(ctx context.Context, cl *call, resp *http.Response, err error) (time.Duration, bool) {
+	p := c.retry
+	if err == nil || !retryable(err) || cl.granted >= p.MaxRetries {
+		return 0, false
 	}
-	if watch != nil {
-		rc.RequestLogHook = func(_ retryablehttp.Logger, req *http.Request, _ int) { watch.attempt(req) }
+	w := p.backoff(cl.granted, rand.Int64N)
+	if resp != nil && retryableStatus(resp.StatusCode) {
+		if ra, ok := retryAfter(resp.Header, time.Now()); ok {
+			w = ra
+		}
 	}
-	return rc
+	if w > p.MaxWait {
+		return 0, false // only a Retry-After can ask for more
+	}
+	if deadline, ok := ctx.Deadline(); ok && time.Until(deadline) < w {
+		return 0, false
+	}
+	return w, true
+}
+
+// prepareRetry is the senders' PrepareRetry: a download's prepare.
+func prepareRetry(req *http.Request) error {
+	if cl := callOf(req.Context()); cl != nil && cl.prepare != nil {
+		return cl.prepare(req)
+	}
+	return nil
 }
 
 // newAPIError is the error of an answer whose status is not 2xx; a 429 or

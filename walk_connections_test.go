@@ -2,11 +2,15 @@ package ordermsg_test
 
 import (
 	"context"
+	"errors"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
+	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/ordermsg/ordermsg-go"
 	"github.com/ordermsg/ordermsg-go/ordermsgtest"
@@ -56,4 +60,51 @@ func TestWalkReusesConnections(t *testing.T) {
 		t.Errorf("opened %d connections for 200 pages at concurrency 32", got)
 	}
 	t.Logf("opened %d connections", opened.Load())
+}
+
+// TestFailedCallsKeepTheConnections makes calls one after another, some
+// answered 404 and one 503 past its retries: a failed call closes no idle
+// connection (go-retryablehttp would close them all), so one TCP
+// connection serves every call.
+func TestFailedCallsKeepTheConnections(t *testing.T) {
+	ds := ordermsgtest.Generate(ordermsgtest.Config{Seed: 3, Websites: 1, OrdersPerWebsite: 5})
+	site := ds.Websites[0]
+	const unavailable = 999_999_999 // an order whose every read is answered 503
+	fake := ordermsgtest.NewHandler(ds)
+	var opened atomic.Int64
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/orders/"+strconv.Itoa(unavailable)) {
+			http.Error(w, `{"message":"unavailable"}`, http.StatusServiceUnavailable)
+			return
+		}
+		fake.ServeHTTP(w, r)
+	}))
+	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+		if s == http.StateNew {
+			opened.Add(1)
+		}
+	}
+	srv.Start()
+	defer srv.Close()
+	c, err := ordermsg.NewClient(srv.URL, site.APIKey, ordermsg.WithRetry(ordermsg.RetryPolicy{MaxRetries: 2, MinWait: time.Millisecond, MaxWait: time.Millisecond}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.CloseIdleConnections()
+	ctx := context.Background()
+	existing := site.Orders[0].ID
+	for i, id := range []int64{existing, 1, 2, existing, 3, unavailable, 4, 5, existing} {
+		_, err := c.Orders.Get(ctx, site.ID, id, nil)
+		switch {
+		case id == existing && err != nil:
+			t.Fatalf("call %d, order %d: %v", i, id, err)
+		case id == unavailable && !errors.Is(err, ordermsg.ErrServer):
+			t.Fatalf("call %d, order %d: %v; want a 503", i, id, err)
+		case id != existing && id != unavailable && !errors.Is(err, ordermsg.ErrNotFound):
+			t.Fatalf("call %d, order %d: %v; want a 404", i, id, err)
+		}
+	}
+	if got := opened.Load(); got != 1 {
+		t.Errorf("opened %d connections for calls one after another, 5 of them 404 and one 503; want 1", got)
+	}
 }

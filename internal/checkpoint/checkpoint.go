@@ -38,11 +38,17 @@ func compare(a, b Record) int {
 	return cmp.Or(a.Created.Compare(b.Created), cmp.Compare(a.ID, b.ID))
 }
 
-// At returns a state that counts every record created before t as yielded.
+// At returns a state that counts every record created before t, to the
+// second, as yielded: the API dates records in whole seconds, so a record
+// created in t's second, after t's fraction, is dated before t itself.
 func At(t time.Time) State {
-	t = t.Round(0).UTC() // no monotonic reading: the checkpoint is a wall-clock time
+	t = toSecond(t)
 	return State{Mark: t, coveredBefore: t}
 }
+
+// toSecond is t as a wall-clock time (no monotonic reading) in UTC, cut to
+// the whole second: the resolution of the API's times.
+func toSecond(t time.Time) time.Time { return t.Round(0).UTC().Truncate(time.Second) }
 
 // NewestReadable returns the newest record remembered whose id is
 // positive, if any: the one that can be read back by id (the API reads no
@@ -195,7 +201,7 @@ func (in *checkpointJSON) state() (State, error) {
 	case in.V == 0 && in.Resource == "" && in.Created.IsZero() && in.Seen == nil && in.CoveredBefore.IsZero():
 		// {}: the zero State.
 	case in.V == 2:
-		out.coveredBefore = in.CoveredBefore
+		out.coveredBefore = toSecond(in.CoveredBefore) // as At makes it, even if an older At wrote a fraction
 		for k, ids := range in.Seen {
 			t, err := time.Parse(time.RFC3339Nano, k)
 			if err != nil {

@@ -114,3 +114,23 @@ func TestNewestReadableSkipsIDsThatAreNotPositive(t *testing.T) {
 		t.Errorf("NewestReadable = %v, %v; want order 3", r, ok)
 	}
 }
+
+// The API dates records in whole seconds: a start with a fraction covers
+// nothing of its own second, whether it comes from At or from a stored
+// covered_before that kept a fraction.
+func TestAStartCountsToTheSecond(t *testing.T) {
+	start := time.Date(2024, 3, 10, 12, 5, 0, 700_000_000, time.UTC)
+	second := start.Truncate(time.Second)
+	decoded, err := Decode([]byte(`{"v":2,"created":"2024-03-10T12:05:00.7Z","covered_before":"2024-03-10T12:05:00.7Z"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, s := range map[string]State{"At": At(start), "decoded": decoded} {
+		if s.Covers(second, 1) {
+			t.Errorf("%s: a record created in the start's second, at %v, counts as yielded", name, second)
+		}
+		if !s.Covers(second.Add(-time.Second), 1) {
+			t.Errorf("%s: a record of the second before is not covered", name)
+		}
+	}
+}
