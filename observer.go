@@ -94,7 +94,8 @@ type Attempt struct {
 }
 
 // SetHeader sets a header on the attempt's request, such as the trace
-// context that an observer propagates. It refuses, with an error matching
+// context that an observer propagates; call it from StartAttempt, before
+// the request is sent. It refuses, with an error matching
 // ErrInvalidArgument, an invalid name or value, and a header the client
 // sets or that the version header may not take (see CheckVersionHeader).
 func (a *Attempt) SetHeader(name, value string) error {
