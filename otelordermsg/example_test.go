@@ -69,7 +69,7 @@ func printTree(spans []sdktrace.ReadOnlySpan, parent trace.SpanID, indent string
 		var attrs []string
 		for _, kv := range s.Attributes() {
 			if kv.Key != "server.port" {
-				attrs = append(attrs, string(kv.Key)+"="+kv.Value.Emit())
+				attrs = append(attrs, string(kv.Key)+"="+kv.Value.String())
 			}
 		}
 		slices.Sort(attrs)

@@ -108,7 +108,7 @@ func (tel *telemetry) metrics(t *testing.T) map[string]metricdata.Metrics {
 func attrs(kvs []attribute.KeyValue) map[string]string {
 	out := map[string]string{}
 	for _, kv := range kvs {
-		out[string(kv.Key)] = kv.Value.Emit()
+		out[string(kv.Key)] = kv.Value.String()
 	}
 	return out
 }
@@ -464,7 +464,7 @@ func TestNoSecrets(t *testing.T) {
 	var texts []string
 	add := func(where string, kvs []attribute.KeyValue) {
 		for _, kv := range kvs {
-			texts = append(texts, where+" "+string(kv.Key)+"="+kv.Value.Emit())
+			texts = append(texts, where+" "+string(kv.Key)+"="+kv.Value.String())
 		}
 	}
 	spans := tel.spans.Ended()
