@@ -52,7 +52,8 @@ func WithObserver(o Observer) Option {
 // Operation describes a kind of call. Its Name has no ids: "Orders.Get",
 // "Orders.List", "Orders.All" (a page of a walk, All or AllRaw),
 // "Orders.Sync" (a page of Sync or SyncRaw), the same for Messages (GetRaw
-// is named as Get), "Client.Get" and "Client.Download".
+// is named as Get), "Client.Get" and "Client.Download". The calls of a
+// kind share their Operation: a hook reads it, never changes it.
 type Operation struct {
 	// Name names the operation, as above.
 	Name string
