@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/ordermsg/ordermsg-go"
+	"github.com/ordermsg/ordermsg-go/ordermsgtest"
 )
 
 // observed records what an Observer is told, one line a hook, and checks
@@ -241,5 +242,44 @@ func TestAttemptSetHeader(t *testing.T) {
 	}
 	if got.Get("Traceparent") == "" || got.Get("Acme-Api-Version") != "7" || got.Get("Authorization") != "Basic a2V5Og==" || got.Get("User-Agent") == "forged" {
 		t.Fatalf("the server got %v", got)
+	}
+}
+
+// TestObserverNamesWalksAndSyncs: the pages of Sync and of the Raw walks
+// are calls named for the method a caller wrote, each with the records it
+// read, which add up to the records yielded.
+func TestObserverNamesWalksAndSyncs(t *testing.T) {
+	srv := ordermsgtest.NewServer(ordermsgtest.Generate(ordermsgtest.Config{Seed: 7, Websites: 1, OrdersPerWebsite: 5, MessagesPerWebsite: 7}))
+	defer srv.Close()
+	o := &observed{t: t}
+	c, err := srv.Client(ordermsg.WithObserver(o.observer()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	yielded := map[string]int{}
+	var cp ordermsg.Checkpoint
+	for _, err := range c.Orders.Sync(ctx, srv.WebsiteID, &cp, &ordermsg.ListOrdersOptions{Count: 2}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		yielded["Orders.Sync"]++
+	}
+	for _, err := range c.Messages.AllRaw(ctx, srv.WebsiteID, &ordermsg.ListMessagesOptions{Count: 3}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		yielded["Messages.All"]++
+	}
+	read := map[string]int{}
+	for _, line := range o.lines {
+		var name string
+		var records int
+		if _, err := fmt.Sscanf(line, "end %s records=%d", &name, &records); err == nil {
+			read[name] += records
+		}
+	}
+	if yielded["Orders.Sync"] != 5 || yielded["Messages.All"] != 7 || fmt.Sprint(read) != fmt.Sprint(yielded) {
+		t.Fatalf("records read by the calls: %v; yielded: %v", read, yielded)
 	}
 }
