@@ -136,33 +136,41 @@ func WithVersionHeader(name, value string) Option {
 // reservedHeaders), and value a non-empty header value
 // without control characters and without leading or trailing white space
 // (net/http trims it on the wire, while httpmock's transport sees it: the
-// two would disagree). WithVersionHeader, the fake's
-// ordermsgtest.WithVersionHeader and the command-line tool all use it.
+// two would disagree). WithVersionHeader, ParseVersionHeader (and so
+// NewClientFromEnv and the command-line tool) and the fake's
+// ordermsgtest.WithVersionHeader all use it.
 //
 // Its error is a *VersionHeaderError, which matches ErrInvalidArgument. It
 // never shows value, which may be a key given in the wrong place, and names
 // name only when it is one of the reserved headers above.
 func CheckVersionHeader(name, value string) error {
-	var reason string
+	if reason := versionHeaderProblem(name, value); reason != "" {
+		return &VersionHeaderError{Source: "WithVersionHeader", Reason: reason}
+	}
+	return nil
+}
+
+// versionHeaderProblem says what is wrong with name and value as the
+// version header (CheckVersionHeader), or "" when nothing is.
+func versionHeaderProblem(name, value string) string {
 	switch canonical := http.CanonicalHeaderKey(name); {
 	case name == "":
-		reason = "the name is empty"
+		return "the name is empty"
 	case !httpguts.ValidHeaderFieldName(name):
-		reason = "the name is not an HTTP token: letters, digits and !#$%&'*+-.^_`|~ only, without spaces or a colon"
+		return "the name is not an HTTP token: letters, digits and !#$%&'*+-.^_`|~ only, without spaces or a colon"
 	case reservedHeaders[canonical] != "":
-		reason = canonical + " cannot be the version header: " + reservedHeaders[canonical]
+		return canonical + " cannot be the version header: " + reservedHeaders[canonical]
 	case strings.HasPrefix(canonical, "Proxy-"):
-		reason = canonical + " cannot be the version header: " + proxyHeaders
+		return canonical + " cannot be the version header: " + proxyHeaders
 	case value == "":
-		reason = "the value is empty"
+		return "the value is empty"
 	case strings.Trim(value, " \t") != value:
-		reason = "the value has leading or trailing white space, which net/http trims"
+		return "the value has leading or trailing white space, which net/http trims"
 	case !httpguts.ValidHeaderFieldValue(value):
-		reason = "the value contains a control character"
+		return "the value contains a control character"
 	default:
-		return nil
+		return ""
 	}
-	return &VersionHeaderError{Reason: reason}
 }
 
 // Why each reserved header cannot carry the version: the client, or

@@ -1,6 +1,7 @@
 package ordermsg
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -205,15 +206,22 @@ func errorMessage(status int, body []byte) string {
 }
 
 // VersionHeaderError is the error of a version header that cannot be sent
-// (see CheckVersionHeader). It matches ErrInvalidArgument.
+// (see CheckVersionHeader and ParseVersionHeader). It matches
+// ErrInvalidArgument.
 type VersionHeaderError struct {
+	// Source is where the header was given: "WithVersionHeader" (and
+	// CheckVersionHeader), "ParseVersionHeader", or EnvVersionHeader for
+	// NewClientFromEnv.
+	Source string
 	// Reason says what is wrong. It never holds the header's value, and
 	// names the header only when it is one the client or net/http reserves.
 	Reason string
 }
 
-// Error says what is wrong with the header given to WithVersionHeader.
-func (e *VersionHeaderError) Error() string { return "ordermsg: WithVersionHeader: " + e.Reason }
+// Error says where the header was given and what is wrong with it.
+func (e *VersionHeaderError) Error() string {
+	return "ordermsg: " + cmp.Or(e.Source, "version header") + ": " + e.Reason
+}
 
 // Is makes errors.Is(err, ErrInvalidArgument) true.
 func (e *VersionHeaderError) Is(target error) bool { return target == ErrInvalidArgument }

@@ -22,9 +22,11 @@
 #   4. a module that imports only the root package has no pgx, modernc, cobra,
 #      kin-openapi or OpenTelemetry (go.opentelemetry.io) in its go.sum after
 #      go mod tidy;
-#   5. go get github.com/ordermsg/ordermsg-go/otelordermsg@VERSION works, a
-#      program traced with it builds and prints its spans, and the package's
-#      tests pass from the module cache.
+#   5. go test of the released packages (the list `tested` below) passes from
+#      the module cache, as a user's `go test all` runs them: the files
+#      read-only, no sibling module's folder beside them;
+#   6. go get github.com/ordermsg/ordermsg-go/otelordermsg@VERSION works, and a
+#      program traced with it builds and prints its spans.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 top=$PWD
@@ -42,8 +44,13 @@ else
 fi
 root=github.com/ordermsg/ordermsg-go
 
+# The packages whose tests step 5 runs from the module cache: a released
+# module adds its pattern here.
+tested=("$root/..." "$root/mirror/..." "$root/otelordermsg/...")
+
 work=$(mktemp -d /tmp/ordermsg-rehearsal.XXXXXX)
-trap 'rm -rf "$work"' EXIT
+# Step 5's module cache is read-only, as go makes it without -modcacherw.
+trap 'chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"' EXIT
 
 step "a clone of $(git rev-parse --short HEAD), released as $version"
 [ -z "$(git status --porcelain)" ] || echo "uncommitted changes are not rehearsed: only the commit is"
@@ -183,7 +190,7 @@ printed=$("$GOBIN/ordermsg" --version)
 [ "$printed" = "ordermsg $version" ] || fail "ordermsg --version printed '$printed', want 'ordermsg $version'"
 echo "$printed"
 
-step "5. go get $root/otelordermsg@$version, a program traced with it, and its tests"
+step "6. go get $root/otelordermsg@$version, and a program traced with it"
 newmodule oteluser
 cat >"$work/oteluser/main.go" <<'EOF'
 // A program whose SDK calls are traced with otelordermsg, its spans kept
@@ -231,10 +238,21 @@ EOF
   [ "$out" = "GET /websites/{website_id}/orders,Orders.List" ] || fail "the traced program printed $out"
   echo "spans: $out"
   grep -Eq "^\s+github\.com/ordermsg/ordermsg-go/otelordermsg ${version//./\\.}\$" go.mod || fail "go.mod does not require otelordermsg $version"
-  # The package's tests, from the read-only module cache, with the modules
-  # they need.
-  go get -t "$root/otelordermsg@$version"
-  go test -count=1 "$root/otelordermsg"
+)
+
+step "5. go test ${tested[*]} from a read-only module cache"
+# A new module that requires the tested modules, with their tests'
+# dependencies (go get -t), and a module cache of its own, extracted
+# read-only (no -modcacherw), so that a test that writes beside its sources
+# fails. In the cache each module's folder stands alone: a test that reads
+# a sibling module's files must skip, saying so.
+newmodule testuser
+(
+  cd "$work/testuser"
+  export GOMODCACHE=$work/testcache GOFLAGS=
+  unset GOWORK # as a user has it: the tests' own go commands find go.work files
+  go get -t "${tested[@]/%/@$version}"
+  go test -count=1 "${tested[@]}"
 )
 
 step "$version: every check passed"

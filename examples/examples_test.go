@@ -11,6 +11,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/ordermsg/ordermsg-go"
+	"github.com/ordermsg/ordermsg-go/ordermsgtest"
 )
 
 // examples lists the folders under examples/ that hold a program.
@@ -27,8 +30,9 @@ func examples(t *testing.T) []string {
 	return dirs
 }
 
-// An example imports only the standard library and the SDK's public
-// packages, so that its main.go can be copied out alone.
+// An example imports only the standard library, the SDK's public packages
+// and the examples' shared set-up (package exampleenv), so that its main.go
+// and that package can be copied out together.
 func TestExamplesAreSelfContained(t *testing.T) {
 	for _, dir := range examples(t) {
 		files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
@@ -45,13 +49,49 @@ func TestExamplesAreSelfContained(t *testing.T) {
 			}
 			for _, imp := range f.Imports {
 				path, _ := strconv.Unquote(imp.Path.Value)
-				public := path == "github.com/ordermsg/ordermsg-go" || path == "github.com/ordermsg/ordermsg-go/ordermsgtest"
-				if strings.Contains(path, ".") && !public {
-					t.Errorf("%s imports %s", file, path)
+				switch path {
+				case "github.com/ordermsg/ordermsg-go", "github.com/ordermsg/ordermsg-go/ordermsgtest",
+					"github.com/ordermsg/ordermsg-go/examples/internal/exampleenv":
+				default:
+					if strings.Contains(path, ".") {
+						t.Errorf("%s imports %s", file, path)
+					}
 				}
 			}
 		}
 	}
+}
+
+// buildExamples builds every example into a folder of t's and returns the
+// path of each program by its folder's name.
+func buildExamples(t *testing.T) map[string]string {
+	t.Helper()
+	bin := t.TempDir()
+	args := []string{"build", "-o", bin + string(filepath.Separator)}
+	exes := map[string]string{}
+	for _, dir := range examples(t) {
+		args = append(args, "./"+dir)
+		exes[dir] = filepath.Join(bin, dir)
+	}
+	// The examples are the root module's, which requires no other: GOWORK=off
+	// keeps go from reading go.work, whose sibling folders a module zip
+	// does not hold.
+	build := exec.Command("go", args...)
+	build.Env = append(os.Environ(), "GOWORK=off")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return exes
+}
+
+// runExample runs exe with env as its whole environment (and PATH).
+func runExample(exe string, env ...string) (stdout, stderr string, err error) {
+	cmd := exec.Command(exe)
+	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH")}, env...)
+	var out, errOut strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err = cmd.Run()
+	return out.String(), errOut.String(), err
 }
 
 // With no ORDERMSG_* variable set, each example runs against the fake, as
@@ -60,19 +100,38 @@ func TestExamplesRunWithoutCredentials(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds every example")
 	}
-	bin := t.TempDir()
-	for _, dir := range examples(t) {
-		exe := filepath.Join(bin, dir)
-		if out, err := exec.Command("go", "build", "-o", exe, "./"+dir).CombinedOutput(); err != nil {
-			t.Fatalf("go build ./%s: %v\n%s", dir, err, out)
+	for dir, exe := range buildExamples(t) {
+		out, stderr, err := runExample(exe)
+		if err != nil || len(out) == 0 || !strings.HasPrefix(stderr, "no ORDERMSG_BASE_URL, ORDERMSG_API_KEY or ORDERMSG_WEBSITE_ID set: using the built-in fake service at http://127.0.0.1:") {
+			t.Errorf("%s: %v, stdout %q, stderr %q", dir, err, out, stderr)
 		}
-		cmd := exec.Command(exe)
-		cmd.Env = []string{"PATH=" + os.Getenv("PATH")}
-		var stderr strings.Builder
-		cmd.Stderr = &stderr
-		out, err := cmd.Output()
-		if err != nil || len(out) == 0 || !strings.HasPrefix(stderr.String(), "no ORDERMSG_BASE_URL, ORDERMSG_API_KEY or ORDERMSG_WEBSITE_ID set: using the built-in fake service at http://127.0.0.1:") {
-			t.Errorf("%s: %v, stdout %q, stderr %q", dir, err, out, stderr.String())
+	}
+}
+
+// Each example reaches the service its environment names with the version
+// header of ORDERMSG_VERSION_HEADER: a fake that requires another header
+// than the default answers it. Without the variable, the example fails
+// with the SDK's 400 and its hint about the version header.
+func TestExamplesSendTheVersionHeader(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds every example")
+	}
+	srv := ordermsgtest.NewServer(nil, ordermsgtest.WithVersionHeader("Acme-Api-Version", "7"))
+	defer srv.Close()
+	env := []string{
+		ordermsg.EnvBaseURL + "=" + srv.URL,
+		ordermsg.EnvAPIKey + "=" + srv.APIKey,
+		"ORDERMSG_WEBSITE_ID=" + strconv.FormatInt(srv.WebsiteID, 10),
+	}
+	for dir, exe := range buildExamples(t) {
+		out, stderr, err := runExample(exe, append(env, ordermsg.EnvVersionHeader+"=Acme-Api-Version: 7")...)
+		if err != nil || len(out) == 0 || stderr != "" {
+			t.Errorf("%s, with %s: %v, stdout %q, stderr %q", dir, ordermsg.EnvVersionHeader, err, out, stderr)
+		}
+		out, stderr, err = runExample(exe, env...)
+		if err == nil || out != "" || !strings.HasPrefix(stderr, "error: ") ||
+			!strings.Contains(stderr, "400 Bad Request: missing Acme-Api-Version header") || !strings.Contains(stderr, "under the documentation's neutral name, Service-Api-Version") {
+			t.Errorf("%s, without %s: %v, stdout %q, stderr %q", dir, ordermsg.EnvVersionHeader, err, out, stderr)
 		}
 	}
 }

@@ -176,5 +176,5 @@
 // mirrored; a failure of the website (401, 403, 404) or an ended context is
 // reported once (and when the tables are read in turn, as a fleet's are,
 // stops the run before the messages). Website.Secrets are masked in
-// mirror_runs.error.
+// mirror_runs.error, in every spelling that decodes to them.
 package mirror

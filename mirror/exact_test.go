@@ -47,6 +47,7 @@ func TestStaysExactOverTime(t *testing.T) {
 		{"a run cancelled after its orders failed says both", cancelledAfterOrdersFailed},
 		{"a reconcile completes with records of ids that are not positive", nonPositiveIDs},
 		{"a reconcile counts each record once", reconcileCountsOnce},
+		{"a refused record of id 0 is kept by its id", refusedRecordOfIDZero},
 		{"rows an older version writes during an upgrade are healed", olderVersionRowsHealed},
 		{"one source per website", oneSourcePerWebsite},
 		{"records a run takes for new that the table holds are compared, not written twice", heldTakenForNew},
@@ -884,5 +885,33 @@ func olderVersionRowsHealed(t *testing.T, e *exact) {
 	}
 	if sp.times(noted.ID) == 0 {
 		t.Errorf("order %d was never spoiled", noted.ID)
+	}
+}
+
+// refusedRecordOfIDZero: an order of id 0, mirrored, that the SDK then
+// refuses is kept in refused_records under its id, 0, not as a record
+// whose id cannot be read: the documented LEFT JOIN then hides its stale
+// row, and a reconcile counts it refused once.
+func refusedRecordOfIDZero(t *testing.T, e *exact) {
+	sp, url := newSpoiler(t, e.srv.Handler)
+	s := clientOf(t, url, e.s)
+	added := e.srv.AddOrders(2)
+	zero := added[0]
+	idZero := spoil{fmt.Sprintf(`"id":%d,`, zero.ID), `"id":0,`}
+	sp.set(zero.ID, idZero)
+	syncSite(t, e.m, s, &mirror.Options{BaseURLMoved: true})
+	sp.set(zero.ID, idZero, at("title", `\ud800`))
+	res := syncSite(t, e.m, s, reconcile)
+	if res.Orders.Refused != 1 || res.Orders.Deleted != 0 {
+		t.Errorf("a reconcile of an order of id 0 the SDK refuses: %+v; want it refused once, nothing deleted", res.Orders)
+	}
+	if n := count(t, e.db, fmt.Sprintf("SELECT count(*) FROM refused_records WHERE website_id = %d AND resource = 'orders' AND id = 0", s.id)); n != 1 {
+		t.Errorf("%d rows of refused_records hold order 0 by its id; want 1", n)
+	}
+	trusted := fmt.Sprintf(`SELECT count(*) FROM orders o LEFT JOIN refused_records r
+	  ON r.website_id = o.website_id AND r.resource = 'orders' AND r.id = o.id
+	WHERE o.deleted_at IS NULL AND r.id IS NULL AND o.website_id = %d AND o.id = 0`, s.id)
+	if n := count(t, e.db, trusted); n != 0 {
+		t.Errorf("the documented LEFT JOIN keeps the stale row of order 0")
 	}
 }

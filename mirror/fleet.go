@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/ordermsg/ordermsg-go"
+	"github.com/ordermsg/ordermsg-go/internal/secretmask"
 )
 
 // A fleet is many websites, each owned by its own account with its own key,
@@ -31,11 +32,16 @@ type Website struct {
 	ID     int64
 	Client *ordermsg.Client
 	// Secrets are strings that the text of the website's failure must
-	// never hold where the mirror keeps it (mirror_runs.error), each
-	// replaced there by xxxxx: give the client's API key, which the mirror
-	// cannot read from the client and a server may quote in an error's
-	// message, and any other secret a driver may quote (a database
-	// password). WebsiteResult.Err keeps the text as it was.
+	// never hold where the mirror keeps it (mirror_runs.error), in any
+	// spelling that decodes to them: as themselves, URL-encoded,
+	// JSON-escaped, in base64 (of the secret and of the secret and a
+	// colon, the credentials of HTTP Basic authentication), and the start
+	// of one that the SDK's cut of a server's message (marked …) split.
+	// Each is replaced there by xxxxx. Give the client's API key, which the
+	// mirror cannot read from the client and a server may quote, and any
+	// other secret a driver may quote (a database password); every one
+	// given is masked, however short. WebsiteResult.Err keeps the text as
+	// it was.
 	Secrets []string
 }
 
@@ -439,16 +445,11 @@ func (m *Mirror) syncedSince(ctx context.Context, conn *sql.Conn, site int64, si
 }
 
 // recordRun adds the row of a website's run to mirror_runs, on conn, with
-// each of secrets masked in the text of its failure.
+// each of secrets masked, in every spelling, in the text of its failure.
 func (m *Mirror) recordRun(ctx context.Context, conn *sql.Conn, r WebsiteResult, secrets []string) error {
 	status, text := "ok", any(nil)
 	if r.Err != nil {
-		msg := r.Err.Error()
-		for _, s := range secrets {
-			if s != "" {
-				msg = strings.ReplaceAll(msg, s, "xxxxx")
-			}
-		}
+		msg := secretmask.New(secrets...).Text(r.Err.Error())
 		// Text holds neither a NUL nor bytes that are not UTF-8.
 		status, text = "failed", strings.ToValidUTF8(nulFree(msg), "\uFFFD")
 	}

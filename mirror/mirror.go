@@ -182,6 +182,10 @@ type Options struct {
 	// source. Without it, a run from another base URL than the one the
 	// website was first mirrored from is refused (see SourceError).
 	BaseURLMoved bool
+	// AllowMassDelete lets a reconcile mark more than 10% of a website's
+	// live records of a resource deleted, and more than 10: without it,
+	// such a reconcile marks none of them (see MassDeleteError).
+	AllowMassDelete bool
 	// PageSize is the count of each list request; 0 is 100.
 	PageSize int
 	// Concurrency is the number of pages the refresh and reconcile passes

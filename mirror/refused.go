@@ -3,6 +3,7 @@ package mirror
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -57,9 +58,9 @@ func (w *writer) saveRefused(ctx context.Context, refusals []refusal) error {
 		at := w.b.value(typeStamp, r.at)
 		var id any
 		target := "(website_id, resource, raw_digest) WHERE id IS NULL"
-		if r.e.ID != 0 {
-			id, target = r.e.ID, "(website_id, resource, id) WHERE id IS NOT NULL"
-			w.refusedIDs[r.e.ID] = true
+		if known, ok := refusedID(r.e); ok {
+			id, target = known, "(website_id, resource, id) WHERE id IS NOT NULL"
+			w.refusedIDs[known] = true
 		}
 		q := fmt.Sprintf("INSERT INTO %s (%s) VALUES (%s) ON CONFLICT %s DO UPDATE SET %s", refusedTable.name,
 			strings.Join(cols, ", "), marks(len(cols)), target, strings.Join(updates, ", "))
@@ -73,6 +74,19 @@ func (w *writer) saveRefused(ctx context.Context, refusals []refusal) error {
 		}
 	}
 	return nil
+}
+
+// refusedID is the id of a refused record, and whether it can be read. The
+// SDK's RecordDecodeError.ID is 0 both for an id of 0 and for one it cannot
+// read, so a 0 is read again from the record's bytes: the first member
+// "id", when it is the number 0.
+func refusedID(e *ordermsg.RecordDecodeError) (int64, bool) {
+	if e.ID != 0 {
+		return e.ID, true
+	}
+	v := objectMember(e.Raw, "id")
+	n, err := strconv.ParseInt(string(v), 10, 64)
+	return 0, v.Kind() == '0' && err == nil && n == 0
 }
 
 // forgetRefused removes the stored refusals of the records with the given

@@ -76,8 +76,9 @@ func (p *pass) key(v *ordermsg.RawRecord, err error) (seenKey, bool) {
 		return seenKey{id: v.ID}, true
 	case !errors.As(err, &bad):
 		return seenKey{}, false
-	case bad.ID != 0:
-		return seenKey{id: bad.ID}, true
+	}
+	if id, ok := refusedID(bad); ok {
+		return seenKey{id: id}, true
 	}
 	return seenKey{digest: string(contentDigest(bad.Raw))}, true
 }
@@ -177,14 +178,11 @@ func (p *pass) reconcile(ctx context.Context, mark time.Time) error {
 	w := p.writer(ctx, false)
 	var resp ordermsg.Response
 	for v, err := range p.t.all(ctx, p.r.c, p.r.site, ordermsg.Date{}, p.r.opts.PageSize, p.r.opts.Concurrency, &resp) {
-		var bad *ordermsg.RecordDecodeError
-		switch {
-		case errors.As(err, &bad):
-			listed[bad.ID] = true
-		case err == nil:
-			listed[v.ID] = true
+		k, ok := p.key(v, err)
+		if ok && k.digest == "" {
+			listed[k.id] = true
 		}
-		if k, ok := p.key(v, err); ok && p.seen[k] {
+		if ok && p.seen[k] {
 			continue // written or refused by this run's new-records pass
 		}
 		if err == nil {
@@ -204,11 +202,11 @@ func (p *pass) reconcile(ctx context.Context, mark time.Time) error {
 	if err := p.forgetUnseenRefused(context.WithoutCancel(ctx), p.began); err != nil {
 		return dbErr(err)
 	}
-	missing, err := p.liveNotIn(context.WithoutCancel(ctx), listed, mark)
+	missing, live, err := p.liveNotIn(context.WithoutCancel(ctx), listed, mark)
 	if err != nil {
 		return dbErr(err)
 	}
-	return p.confirm(ctx, missing)
+	return p.confirm(ctx, missing, live)
 }
 
 // undated is, for v, a record listed without date_created (err nil), the
@@ -227,21 +225,21 @@ func (p *pass) undated(v *ordermsg.RawRecord, err error) *ordermsg.RecordDecodeE
 
 // liveNotIn returns the ids of the table's live records of the website,
 // created up to mark, and of its stored refusals, that listed does not
-// hold.
-func (p *pass) liveNotIn(ctx context.Context, listed map[int64]bool, mark time.Time) ([]int64, error) {
+// hold; and the number of those live records.
+func (p *pass) liveNotIn(ctx context.Context, listed map[int64]bool, mark time.Time) (out []int64, live int, err error) {
 	b := p.r.m.backend
 	q := b.rebind("SELECT id FROM " + p.t.name + " WHERE website_id = ? AND deleted_at IS NULL AND date_created <= ?")
 	rows, err := p.conn.QueryContext(ctx, q, p.r.site, b.value(typeTime, mark))
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	defer rows.Close()
-	var out []int64
 	for rows.Next() {
 		var id int64
 		if err := rows.Scan(&id); err != nil {
-			return nil, err
+			return nil, 0, err
 		}
+		live++
 		if !listed[id] {
 			out = append(out, id)
 			listed[id] = true
@@ -252,7 +250,7 @@ func (p *pass) liveNotIn(ctx context.Context, listed map[int64]bool, mark time.T
 			out = append(out, id)
 		}
 	}
-	return out, rows.Err()
+	return out, live, rows.Err()
 }
 
 // lookup is the answer to a retrieve of a record that a reconcile did not
@@ -268,8 +266,10 @@ type lookup struct {
 // confirm retrieves the records with the given ids, Concurrency at a time,
 // and writes what it finds: the record as read, or that it is gone. A
 // record that cannot be decoded lives, and is left as it is. A record whose
-// id is not positive, which cannot be retrieved, is gone.
-func (p *pass) confirm(ctx context.Context, ids []int64) error {
+// id is not positive, which cannot be retrieved, is gone. The records gone
+// are marked deleted at the end, and only when they are not too many of
+// the live ones (a *MassDeleteError, unless Options.AllowMassDelete).
+func (p *pass) confirm(ctx context.Context, ids []int64, live int) error {
 	if len(ids) == 0 {
 		return nil
 	}
@@ -320,6 +320,7 @@ func (p *pass) confirm(ctx context.Context, ids []int64) error {
 
 	w := p.writer(ctx, false)
 	var failed error
+	var gone []lookup
 	for a := range answers {
 		if failed != nil {
 			continue // drain, so that every worker ends
@@ -332,10 +333,19 @@ func (p *pass) confirm(ctx context.Context, ids []int64) error {
 			failed = w.add(a.v, a.at, nil)
 		case a.undecodable:
 		default:
-			failed = w.markGone(a.id, a.at)
+			gone = append(gone, a)
 		}
 		if failed != nil {
 			cancel()
+		}
+	}
+	if failed == nil && !p.r.opts.AllowMassDelete && tooManyGone(len(gone), live) {
+		failed = &MassDeleteError{WebsiteID: p.r.site, Resource: p.t.name, Deleting: len(gone), Live: live}
+		gone = nil
+	}
+	for _, a := range gone {
+		if failed = w.markGone(a.id, a.at); failed != nil {
+			break
 		}
 	}
 	return p.done(w, nil, failed)

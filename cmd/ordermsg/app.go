@@ -12,18 +12,20 @@ import (
 	"time"
 
 	"github.com/ordermsg/ordermsg-go"
+	"github.com/ordermsg/ordermsg-go/internal/secretmask"
 	"github.com/ordermsg/ordermsg-go/ordermsgtest"
 	"github.com/spf13/cobra"
 )
 
-// Environment variables that give the connection flags their defaults.
+// Environment variables that give the connection flags their defaults:
+// the SDK's (ordermsg.NewClientFromEnv reads them too), and the website.
 const (
-	envBaseURL   = "ORDERMSG_BASE_URL"
-	envAPIKey    = "ORDERMSG_API_KEY"
+	envBaseURL   = ordermsg.EnvBaseURL
+	envAPIKey    = ordermsg.EnvAPIKey
 	envWebsiteID = "ORDERMSG_WEBSITE_ID"
 	// envVersionHeader is the version header, "Name: value" (see
 	// headerFlag).
-	envVersionHeader = "ORDERMSG_VERSION_HEADER"
+	envVersionHeader = ordermsg.EnvVersionHeader
 )
 
 // app is one run of the tool, with its input and output.
@@ -67,24 +69,16 @@ func (a *app) run(ctx context.Context, args []string) int {
 		message = strings.Replace(message, "; "+apiErr.Hint, hint, 1)
 	}
 	if message != "" {
-		// A server may quote the API key in an error's message, as itself
-		// or as the credentials that carry it. A key shorter than
-		// minMaskedKey is left: masking it would garble every message.
-		if len(a.apiKey) >= minMaskedKey {
-			message = masked(message, keySpellings(a.apiKey))
-		}
+		// A server may quote the API key in an error's message, in any
+		// spelling, and the SDK may have cut its message inside one.
+		message = secretmask.New(keySecrets(a.apiKey)...).Text(message)
 		fmt.Fprintln(a.stderr, message)
 	}
-	if code == exitUsage {
+	if code == exitUsage && !errors.As(err, new(*configError)) {
 		fmt.Fprintf(a.stderr, "Run '%s --help' for usage.\n", cmd.CommandPath())
 	}
 	return code
 }
-
-// minMaskedKey is the length from which an API key is masked in the
-// error a command ends with; the SDK refuses a base URL that holds a key
-// from the same length on.
-const minMaskedKey = 8
 
 func (a *app) rootCommand() *cobra.Command {
 	root := &cobra.Command{

@@ -1,3 +1,5 @@
+//go:build unix
+
 package main
 
 import (
@@ -9,7 +11,6 @@ import (
 	"os"
 	"os/exec"
 	"path"
-	"path/filepath"
 	"strconv"
 	"sync"
 	"syscall"
@@ -20,17 +21,6 @@ import (
 	"github.com/ordermsg/ordermsg-go/mirror/mirrortest"
 	"github.com/ordermsg/ordermsg-go/ordermsgtest"
 )
-
-// buildCLI builds the command into a temporary directory.
-func buildCLI(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "ordermsg")
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}
 
 // TestSyncDBSurvivesSIGKILL kills sync --db with SIGKILL seven times, each
 // time as the server receives a request drawn at random over a whole run:
@@ -46,7 +36,7 @@ func TestSyncDBSurvivesSIGKILL(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the command")
 	}
-	bin := buildCLI(t)
+	bin := binary(t)
 	mirrortest.ForEach(t, func(t *testing.T, be mirrortest.Backend, target string) {
 		syncSurvivesSIGKILL(t, bin, be, target)
 	})

@@ -47,7 +47,7 @@ func readmeCommands(t *testing.T) []documented {
 	t.Helper()
 	const prefix = "go run ./cmd/ordermsg "
 	texts := map[string]string{"README.md": readmeText(t)}
-	docs, err := filepath.Glob(filepath.Join("..", "..", "docs", "*.md"))
+	docs, err := filepath.Glob(filepath.Join(repoTop(t), "docs", "*.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,7 +194,7 @@ func readmeSection(t *testing.T, title string) string {
 // header's real name, and how to install the tool, from a clone or by
 // version.
 func TestReadmeSaysWhatAdoptionNeeds(t *testing.T) {
-	license, err := os.ReadFile(filepath.Join("..", "..", "LICENSE"))
+	license, err := os.ReadFile(filepath.Join(repoTop(t), "LICENSE"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,8 +8,8 @@ import (
 )
 
 // Exit codes, the table of the README and of `ordermsg --help`. A command
-// says which one its error means by its type: *usageError, *apiFailure or
-// *localFailure; an error of cobra's own (an unknown flag or command, a bad
+// says which one its error means by its type: *usageError (or
+// *configError), *apiFailure or *localFailure; an error of cobra's own (an unknown flag or command, a bad
 // argument) is a usage error; any other error exits exitFailure.
 const (
 	exitOK      = 0
@@ -42,6 +42,15 @@ func (e *usageError) Unwrap() error { return e.err }
 func usagef(format string, args ...any) error {
 	return &usageError{fmt.Errorf(format, args...)}
 }
+
+// configError is a configuration that cannot be used, found before any
+// request for what it concerns, such as a database whose website is
+// mirrored from another base URL: it exits as a usage error does, without
+// the pointer to --help, since no flag or argument was wrong.
+type configError struct{ err error }
+
+func (e *configError) Error() string { return e.err.Error() }
+func (e *configError) Unwrap() error { return e.err }
 
 // apiFailure is an error of the service or of the network.
 type apiFailure struct{ err error }
@@ -88,7 +97,7 @@ func exitCode(ctx context.Context, err error, started bool) (code int, message s
 			message += " " + s.progress
 		}
 		return exitSignalBase + int(sig.sig), message
-	case errors.As(err, new(*usageError)) || !started:
+	case errors.As(err, new(*usageError)) || errors.As(err, new(*configError)) || !started:
 		return exitUsage, "error: " + err.Error()
 	case errors.As(err, &localErr):
 		return exitLocal, "error: " + localErr.Error()

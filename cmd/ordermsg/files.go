@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/ordermsg/ordermsg-go"
+	"github.com/ordermsg/ordermsg-go/internal/secretmask"
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 )
@@ -203,7 +204,9 @@ func (a *app) downloadFiles(ctx context.Context, c *ordermsg.Client, site int64,
 	var t tally
 	bar := newByteBar(a)
 	jobs := make(chan fileJob)
-	report := bar.printf
+	// A file's line may hold a server's message, which may quote the key.
+	mask := secretmask.New(keySecrets(a.apiKey)...)
+	report := func(format string, args ...any) { bar.printf("%s", mask.Text(fmt.Sprintf(format, args...))) }
 	unavailable := func(format string, args ...any) {
 		if n := t.unavailable.Add(1); a.verbose || n <= unavailableNamed {
 			report(format, args...)

@@ -612,12 +612,8 @@ func TestFilesDownloadRerunSumsUpUnavailableFiles(t *testing.T) {
 // The --since examples of files download (its --help, the README's lines)
 // pick records of the demo's data, so that they show files arriving.
 func TestFilesDownloadSinceExamplesMatchTheDemo(t *testing.T) {
-	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var lines []string
-	for _, line := range strings.Split(string(readme), "\n") {
+	for _, line := range strings.Split(readmeText(t), "\n") {
 		if line, ok := strings.CutPrefix(strings.TrimSpace(line), "go run ./cmd/"); ok {
 			lines = append(lines, line)
 		}

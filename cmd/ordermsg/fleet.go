@@ -120,7 +120,7 @@ func (f *fleetRun) run(ctx context.Context) error {
 	case exitLocal:
 		return &localFailure{err}
 	case exitUsage:
-		return &usageError{err}
+		return &configError{err}
 	}
 	return &apiFailure{err}
 }
@@ -142,11 +142,10 @@ type fleetOutput struct {
 }
 
 // secrets are the strings that the text of a website's failure must never
-// show, in its line and in mirror_runs: its API key, as itself and as its
-// requests carry it (a server may quote either), and the database's
-// password.
+// show, in its line and in mirror_runs, in any spelling: its API key
+// (keySecrets: a server may quote it), and the database's password.
 func (o *fleetOutput) secrets(site int64) []string {
-	return append(keySpellings(o.keys[site]), o.run.target.secrets...)
+	return append(keySecrets(o.keys[site]), o.run.target.secrets...)
 }
 
 // maxListed is the number of failed websites the last line names.
@@ -169,7 +168,7 @@ func (o *fleetOutput) website(r mirror.WebsiteResult) {
 			// What it wrote before it failed, which the total counts.
 			kept = fmt.Sprintf("; kept: orders: %v; messages: %v", r.Orders, r.Messages)
 		}
-		fmt.Fprintf(w, "website %d: failed: %v%s\n", r.WebsiteID, o.run.target.hideWith(forCLI(r.Err), keySpellings(o.keys[r.WebsiteID])...), kept)
+		fmt.Fprintf(w, "website %d: failed: %v%s\n", r.WebsiteID, o.run.target.hideWith(forCLI(r.Err), keySecrets(o.keys[r.WebsiteID])...), kept)
 		o.worst = max(o.worst, fleetExitCode(r.Err))
 		if len(o.failed) < maxListed {
 			o.failed = append(o.failed, r.WebsiteID)

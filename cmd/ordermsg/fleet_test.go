@@ -180,8 +180,9 @@ func TestSyncFleetCLI(t *testing.T) {
 		moved := withEnv(env, envBaseURL, other.URL)
 		stdout, stderr, code = cli{env: moved}.run(context.Background(), "sync", "--db", target, "--websites", file)
 		if lines, _ := fleetLines(t, stdout); code != exitUsage || !strings.Contains(lines[fmt.Sprint(good[0].ID)], "is mirrored from "+srv.URL) ||
-			!strings.Contains(lines[fmt.Sprint(good[0].ID)], "--base-url-moved") || strings.Contains(stdout+stderr, "BaseURLMoved") {
-			t.Errorf("a website from another base URL and a wrong key: exit %d, want 2:\n%s%s", code, stdout, stderr)
+			!strings.Contains(lines[fmt.Sprint(good[0].ID)], "--base-url-moved") || strings.Contains(stdout+stderr, "BaseURLMoved") ||
+			strings.Contains(stderr, "--help") {
+			t.Errorf("a website from another base URL and a wrong key: exit %d, want 2 without a pointer to --help:\n%s%s", code, stdout, stderr)
 		}
 
 		// The database fails for every website (its table of runs is

@@ -17,7 +17,7 @@ func git(t *testing.T, args ...string) string {
 		t.Skip("no git")
 	}
 	cmd := exec.Command("git", args...)
-	cmd.Dir = filepath.Join("..", "..")
+	cmd.Dir = repoTop(t)
 	out, err := cmd.Output()
 	if err != nil && len(out) == 0 {
 		if _, statErr := os.Stat(filepath.Join(cmd.Dir, ".git")); statErr != nil {
@@ -34,7 +34,7 @@ func TestNoBuildOutputsInTheRepository(t *testing.T) {
 	if len(files) == 0 {
 		t.Skip("no tracked files")
 	}
-	root := filepath.Join("..", "..")
+	root := repoTop(t)
 	for _, f := range files {
 		head := make([]byte, 4)
 		if fh, err := os.Open(filepath.Join(root, f)); err == nil {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"database/sql"
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"net/url"
@@ -12,6 +11,7 @@ import (
 	"strings"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // PostgreSQL, driver "pgx"
+	"github.com/ordermsg/ordermsg-go/internal/secretmask"
 	"github.com/ordermsg/ordermsg-go/mirror"
 	_ "modernc.org/sqlite" // pure Go: no cgo, so go install works anywhere
 )
@@ -25,8 +25,8 @@ type mirrorTarget struct {
 	// name is the target as messages show it: the path, or the URL with
 	// its password masked.
 	name string
-	// secrets are the strings that must never show: the URL's password in
-	// every spelling it may take in a message.
+	// secrets are the strings that must never show, in any spelling (see
+	// secretmask): the URL's password.
 	secrets []string
 }
 
@@ -61,13 +61,13 @@ func parseTarget(target string) (*mirrorTarget, error) {
 	}
 	t := &mirrorTarget{backend: mirror.PostgreSQL, driver: "pgx", dsn: target, name: u.Redacted()}
 	if pw, ok := u.User.Password(); ok && pw != "" {
-		t.secrets = append(t.secrets, pw, url.PathEscape(pw), url.QueryEscape(pw))
+		t.secrets = append(t.secrets, pw)
 	}
 	q := u.Query()
 	for _, key := range []string{"password", "sslpassword"} {
 		for _, v := range q[key] {
 			if v != "" {
-				t.secrets = append(t.secrets, v, url.QueryEscape(v))
+				t.secrets = append(t.secrets, v)
 			}
 		}
 	}
@@ -110,7 +110,7 @@ func (t *mirrorTarget) hide(err error) error {
 	if err == nil || len(t.secrets) == 0 {
 		return err
 	}
-	return &maskedError{err: err, secrets: t.secrets}
+	return &maskedError{err: err, mask: secretmask.New(t.secrets...)}
 }
 
 // hideWith is err with every secret of the target masked, and the given
@@ -119,38 +119,33 @@ func (t *mirrorTarget) hideWith(err error, secrets ...string) error {
 	if err == nil {
 		return nil
 	}
-	return &maskedError{err: err, secrets: append(secrets, t.secrets...)}
+	return &maskedError{err: err, mask: secretmask.New(append(secrets, t.secrets...)...)}
 }
 
-// keySpellings are the spellings of an API key that an error's text may
-// quote: the key, and the credentials of HTTP Basic authentication that
-// carry it (base64 of "KEY:"), which decode to it. None when the key is
-// empty.
-func keySpellings(key string) []string {
-	if key == "" {
+// keySecrets are the secrets to mask for an API key: the key, which the
+// mask finds in every spelling that decodes to it (the credentials of
+// HTTP Basic authentication that carry it among them), when it has
+// minMaskedKey bytes or more. A shorter key is not masked anywhere: its
+// spellings would garble ordinary text.
+func keySecrets(key string) []string {
+	if len(key) < minMaskedKey {
 		return nil
 	}
-	return []string{key, base64.StdEncoding.EncodeToString([]byte(key + ":"))}
+	return []string{key}
 }
+
+// minMaskedKey is the length from which an API key is masked; the SDK
+// refuses a base URL that holds a key from the same length on.
+const minMaskedKey = 8
 
 // maskedError is an error whose text never shows the secrets (a driver's
-// message may quote the URL it was given).
+// message may quote the URL it was given, a server's the key).
 type maskedError struct {
-	err     error
-	secrets []string
+	err  error
+	mask *secretmask.Mask
 }
 
-func (e *maskedError) Error() string { return masked(e.err.Error(), e.secrets) }
-
-// masked is text with every secret replaced by xxxxx.
-func masked(text string, secrets []string) string {
-	for _, s := range secrets {
-		if s != "" {
-			text = strings.ReplaceAll(text, s, "xxxxx")
-		}
-	}
-	return text
-}
+func (e *maskedError) Error() string { return e.mask.Text(e.err.Error()) }
 
 // Unwrap lets errors.Is see the cause; its text is the masked one above
 // whenever the error is printed through this type.
@@ -164,15 +159,20 @@ func (e *maskedError) Format(f fmt.State, _ rune) { fmt.Fprint(f, e.Error()) }
 // the API.
 func isDatabaseError(err error) bool { return errors.Is(err, mirror.ErrDatabase) }
 
-// forCLI is err as the command shows it: the error of a website mirrored
-// from another base URL names the flag, --base-url-moved, where the
-// package's names its Go option; any other error is err.
+// forCLI is err as the command shows it: the errors of the mirror that
+// name a Go option (a website mirrored from another base URL, a reconcile
+// that would delete too much) name the flag instead; any other error is
+// err.
 func forCLI(err error) error {
 	var se *mirror.SourceError
-	if !errors.As(err, &se) {
-		return err
+	var md *mirror.MassDeleteError
+	switch {
+	case errors.As(err, &se):
+		return &sourceFailure{se}
+	case errors.As(err, &md):
+		return &massDeleteFailure{err: err, md: md}
 	}
-	return &sourceFailure{se}
+	return err
 }
 
 // sourceFailure is a *mirror.SourceError in the command's words.
@@ -186,3 +186,20 @@ func (e *sourceFailure) Error() string {
 
 // Unwrap lets errors.Is see mirror.ErrOtherSource.
 func (e *sourceFailure) Unwrap() error { return e.err }
+
+// massDeleteFailure is err, which holds md (perhaps beside the other
+// table's error), in the command's words.
+type massDeleteFailure struct {
+	err error
+	md  *mirror.MassDeleteError
+}
+
+func (e *massDeleteFailure) Error() string {
+	return strings.Replace(e.err.Error(), e.md.Error(), fmt.Sprintf("the reconcile of website %d's %s found %d of its %d live %s gone, "+
+		"more than 10%% and more than 10: none was marked deleted, since a listing cut short or a key that reaches another website "+
+		"looks the same; if the server really deleted them, run once with --allow-mass-delete",
+		e.md.WebsiteID, e.md.Resource, e.md.Deleting, e.md.Live, e.md.Resource), 1)
+}
+
+// Unwrap lets errors.Is see mirror.ErrMassDelete.
+func (e *massDeleteFailure) Unwrap() error { return e.err }

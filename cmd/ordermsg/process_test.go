@@ -9,7 +9,6 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -247,16 +246,6 @@ func TestAllowHTTP(t *testing.T) {
 	if r.code != exitOK || !strings.Contains(r.stdout, fmt.Sprintf(`"id":%d`, w.Orders[0].ID)) {
 		t.Errorf("with --allow-http: %v", r)
 	}
-}
-
-// readmeText is the whole README.
-func readmeText(t *testing.T) string {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
 }
 
 // readmeCLISection is the README's "Command-line tool" section.

@@ -17,6 +17,7 @@ func (a *app) syncCommand() *cobra.Command {
 		refreshDays  int
 		reconcile    bool
 		moved        bool
+		massDelete   bool
 		count, pages int
 		websites     string
 		parallel     int
@@ -64,7 +65,11 @@ reconcile costs a full listing, about 10 requests per 1,000 records at --count
 100 (BENCHMARKS.md gives its time), and writes nothing when nothing changed.
 How often: a plain run every few minutes for the new records, and one with
 --reconcile once a day, such as at night: deletions and late changes then
-show within a day.
+show within a day. A reconcile that would mark more than 10% of a website's
+live orders (or messages) deleted, and more than 10, marks none and fails
+that website, exit 1, saying how many: an empty or cut-short listing, or a
+key that now reaches another website, looks just like a mass deletion. When
+the server really deleted them, run once with --allow-mass-delete.
 
 The orders and the messages are read at once. The new records of each are
 read one page at a time: pages fetched at once can miss a record that
@@ -151,7 +156,7 @@ records that were new, updated, unchanged and deleted, and the seconds taken:
 			}
 			if fleet {
 				f := &fleetRun{a: a, target: target, file: websites, parallel: parallel, opts: mirror.Options{RefreshDays: refreshDays,
-					Reconcile: reconcile, BaseURLMoved: moved, PageSize: count, Concurrency: pages}}
+					Reconcile: reconcile, AllowMassDelete: massDelete, BaseURLMoved: moved, PageSize: count, Concurrency: pages}}
 				return f.run(cmd.Context())
 			}
 			c, site, closeFn, err := a.connectMirror()
@@ -171,20 +176,20 @@ records that were new, updated, unchanged and deleted, and the seconds taken:
 			}
 			bar := newSyncProgress(a)
 			start := time.Now()
-			res, err := m.Sync(ctx, c, site, &mirror.Options{RefreshDays: refreshDays, Reconcile: reconcile, BaseURLMoved: moved,
+			res, err := m.Sync(ctx, c, site, &mirror.Options{RefreshDays: refreshDays, Reconcile: reconcile, AllowMassDelete: massDelete, BaseURLMoved: moved,
 				PageSize: count, Concurrency: pages, Progress: bar.add})
 			bar.stop()
 			switch {
 			case err == nil:
 			// A server may quote the API key in an error's message.
 			case errors.Is(err, mirror.ErrOtherSource):
-				return &usageError{target.hideWith(fmt.Errorf("%s: %w", target.name, forCLI(err)), keySpellings(a.apiKey)...)}
+				return &configError{target.hideWith(fmt.Errorf("%s: %w", target.name, forCLI(err)), keySecrets(a.apiKey)...)}
 			case ctx.Err() != nil:
 				return &stopped{fmt.Sprintf("(%s keeps what was synced; run again to go on)", target.name)}
 			case isDatabaseError(err):
-				return &localFailure{target.hideWith(fmt.Errorf("%s: %w", target.name, err), keySpellings(a.apiKey)...)}
+				return &localFailure{target.hideWith(fmt.Errorf("%s: %w", target.name, err), keySecrets(a.apiKey)...)}
 			default:
-				return &apiFailure{target.hideWith(fmt.Errorf("%w; %s keeps what was synced before", err, target.name), keySpellings(a.apiKey)...)}
+				return &apiFailure{target.hideWith(fmt.Errorf("%w; %s keeps what was synced before", forCLI(err), target.name), keySecrets(a.apiKey)...)}
 			}
 			if _, err := fmt.Fprintf(a.stdout, "orders: %v; messages: %v; %.2fs\n", res.Orders, res.Messages, time.Since(start).Seconds()); err != nil {
 				return stdoutFailure(err)
@@ -199,6 +204,7 @@ records that were new, updated, unchanged and deleted, and the seconds taken:
 	fl.StringVar(&dbTarget, "db", "", "the SQLite database file (created if missing) or a postgres:// URL")
 	fl.IntVar(&refreshDays, "refresh-days", 0, "also update the records created in the N days before the newest")
 	fl.BoolVar(&reconcile, "reconcile", false, "also read every record: mark those the server no longer has, rewrite those that changed (once a day)")
+	fl.BoolVar(&massDelete, "allow-mass-delete", false, "let --reconcile mark more than 10% of a website's orders or messages deleted, and more than 10")
 	fl.BoolVar(&moved, "base-url-moved", false, "the service moved: take the base URL as the website's source from now on")
 	fl.IntVar(&count, "count", 100, "page size of the requests")
 	fl.StringVar(&websites, "websites", "", "sync every website FILE lists, a line of WEBSITE_ID API_KEY each (FILE readable by you alone)")

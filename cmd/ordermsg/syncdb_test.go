@@ -438,8 +438,8 @@ func TestSyncDBThatCannotBeOpenedIsALocalFailure(t *testing.T) {
 
 // A website is mirrored from one base URL: a run from another (staging and
 // production of the same website id) exits 2 before any write, naming both
-// URLs and the flag (not the Go option); with --base-url-moved the run takes
-// the new one.
+// URLs and the flag (not the Go option), with no pointer to --help (no flag
+// was wrong); with --base-url-moved the run takes the new one.
 func TestSyncDBOneSourcePerWebsite(t *testing.T) {
 	mirrortest.ForEach(t, func(t *testing.T, be mirrortest.Backend, target string) {
 		srv, env := smallService(t)
@@ -450,8 +450,8 @@ func TestSyncDBOneSourcePerWebsite(t *testing.T) {
 		elsewhere := withEnv(env, envBaseURL, staging.URL)
 		stdout, stderr, code := cli{env: elsewhere}.run(context.Background(), "sync", "--db", target)
 		if code != exitUsage || stdout != "" || !strings.Contains(stderr, srv.URL) || !strings.Contains(stderr, staging.URL) ||
-			!strings.Contains(stderr, "--base-url-moved") || strings.Contains(stderr, "BaseURLMoved") {
-			t.Errorf("a run from another base URL: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+			!strings.Contains(stderr, "--base-url-moved") || strings.Contains(stderr, "BaseURLMoved") || strings.Contains(stderr, "--help") {
+			t.Errorf("a run from another base URL: exit %d, stdout %q, stderr %q; want exit 2, the flag named, no pointer to --help", code, stdout, stderr)
 		}
 		if got := syncOnce(t, elsewhere, "--db", target, "--base-url-moved"); got[0] != "2" {
 			t.Errorf("with --base-url-moved: %v, want the 2 new orders", got)
@@ -513,4 +513,38 @@ func TestSyncDBKeepsTheKeySecret(t *testing.T) {
 			t.Errorf("%q: exit %d (want 1), stdout %q, stderr %q: want the server's message without the key", args, code, stdout, stderr)
 		}
 	}
+}
+
+// A reconcile after the server deleted every order (or a listing that comes
+// back empty with 404s) fails the website, exit 1, names the flag (not the
+// Go option) and how many, and marks nothing deleted; --allow-mass-delete
+// then marks them all.
+func TestSyncDBRefusesAMassDelete(t *testing.T) {
+	mirrortest.ForEach(t, func(t *testing.T, be mirrortest.Backend, target string) {
+		srv := ordermsgtest.NewServer(ordermsgtest.Generate(ordermsgtest.Config{Seed: 42, Websites: 1, OrdersPerWebsite: 30, MessagesPerWebsite: 5}))
+		t.Cleanup(srv.Close)
+		env := map[string]string{envBaseURL: srv.URL, envAPIKey: srv.APIKey, envWebsiteID: fmt.Sprint(srv.WebsiteID)}
+		syncOnce(t, env, "--db", target)
+		var ids []int64
+		srv.Handler.Snapshot(func(ds *ordermsgtest.Dataset) {
+			for _, o := range ds.Websites[0].Orders {
+				ids = append(ids, o.ID)
+			}
+		})
+		for _, id := range ids {
+			srv.Handler.DeleteOrder(srv.WebsiteID, id)
+		}
+		stdout, stderr, code := cli{env: env}.run(context.Background(), "sync", "--db", target, "--reconcile")
+		if code != exitFailure || !strings.Contains(stderr, "--allow-mass-delete") || strings.Contains(stderr, "AllowMassDelete") ||
+			!strings.Contains(stderr, "found 30 of its 30 live orders gone") || strings.Contains(stderr, "Run 'ordermsg sync --help'") {
+			t.Errorf("a reconcile that finds every order gone: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+		}
+		var live int
+		if err := be.Open(t, target).QueryRow("SELECT count(*) FROM orders WHERE deleted_at IS NULL").Scan(&live); err != nil || live != 30 {
+			t.Errorf("%d live orders after the refused reconcile (%v); want 30", live, err)
+		}
+		if got := syncOnce(t, env, "--db", target, "--reconcile", "--allow-mass-delete"); got[3] != "30" {
+			t.Errorf("with --allow-mass-delete: %v; want 30 orders deleted", got)
+		}
+	})
 }

@@ -2,8 +2,6 @@ package main
 
 import (
 	"errors"
-	"net/http"
-	"strings"
 
 	"github.com/ordermsg/ordermsg-go"
 )
@@ -36,10 +34,9 @@ func (f *headerFlag) Set(v string) error {
 func (f *headerFlag) fromEnvironment() bool { return !f.fromCLI && f.envValue != "" }
 
 // parse returns the header's name (canonical) and value, from the flag,
-// else the environment, else defaultVersionHeader. A value that is not
-// "Name: value", or that the SDK refuses (ordermsg.CheckVersionHeader: a
-// name that is not an HTTP token or that HTTP or the client owns, an empty
-// value), is a usage error that names the flag or the environment variable
+// else the environment, else defaultVersionHeader, read as the SDK reads
+// ordermsg.EnvVersionHeader (ordermsg.ParseVersionHeader). A header it
+// refuses is a usage error that names the flag or the environment variable
 // and says what is wrong, without showing the value: it may be the API key,
 // given in the wrong place.
 func (f *headerFlag) parse() (name, value string, err error) {
@@ -50,18 +47,12 @@ func (f *headerFlag) parse() (name, value string, err error) {
 	case f.fromEnvironment():
 		raw, source = f.envValue, f.env
 	}
-	const want = `want "Name: value" with the name your API documentation gives, such as "Acme-Api-Version: 1"`
-	name, value, found := strings.Cut(raw, ":")
-	if !found {
-		return "", "", usagef("%s: no colon: %s", source, want)
+	name, value, err = ordermsg.ParseVersionHeader(raw)
+	if vh := (*ordermsg.VersionHeaderError)(nil); errors.As(err, &vh) {
+		return "", "", usagef("%s: %s", source, vh.Reason)
 	}
-	name, value = strings.TrimSpace(name), strings.TrimSpace(value)
-	if err := ordermsg.CheckVersionHeader(name, value); err != nil {
-		var vh *ordermsg.VersionHeaderError
-		if !errors.As(err, &vh) {
-			return "", "", &usageError{err}
-		}
-		return "", "", usagef("%s: %s; %s", source, vh.Reason, want)
+	if err != nil {
+		return "", "", &usageError{err}
 	}
-	return http.CanonicalHeaderKey(name), value, nil
+	return name, value, nil
 }

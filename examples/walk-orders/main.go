@@ -5,7 +5,8 @@
 //	go run ./examples/walk-orders
 //
 // With ORDERMSG_BASE_URL, ORDERMSG_API_KEY and ORDERMSG_WEBSITE_ID set it
-// reads that service; without them it starts the built-in fake.
+// reads that service, with the version header ORDERMSG_VERSION_HEADER holds
+// ("Acme-Api-Version: 1"); without them it starts the built-in fake.
 package main
 
 import (
@@ -15,20 +16,10 @@ import (
 	"os"
 	"os/signal"
 	"slices"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/ordermsg/ordermsg-go"
-	"github.com/ordermsg/ordermsg-go/ordermsgtest"
-)
-
-// Environment variables that name a real service. With none of them set, the
-// program runs against the built-in fake of package ordermsgtest.
-const (
-	envBaseURL   = "ORDERMSG_BASE_URL"
-	envAPIKey    = "ORDERMSG_API_KEY"
-	envWebsiteID = "ORDERMSG_WEBSITE_ID"
+	"github.com/ordermsg/ordermsg-go/examples/internal/exampleenv"
 )
 
 func main() {
@@ -39,40 +30,6 @@ func main() {
 		fmt.Fprintln(os.Stderr, "error:", err)
 		os.Exit(1)
 	}
-}
-
-// connect returns a client and the website to read: the service the
-// environment names, or the fake service when none of the variables is set
-// (it says so on stderr). close releases the client or the fake.
-func connect(getenv func(string) string) (c *ordermsg.Client, websiteID int64, close func(), err error) {
-	vars := []struct{ name, value string }{
-		{envBaseURL, getenv(envBaseURL)}, {envAPIKey, getenv(envAPIKey)}, {envWebsiteID, getenv(envWebsiteID)},
-	}
-	var missing []string // in the order of vars, so the message is stable
-	for _, v := range vars {
-		if v.value == "" {
-			missing = append(missing, v.name)
-		}
-	}
-	if len(missing) == len(vars) {
-		srv := ordermsgtest.NewServer(nil)
-		if c, err = srv.Client(); err != nil {
-			srv.Close()
-			return nil, 0, nil, err
-		}
-		fmt.Fprintf(os.Stderr, "no %s, %s or %s set: using the built-in fake service at %s\n", envBaseURL, envAPIKey, envWebsiteID, srv.URL)
-		return c, srv.WebsiteID, srv.Close, nil
-	}
-	if len(missing) > 0 {
-		return nil, 0, nil, fmt.Errorf("set %s too, or none of the three to use the fake service", strings.Join(missing, " and "))
-	}
-	if websiteID, err = strconv.ParseInt(vars[2].value, 10, 64); err != nil || websiteID <= 0 {
-		return nil, 0, nil, fmt.Errorf("%s=%q: want a positive integer", envWebsiteID, vars[2].value)
-	}
-	if c, err = ordermsg.NewClient(vars[0].value, vars[1].value); err != nil {
-		return nil, 0, nil, err
-	}
-	return c, websiteID, c.CloseIdleConnections, nil
 }
 
 // report is what the walk adds up.
@@ -102,7 +59,7 @@ func (r *report) add(o *ordermsg.Order) {
 }
 
 func run(ctx context.Context) error {
-	c, websiteID, closeFn, err := connect(os.Getenv)
+	c, websiteID, closeFn, err := exampleenv.Connect()
 	if err != nil {
 		return err
 	}

@@ -1,33 +1,39 @@
-package ordermsg_test
+package docscheck
 
 import (
 	"fmt"
 	"io/fs"
 	"os"
 	"path"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 	"unicode"
 )
 
-// repoFiles walks the repository from its top (this package's folder) and
-// returns every file's path, slash-separated, with a function to read it.
-// It reads nothing outside the repository.
+// top is the repository's top, from this package's folder.
+const top = "../../.."
+
+// repoFiles walks the repository from its top and returns every file's
+// path, slash-separated and relative to the top, with a function to read
+// it. It reads nothing outside the repository.
 func repoFiles(t *testing.T) map[string]func() []byte {
 	t.Helper()
+	repo := os.DirFS(top)
+	if _, err := fs.Stat(repo, "go.work"); err != nil {
+		t.Fatalf("%s is not the repository's top: %v", top, err)
+	}
 	files := map[string]func() []byte{}
-	err := filepath.WalkDir(".", func(p string, d fs.DirEntry, err error) error {
+	err := fs.WalkDir(repo, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
 		if d.IsDir() && d.Name() == ".git" {
-			return filepath.SkipDir
+			return fs.SkipDir
 		}
 		if !d.IsDir() {
-			files[filepath.ToSlash(p)] = func() []byte {
-				b, err := os.ReadFile(p)
+			files[p] = func() []byte {
+				b, err := fs.ReadFile(repo, p)
 				if err != nil {
 					t.Fatal(err)
 				}
