@@ -57,6 +57,7 @@ type Client struct {
 	logger         *slog.Logger
 	attemptTimeout time.Duration
 	maxBodySize    int64
+	observer       *Observer             // WithObserver's; nil when nothing is observed
 	apiSender      *retryablehttp.Client // sends every attempt of an API call (see initSenders)
 	fileSender     *retryablehttp.Client // and of a download
 }
@@ -331,8 +332,8 @@ func NewClient(baseURL, apiKey string, opts ...Option) (*Client, error) {
 	// The API's two resources: the path segment of each collection, and the
 	// "object" of its records, as internal/resources names them for the
 	// mirror and the tool too.
-	c.Orders = &OrdersService{r: resource[Order, *Order]{c: c, collection: resources.Orders.Collection, kind: resources.Orders.Object}}
-	c.Messages = &MessagesService{r: resource[Message, *Message]{c: c, collection: resources.Messages.Collection, kind: resources.Messages.Object}}
+	c.Orders = &OrdersService{r: newResource[Order](c, resources.Orders)}
+	c.Messages = &MessagesService{r: newResource[Message](c, resources.Messages)}
 	return c, nil
 }
 
@@ -496,11 +497,16 @@ func (c *Client) Get(ctx context.Context, path string, query url.Values, v any) 
 	if !strings.HasPrefix(path, "/") || strings.ContainsAny(path, "?#\\") || slices.Contains(segments, ".") || slices.Contains(segments, "..") {
 		return invalidArgument("Get: path %q must start with / and have no query, fragment or dot segments", path)
 	}
-	a, err := c.get(ctx, path, query)
-	if err != nil {
-		return err
+	var w *callWatch
+	if c.observer != nil {
+		ctx, w = c.watch(ctx, c.rawGetOperation(path))
 	}
-	return newDecodeError(a.url, json.Unmarshal(a.body, v, codecOptions))
+	a, err := c.get(ctx, w, path, query)
+	if err == nil {
+		err = newDecodeError(a.url, json.Unmarshal(a.body, v, codecOptions))
+	}
+	w.done(0, err)
+	return err
 }
 
 // BaseURL returns the base URL the client was made for in one spelling:

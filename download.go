@@ -93,7 +93,9 @@ func (c *Client) Download(ctx context.Context, f *File, w io.Writer, opts *Downl
 	if d.now == nil {
 		d.now = time.Now
 	}
-	err = d.run(ctx)
+	ctx, watch := c.watch(ctx, &downloadOperation)
+	err = d.run(ctx, watch)
+	watch.done(0, err)
 	return d.written, err
 }
 
@@ -126,8 +128,8 @@ func (d *download) checkExpiry(refused error) error {
 
 // run builds the request and sends it through the client's request path
 // for downloads (getFile), which readies each attempt with prepare and
-// hands each answer to receive.
-func (d *download) run(ctx context.Context) error {
+// hands each answer to receive; w watches the call.
+func (d *download) run(ctx context.Context, w *callWatch) error {
 	hreq := (&http.Request{Method: http.MethodGet, URL: d.u, Host: d.u.Host, Header: http.Header{}}).WithContext(ctx)
 	hreq.Header.Set("User-Agent", d.c.userAgent)
 	// identity: a compressed body has no length to check nor ranges to resume
@@ -137,7 +139,7 @@ func (d *download) run(ctx context.Context) error {
 		hreq.Header.Set("Authorization", d.c.credentials.authorization)
 		hreq.Header.Set(d.c.versionHeader, d.c.versionValue)
 	}
-	return d.c.getFile(ctx, hreq, urls.Redact(d.u), d.prepare, d.receive)
+	return d.c.getFile(ctx, w, hreq, urls.Redact(d.u), d.prepare, d.receive)
 }
 
 // prepare readies each attempt's request, the first included: an expired

@@ -24,7 +24,7 @@ func (s *MessagesService) List(ctx context.Context, websiteID int64, opts *ListM
 // yields each message once, as Orders.All does for orders (see there for
 // errors, breaking out of the loop, and records that shift between pages).
 func (s *MessagesService) All(ctx context.Context, websiteID int64, opts *ListMessagesOptions, walk ...WalkOption) iter.Seq2[*Message, error] {
-	return s.r.walkList(ctx, websiteID, orNew(opts), walk, nil)
+	return s.r.walkList(ctx, &s.r.ops.all, websiteID, orNew(opts), walk, nil)
 }
 
 // Sync yields, in ascending creation order, every message of the website

@@ -30,7 +30,7 @@ func (s *OrdersService) List(ctx context.Context, websiteID int64, opts *ListOrd
 // walk can make others shift back and be skipped. For a consistent walk, sort
 // ascending (DirectionAsc) within a closed date window (DateEnd in the past).
 func (s *OrdersService) All(ctx context.Context, websiteID int64, opts *ListOrdersOptions, walk ...WalkOption) iter.Seq2[*Order, error] {
-	return s.r.walkList(ctx, websiteID, orNew(opts), walk, nil)
+	return s.r.walkList(ctx, &s.r.ops.all, websiteID, orNew(opts), walk, nil)
 }
 
 // Sync yields, in ascending creation order, every order of the website that

@@ -54,6 +54,15 @@ func (e entry[T, P]) err() error {
 	return nil
 }
 
+// records is the number of records of the page, those that could not be
+// decoded included; 0 for nil.
+func (p *Page[T]) records() int {
+	if p == nil {
+		return 0
+	}
+	return len(p.Data) + len(p.skipped)
+}
+
 // entries returns the page's records and skipped records in the order of
 // its data.
 func entries[T any, P record[T]](p *Page[T]) []entry[T, P] {
@@ -110,8 +119,8 @@ func WithConcurrency(n int) WalkOption {
 }
 
 // walkList walks the pages of the list that opts describe from opts.Page,
-// passing check on to walk.
-func (r resource[T, P]) walkList(ctx context.Context, websiteID int64, opts listOptions, walkOpts []WalkOption, check func(Pagination) error) iter.Seq2[*T, error] {
+// passing check on to walk; each page is a call of op (r.ops.all or sync).
+func (r resource[T, P]) walkList(ctx context.Context, op *Operation, websiteID int64, opts listOptions, walkOpts []WalkOption, check func(Pagination) error) iter.Seq2[*T, error] {
 	cfg := walkConfig{concurrency: 1}
 	for _, o := range walkOpts {
 		if o != nil {
@@ -121,10 +130,10 @@ func (r resource[T, P]) walkList(ctx context.Context, websiteID int64, opts list
 	q, err := r.checkList(websiteID, opts)
 	start, keepRaw := max(opts.startPage(), 1), opts.keepsRawJSON() // as the call found them, like q
 	cfg.into = opts.responseInto()
-	fetch := func(ctx context.Context, page int, received func()) (*Page[T], error) {
+	fetchPage := func(ctx context.Context, w *callWatch, page int, received func()) (*Page[T], error) {
 		pq := maps.Clone(q)
 		pq.Set("page", strconv.Itoa(page))
-		a, err := r.c.get(ctx, r.listPath(websiteID), pq)
+		a, err := r.c.get(ctx, w, r.listPath(formatID(websiteID)), pq)
 		received()
 		if err != nil {
 			return nil, err
@@ -135,6 +144,12 @@ func (r resource[T, P]) walkList(ctx context.Context, websiteID int64, opts list
 			p.resp = new(Response)
 			a.report(p.resp)
 		}
+		return p, err
+	}
+	fetch := func(ctx context.Context, page int, received func()) (*Page[T], error) {
+		ctx, w := r.c.watch(ctx, op)
+		p, err := fetchPage(ctx, w, page, received)
+		w.done(p.records(), err)
 		return p, err
 	}
 	if ctx == nil {

@@ -151,7 +151,7 @@ func getRaw[T any, P recordValidator[T]](ctx context.Context, r resource[T, P], 
 
 // allRaw is AllRaw of a service whose records are read by r.
 func allRaw[T any, P recordValidator[T]](ctx context.Context, r resource[T, P], websiteID int64, opts listOptions, walk []WalkOption) iter.Seq2[*RawRecord, error] {
-	return rawSeq(rawResource[T, P](r).walkList(ctx, websiteID, opts, walk, nil))
+	return rawSeq(rawResource[T, P](r).walkList(ctx, &r.ops.all, websiteID, opts, walk, nil))
 }
 
 // syncRaw is SyncRaw of a service whose records are read by r.

@@ -3,10 +3,11 @@ package ordermsg
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net/url"
+	"strconv"
 
 	"github.com/google/go-querystring/query"
+	"github.com/ordermsg/ordermsg-go/internal/resources"
 )
 
 // queryOptions is an options struct of a request, never nil (orNew): it
@@ -55,8 +56,30 @@ func orNew[O any](o *O) *O {
 // a time or a page at a time, under /websites/:website_id/<collection>.
 type resource[T any, P record[T]] struct {
 	c          *Client
-	collection string // path segment: "orders" or "messages"
-	kind       string // the records' "object": "order" or "message"
+	collection string      // path segment: "orders" or "messages"
+	kind       string      // the records' "object": "order" or "message"
+	ops        *operations // its kinds of call, as an Observer sees them
+}
+
+// newResource returns the resource of c that res names.
+func newResource[T any, P record[T]](c *Client, res resources.Resource) resource[T, P] {
+	r := resource[T, P]{c: c, collection: res.Collection, kind: res.Object}
+	r.ops = newOperations(r.collection, r.kind, c.baseURL.Path, r.recordPath, r.listPath)
+	return r
+}
+
+// formatID is an id as a path holds it.
+func formatID(id int64) string { return strconv.FormatInt(id, 10) }
+
+// recordPath is the path of one record, /websites/:website_id/<collection>/:id,
+// and listPath the path of the website's list of records. The ids are text:
+// numbers in a request's path, placeholders in its template (Operation).
+func (r resource[T, P]) recordPath(website, id string) string {
+	return "/websites/" + website + "/" + r.collection + "/" + id
+}
+
+func (r resource[T, P]) listPath(website string) string {
+	return "/websites/" + website + "/" + r.collection
 }
 
 // get reads one record: GET /websites/:website_id/<collection>/:id.
@@ -71,7 +94,20 @@ func (r resource[T, P]) get(ctx context.Context, websiteID, id int64, opts query
 	if err != nil {
 		return nil, err
 	}
-	a, err := r.c.get(ctx, fmt.Sprintf("/websites/%d/%s/%d", websiteID, r.collection, id), q)
+	ctx, w := r.c.watch(ctx, &r.ops.get)
+	out, err := r.getRecord(ctx, w, r.recordPath(formatID(websiteID), formatID(id)), q, opts)
+	records := 0
+	if out != nil {
+		records = 1
+	}
+	w.done(records, err)
+	return out, err
+}
+
+// getRecord sends get's request, in the call that w watches, and decodes
+// its answer.
+func (r resource[T, P]) getRecord(ctx context.Context, w *callWatch, path string, q url.Values, opts queryOptions) (*T, error) {
+	a, err := r.c.get(ctx, w, path, q)
 	if err != nil {
 		return nil, err
 	}
@@ -90,7 +126,16 @@ func (r resource[T, P]) list(ctx context.Context, websiteID int64, opts listOpti
 	if err != nil {
 		return nil, err
 	}
-	a, err := r.c.get(ctx, r.listPath(websiteID), q)
+	ctx, w := r.c.watch(ctx, &r.ops.list)
+	p, err := r.listPage(ctx, w, websiteID, q, opts)
+	w.done(p.records(), err)
+	return p, err
+}
+
+// listPage sends list's request, in the call that w watches, and decodes
+// its answer.
+func (r resource[T, P]) listPage(ctx context.Context, w *callWatch, websiteID int64, q url.Values, opts listOptions) (*Page[T], error) {
+	a, err := r.c.get(ctx, w, r.listPath(formatID(websiteID)), q)
 	if err != nil {
 		return nil, err
 	}
@@ -101,11 +146,6 @@ func (r resource[T, P]) list(ctx context.Context, websiteID int64, opts listOpti
 	}
 	a.report(opts.responseInto())
 	return p, nil
-}
-
-// listPath is the path of the website's list of the resource's records.
-func (r resource[T, P]) listPath(websiteID int64) string {
-	return fmt.Sprintf("/websites/%d/%s", websiteID, r.collection)
 }
 
 // checkList checks a list request and encodes its query.

@@ -189,7 +189,7 @@ func (r resource[T, P]) syncListing(ctx context.Context, websiteID int64, cp *Ch
 	}
 	// One page at a time: of pages fetched at once and answered at different
 	// times, a record that appears meanwhile can push another off both.
-	for rec, err := range r.walkList(ctx, websiteID, list, walk, check) {
+	for rec, err := range r.walkList(ctx, &r.ops.sync, websiteID, list, walk, check) {
 		cur := entry[T, P]{rec: rec, resp: pageResp}
 		if bad, ok := err.(*RecordDecodeError); ok {
 			cur.rec, cur.bad, err = nil, bad, nil

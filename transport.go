@@ -65,8 +65,8 @@ func (a *answer) report(into *Response) {
 // URL) with query, whose 2xx answer it returns; any other answer is an
 // *APIError, and a request that got no answer to return a requestError.
 // The caller decodes the body: a body that is not the JSON expected is not
-// retried.
-func (c *Client) get(ctx context.Context, path string, query url.Values) (*answer, error) {
+// retried. w, when not nil, watches the call's attempts and retries.
+func (c *Client) get(ctx context.Context, w *callWatch, path string, query url.Values) (*answer, error) {
 	if ctx == nil {
 		return nil, invalidArgument("nil context")
 	}
@@ -75,7 +75,7 @@ func (c *Client) get(ctx context.Context, path string, query url.Values) (*answe
 	endpoint.Path += path
 	endpoint.RawQuery = encodeQuery(query)
 	u := endpoint.String()
-	req, err := retryablehttp.NewRequestWithContext(withCall(ctx, &call{url: u}), http.MethodGet, u, nil)
+	req, err := retryablehttp.NewRequestWithContext(withCall(ctx, &call{url: u, watch: w}), http.MethodGet, u, nil)
 	if err != nil {
 		return nil, fmt.Errorf("ordermsg: %w", err)
 	}
@@ -90,7 +90,7 @@ func (c *Client) get(ctx context.Context, path string, query url.Values) (*answe
 	// decides on.
 	var got *answer
 	buf := bodybuf.Get() // each attempt reads a 2xx body into it
-	req.SetResponseHandler(func(resp *http.Response) error {
+	req.SetResponseHandler(w.handler(func(resp *http.Response) error {
 		status, body, err := readBody(resp, c.maxBodySize, buf)
 		switch {
 		case err != nil:
@@ -104,7 +104,7 @@ func (c *Client) get(ctx context.Context, path string, query url.Values) (*answe
 		}
 		got = &answer{url: u, body: body, buf: buf, header: resp.Header, status: status, received: time.Now()}
 		return nil
-	})
+	}))
 
 	// Send it; decide.
 	if _, err := c.apiSender.Do(req); err != nil {
@@ -123,16 +123,17 @@ func (c *Client) get(ctx context.Context, path string, query url.Values) (*answe
 // from where the file stands, its first attempt counted as its first retry,
 // so that a large file cut many times still arrives: the policy's retries
 // bound the attempts in a row that bring nothing (with MaxRetries 0, a cut
-// is not resumed). url is req's URL as errors show it: without secrets.
-func (c *Client) getFile(ctx context.Context, req *http.Request, url string, prepare func(*http.Request) error, write func(*http.Response) error) error {
-	cl := &call{url: url, prepare: prepare}
+// is not resumed). url is req's URL as errors show it: without secrets; w,
+// when not nil, watches the call's attempts and retries.
+func (c *Client) getFile(ctx context.Context, w *callWatch, req *http.Request, url string, prepare func(*http.Request) error, write func(*http.Response) error) error {
+	cl := &call{url: url, prepare: prepare, watch: w}
 	req = req.WithContext(withCall(ctx, cl))
 	for resumed := 0; ; resumed = 1 {
 		if err := prepare(req); err != nil {
 			return err
 		}
 		rreq := &retryablehttp.Request{Request: req}
-		rreq.SetResponseHandler(write)
+		rreq.SetResponseHandler(w.handler(write))
 		cl.granted = resumed
 		_, err := c.fileSender.Do(rreq)
 		var resume *resumeError
@@ -164,6 +165,7 @@ type call struct {
 	url     string                    // as errors and logs show it
 	granted int                       // retries granted so far, a download's earlier series counted (see getFile)
 	prepare func(*http.Request) error // a download's, run before each retry
+	watch   *callWatch                // the call's observation, nil without an Observer
 }
 
 // callKey is the context key of a request's *call.
@@ -208,13 +210,14 @@ func (c *Client) initSenders() {
 	files.Transport = idleKept{next: &stallwatch.Transport{Next: transportOf(c.httpClient), Timeout: c.attemptTimeout}}
 	sender := func(hc *http.Client) *retryablehttp.Client {
 		return &retryablehttp.Client{
-			HTTPClient:   hc,
-			Logger:       nil,
-			RetryMax:     c.retry.MaxRetries,
-			CheckRetry:   c.checkRetry,
-			Backoff:      func(time.Duration, time.Duration, int, *http.Response) time.Duration { return 0 },
-			PrepareRetry: prepareRetry,
-			ErrorHandler: retryablehttp.PassthroughErrorHandler,
+			HTTPClient:     hc,
+			Logger:         nil,
+			RetryMax:       c.retry.MaxRetries,
+			CheckRetry:     c.checkRetry,
+			Backoff:        func(time.Duration, time.Duration, int, *http.Response) time.Duration { return 0 },
+			PrepareRetry:   prepareRetry,
+			ErrorHandler:   retryablehttp.PassthroughErrorHandler,
+			RequestLogHook: c.attemptHook(), // run before each attempt
 		}
 	}
 	c.apiSender, c.fileSender = sender(&api), sender(&files)
@@ -246,11 +249,15 @@ func (c *Client) checkRetry(ctx context.Context, resp *http.Response, err error)
 	if cl == nil {
 		return false, nil
 	}
+	if resp == nil {
+		cl.watch.attemptDone(0, err) // an answer's attempt ends in its response handler
+	}
 	w, ok := c.retryWait(ctx, cl, resp, err)
 	if !ok {
 		return false, nil
 	}
 	cl.granted++
+	cl.watch.retry(w, err)
 	if c.logger != nil {
 		args := []any{"method", http.MethodGet, "url", cl.url, "attempt", cl.granted + 1, "wait", w}
 		var apiErr *APIError

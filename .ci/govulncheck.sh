@@ -21,7 +21,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 govulncheck=golang.org/x/vuln/cmd/govulncheck@v1.9.0
-pkgs=(./... ./cmd/ordermsg/... ./contract/... ./mirror/... ./internal/benchpeers/ogen/... ./internal/tools/...)
+pkgs=(./... ./cmd/ordermsg/... ./contract/... ./mirror/... ./internal/benchpeers/ogen/... ./internal/tools/... ./otelordermsg/...)
 
 db=()
 if [ "${VULNDB:-}" != live ]; then

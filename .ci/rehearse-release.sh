@@ -19,11 +19,14 @@
 #      program using the mirror with pgx builds;
 #   3. go install github.com/ordermsg/ordermsg-go/cmd/ordermsg@VERSION works,
 #      and ordermsg --version prints VERSION;
-#   4. a module that imports only the root package has no pgx, modernc, cobra
-#      or kin-openapi in its go.sum after go mod tidy;
+#   4. a module that imports only the root package has no pgx, modernc, cobra,
+#      kin-openapi or OpenTelemetry (go.opentelemetry.io) in its go.sum after
+#      go mod tidy;
 #   5. go test of the released packages (the list `tested` below) passes from
 #      the module cache, as a user's `go test all` runs them: the files
-#      read-only, no sibling module's folder beside them.
+#      read-only, no sibling module's folder beside them;
+#   6. go get github.com/ordermsg/ordermsg-go/otelordermsg@VERSION works, and a
+#      program traced with it builds and prints its spans.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 top=$PWD
@@ -43,7 +46,7 @@ root=github.com/ordermsg/ordermsg-go
 
 # The packages whose tests step 5 runs from the module cache: a released
 # module adds its pattern here.
-tested=("$root/..." "$root/mirror/...")
+tested=("$root/..." "$root/mirror/..." "$root/otelordermsg/...")
 
 work=$(mktemp -d /tmp/ordermsg-rehearsal.XXXXXX)
 # Step 5's module cache is read-only, as go makes it without -modcacherw.
@@ -128,10 +131,10 @@ EOF
 
 step "4. a module that imports only the root package: its go.sum"
 sum=$work/sdkuser/go.sum
-if grep -E '^(github\.com/jackc/pgx|modernc\.org/|github\.com/spf13/cobra|github\.com/getkin/kin-openapi)' "$sum"; then
+if grep -E '^(github\.com/jackc/pgx|modernc\.org/|github\.com/spf13/cobra|github\.com/getkin/kin-openapi|go\.opentelemetry\.io/)' "$sum"; then
   fail "the go.sum of a module that imports only $root holds the lines above"
 fi
-echo "no pgx, modernc, cobra or kin-openapi among its $(wc -l <"$sum") go.sum lines"
+echo "no pgx, modernc, cobra, kin-openapi or go.opentelemetry.io among its $(wc -l <"$sum") go.sum lines"
 
 step "2. go get $root/mirror@$version, and a program using the mirror with pgx"
 newmodule mirroruser
@@ -186,6 +189,56 @@ step "3. go install $root/cmd/ordermsg@$version"
 printed=$("$GOBIN/ordermsg" --version)
 [ "$printed" = "ordermsg $version" ] || fail "ordermsg --version printed '$printed', want 'ordermsg $version'"
 echo "$printed"
+
+step "6. go get $root/otelordermsg@$version, and a program traced with it"
+newmodule oteluser
+cat >"$work/oteluser/main.go" <<'EOF'
+// A program whose SDK calls are traced with otelordermsg, its spans kept
+// in memory and printed, against a server that answers one page.
+package main
+
+import (
+	"context"
+	"fmt"
+	"log"
+	"net/http"
+	"net/http/httptest"
+
+	"github.com/ordermsg/ordermsg-go"
+	"github.com/ordermsg/ordermsg-go/otelordermsg"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+)
+
+func main() {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `{"object":"list","data":[{"object":"order","id":7,"date_created":"2024-03-01T10:00:00+00:00"}],`+
+			`"meta":{"pagination":{"total":1,"count":1,"per_page":25,"current_page":1,"total_pages":1}}}`)
+	}))
+	defer srv.Close()
+	spans := tracetest.NewSpanRecorder()
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans))
+	c, err := ordermsg.NewClient(srv.URL, "key", otelordermsg.New(otelordermsg.WithTracerProvider(tp)))
+	if err != nil {
+		log.Fatal(err)
+	}
+	if _, err := c.Orders.List(context.Background(), 1, nil); err != nil {
+		log.Fatal(err)
+	}
+	for _, s := range spans.Ended() {
+		fmt.Println(s.Name())
+	}
+}
+EOF
+(
+  cd "$work/oteluser"
+  go get "$root/otelordermsg@$version"
+  go mod tidy
+  out=$(go run . | paste -sd, -)
+  [ "$out" = "GET /websites/{website_id}/orders,Orders.List" ] || fail "the traced program printed $out"
+  echo "spans: $out"
+  grep -Eq "^\s+github\.com/ordermsg/ordermsg-go/otelordermsg ${version//./\\.}\$" go.mod || fail "go.mod does not require otelordermsg $version"
+)
 
 step "5. go test ${tested[*]} from a read-only module cache"
 # A new module that requires the tested modules, with their tests'
