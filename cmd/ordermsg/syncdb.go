@@ -171,8 +171,9 @@ records that were new, updated, unchanged and deleted, and the seconds taken:
 			}
 			bar := newSyncProgress(a)
 			start := time.Now()
+			// mirror_runs keeps the run's error: never with a secret.
 			res, err := m.Sync(ctx, c, site, &mirror.Options{RefreshDays: refreshDays, Reconcile: reconcile, BaseURLMoved: moved,
-				PageSize: count, Concurrency: pages, Progress: bar.add})
+				PageSize: count, Concurrency: pages, Progress: bar.add, Secrets: append(keySpellings(a.apiKey), target.secrets...)})
 			bar.stop()
 			switch {
 			case err == nil:
