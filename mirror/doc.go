@@ -164,15 +164,16 @@
 // Records are written in transactions of up to a batch, each with the
 // checkpoint that covers them; no transaction is open while a page is
 // fetched. Two runs of the same website at once both finish and leave the
-// mirror exact: in PostgreSQL a run holds an advisory lock per website and
-// resource, so the second waits for the first and then finds nothing new; in
-// SQLite a run holds a lease per website and resource (mirror_leases), so
-// the second waits for the first; a lease of a killed process on this host
-// is taken at once, one elsewhere after a minute. A run moves its lease on
-// every 15 seconds from a connection of the pool besides its own: give a
-// SQLite pool a limit above the connections its runs hold at once (or none),
-// or a run longer than a minute may be joined by another. A run killed at
-// any moment keeps what it committed, and the next goes on from there.
+// mirror exact: a Sync holds the website, and each table's run a lock of its
+// own (in PostgreSQL advisory locks; in SQLite leases, rows of
+// mirror_leases), so the second waits for the first and then finds nothing
+// new, and a fleet's worker skips a website held; a lease of a killed
+// process on this host is taken at once, one elsewhere after a minute. A run
+// moves its lease on every 15 seconds from a connection of the pool besides
+// its own: give a SQLite pool a limit above the connections its runs hold at
+// once (or none), or a run longer than a minute may be joined by another. A
+// run killed at any moment keeps what it committed, and the next goes on
+// from there.
 //
 // # Refused records
 //
