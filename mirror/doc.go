@@ -40,7 +40,7 @@
 //     and resource, written in the same transaction as the records it covers.
 //   - refused_records: the records the SDK could not decode (below).
 //   - website_sources: the base URL each website is mirrored from (below).
-//   - mirror_runs: a row per run of a website by SyncFleet (below).
+//   - mirror_runs: a row per run of a website by Sync or SyncFleet (below).
 //   - mirror_schema: the schema's version.
 //
 // Times the mirror takes from its own clock (read_at, deleted_at, and those
@@ -134,12 +134,20 @@
 // longer runs, is anyone's. The file takes one writer at a time: one worker
 // per SQLite file is what pays.
 //
-// Each website's run leaves a row in mirror_runs when it ends: website_id,
-// started_at and finished_at (the mirror's clock), status ("ok" or
-// "failed"), new_records, updated_records and deleted_records (orders and
-// messages together), and error, the failure's text. A skipped website
-// leaves none, nor does a run killed before its end. Rows are never
-// removed: delete the old ones when they are no longer wanted.
+// Each website's run, a fleet's or a Sync's, leaves a row in mirror_runs
+// when it ends: website_id, started_at and finished_at (the mirror's
+// clock), status ("ok" or "failed"), new_records, updated_records and
+// deleted_records (orders and messages together), and error, the failure's
+// text. A run starts once it holds the website (a Sync waits for it), so
+// that the runs of a website never overlap. A skipped website leaves no
+// row, nor does a run killed before its end. Rows are never removed:
+// delete the old ones when they are no longer wanted.
+//
+// The view mirror_website_states gives each website's state, read from
+// mirror_runs: last_success_at, last_run_started_at, last_run_finished_at,
+// last_status, last_error and consecutive_failures (the failures since the
+// last success). Mirror.WebsiteStates reads it; OpenExisting opens a
+// database for that without making a mirror in it.
 //
 // # Schema
 //
@@ -156,15 +164,16 @@
 // Records are written in transactions of up to a batch, each with the
 // checkpoint that covers them; no transaction is open while a page is
 // fetched. Two runs of the same website at once both finish and leave the
-// mirror exact: in PostgreSQL a run holds an advisory lock per website and
-// resource, so the second waits for the first and then finds nothing new; in
-// SQLite a run holds a lease per website and resource (mirror_leases), so
-// the second waits for the first; a lease of a killed process on this host
-// is taken at once, one elsewhere after a minute. A run moves its lease on
-// every 15 seconds from a connection of the pool besides its own: give a
-// SQLite pool a limit above the connections its runs hold at once (or none),
-// or a run longer than a minute may be joined by another. A run killed at
-// any moment keeps what it committed, and the next goes on from there.
+// mirror exact: a Sync holds the website, and each table's run a lock of its
+// own (in PostgreSQL advisory locks; in SQLite leases, rows of
+// mirror_leases), so the second waits for the first and then finds nothing
+// new, and a fleet's worker skips a website held; a lease of a killed
+// process on this host is taken at once, one elsewhere after a minute. A run
+// moves its lease on every 15 seconds from a connection of the pool besides
+// its own: give a SQLite pool a limit above the connections its runs hold at
+// once (or none), or a run longer than a minute may be joined by another. A
+// run killed at any moment keeps what it committed, and the next goes on
+// from there.
 //
 // # Refused records
 //
@@ -175,6 +184,6 @@
 // it to leave such rows out. When the orders fail, the messages are still
 // mirrored; a failure of the website (401, 403, 404) or an ended context is
 // reported once (and when the tables are read in turn, as a fleet's are,
-// stops the run before the messages). Website.Secrets are masked in
-// mirror_runs.error, in every spelling that decodes to them.
+// stops the run before the messages). Options.Secrets and Website.Secrets
+// are masked in mirror_runs.error, in every spelling that decodes to them.
 package mirror

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"time"
 
 	"github.com/ordermsg/ordermsg-go"
 	"github.com/ordermsg/ordermsg-go/mirror"
@@ -134,4 +135,46 @@ func ExampleMirror_SyncFleet() {
 	// Output:
 	// 3 synced: 30 orders and 36 messages new
 	// mirror_runs: 3 runs ok
+}
+
+// ExampleMirror_WebsiteStates syncs a website twice, the second time with a
+// key the service refuses, and reads its state: what a monitor checks.
+func ExampleMirror_WebsiteStates() {
+	srv := ordermsgtest.NewServer(ordermsgtest.Generate(ordermsgtest.Config{Seed: 1, Websites: 1, OrdersPerWebsite: 3, MessagesPerWebsite: 2}))
+	defer srv.Close()
+	dir, err := os.MkdirTemp("", "mirror-example")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	db, err := sql.Open("sqlite", filepath.Join(dir, "shop.db"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer db.Close()
+	ctx := context.Background()
+	m, err := mirror.Open(ctx, db, mirror.SQLite)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, key := range []string{srv.APIKey, "omk_revoked_key"} {
+		c, err := ordermsg.NewClient(srv.URL, key)
+		if err != nil {
+			log.Fatal(err)
+		}
+		// The second run fails (401), and its row in mirror_runs says
+		// so; Secrets are masked there should a server quote them.
+		m.Sync(ctx, c, srv.WebsiteID, &mirror.Options{Secrets: []string{key}})
+	}
+
+	states, err := m.WebsiteStates(ctx)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, s := range states {
+		fmt.Printf("website %d: last run %s, %d consecutive failures, last success %s ago\n",
+			s.WebsiteID, s.LastStatus, s.ConsecutiveFailures, time.Since(s.LastSuccess).Round(time.Hour))
+	}
+	// Output:
+	// website 1001: last run failed, 1 consecutive failures, last success 0s ago
 }

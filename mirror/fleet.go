@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -366,19 +367,29 @@ func (f *fleet) syncWebsite(ctx context.Context, conn *sql.Conn, w Website) (r W
 		return r, ended
 	}
 	defer func() { ended = release() }()
-	r.Started = time.Now()
-	r.Result, r.Err = f.m.sync(ctx, w.Client, w.ID, &f.opts, conn)
+	return f.m.syncHeld(ctx, conn, conn, w, &f.opts), false
+}
+
+// syncHeld syncs w, which this run holds on conn, as Sync does on runConn
+// (nil for connections of the pool), and records its run in mirror_runs:
+// the one path of Sync and of a fleet's websites. The run starts once the
+// website is held, so that the runs of a website in mirror_runs never
+// overlap; the row is written on conn, or on another connection when conn
+// has ended, with w's secrets and opts' masked in the text of its failure.
+func (m *Mirror) syncHeld(ctx context.Context, conn, runConn *sql.Conn, w Website, opts *Options) WebsiteResult {
+	r := WebsiteResult{WebsiteID: w.ID, Started: time.Now()}
+	r.Result, r.Err = m.sync(ctx, w.Client, w.ID, opts, runConn)
 	r.Finished = time.Now()
-	// The row is written on another connection when conn has ended.
 	bg := context.WithoutCancel(ctx)
-	if err := f.m.onConnOrAnother(bg, conn, func(c *sql.Conn) error { return f.m.recordRun(bg, c, r, w.Secrets) }); err != nil {
+	secrets := append(slices.Clip(w.Secrets), opts.Secrets...)
+	if err := m.onConnOrAnother(bg, conn, func(c *sql.Conn) error { return m.recordRun(bg, c, r, secrets) }); err != nil {
 		if r.Err == nil {
 			r.Err = dbErr(fmt.Errorf("mirror: recording the run of website %d: %w", w.ID, err))
 		} else {
 			r.Err = fmt.Errorf("%w (and recording the run: %v)", r.Err, err)
 		}
 	}
-	return r, false
+	return r
 }
 
 // hold takes a website for this worker, on conn, until release is called:
@@ -390,7 +401,7 @@ func (f *fleet) syncWebsite(ctx context.Context, conn *sql.Conn, w Website) (r W
 // released the website itself (SkipSynced, or an error after the lock).
 func (m *Mirror) hold(ctx context.Context, conn *sql.Conn, site int64, since time.Time) (release func() (ended bool), skip Skip, ended bool, err error) {
 	if m.backend == PostgreSQL {
-		key := advisoryKey(fmt.Sprintf("ordermsg mirror fleet website %d", site))
+		key := websiteKey(site)
 		var held bool
 		if err := conn.QueryRowContext(ctx, "SELECT pg_try_advisory_lock($1)", key).Scan(&held); err != nil {
 			return nil, NotSkipped, false, fmt.Errorf("mirror: taking website %d: %w", site, err)
@@ -398,15 +409,7 @@ func (m *Mirror) hold(ctx context.Context, conn *sql.Conn, site int64, since tim
 		if !held {
 			return nil, SkipHeld, false, nil
 		}
-		release = func() bool {
-			if _, err := conn.ExecContext(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock($1)", key); err != nil {
-				// The lock belongs to the session: end it rather than
-				// return it to the pool still locked.
-				conn.Raw(func(any) error { return errBadConn })
-				return true
-			}
-			return false
-		}
+		release = advisoryUnlock(ctx, conn, key)
 	} else {
 		leased, err := m.tryLease(ctx, conn, site, fleetLease)
 		switch {
@@ -423,8 +426,49 @@ func (m *Mirror) hold(ctx context.Context, conn *sql.Conn, site int64, since tim
 	return release, NotSkipped, false, nil
 }
 
-// fleetLease is the resource of the lease of a website that a worker of a
-// fleet holds, in SQLite, beside those of its orders and messages.
+// waitFor holds a website for a Sync, on conn, until release is called,
+// waiting while another run holds it (a fleet's worker, another Sync): in
+// PostgreSQL through the advisory lock that hold tries, in SQLite through
+// the same lease. release reports whether it ended conn's session.
+func (m *Mirror) waitFor(ctx context.Context, conn *sql.Conn, site int64) (release func() (ended bool), err error) {
+	if m.backend == PostgreSQL {
+		key := websiteKey(site)
+		if _, err := conn.ExecContext(ctx, "SELECT pg_advisory_lock($1)", key); err != nil {
+			return nil, fmt.Errorf("mirror: waiting for website %d: %w", site, err)
+		}
+		return advisoryUnlock(ctx, conn, key), nil
+	}
+	leased, err := m.lease(ctx, conn, site, fleetLease)
+	if err != nil {
+		return nil, fmt.Errorf("mirror: waiting for website %d: %w", site, err)
+	}
+	return func() bool { leased(); return false }, nil
+}
+
+// websiteKey is the PostgreSQL advisory lock of a website that a run
+// holds while it syncs it.
+func websiteKey(site int64) int64 {
+	return advisoryKey(fmt.Sprintf("ordermsg mirror fleet website %d", site))
+}
+
+// advisoryUnlock is the release of the advisory lock key that conn's
+// session holds. It reports whether it ended the session, which it does
+// when the lock cannot be released otherwise.
+func advisoryUnlock(ctx context.Context, conn *sql.Conn, key int64) func() (ended bool) {
+	return func() bool {
+		if _, err := conn.ExecContext(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock($1)", key); err != nil {
+			// The lock belongs to the session: end it rather than return
+			// it to the pool still locked.
+			conn.Raw(func(any) error { return errBadConn })
+			return true
+		}
+		return false
+	}
+}
+
+// fleetLease is the resource of the lease of a website that a run holds
+// while it syncs it (a fleet's worker, a Sync), in SQLite, beside those of
+// its orders and messages.
 const fleetLease = "fleet"
 
 // syncedSince returns SkipSynced when mirror_runs holds a run of the

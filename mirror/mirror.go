@@ -197,6 +197,13 @@ type Options struct {
 	// Progress, when set, is called once for each record read, from the
 	// goroutines of the orders and of the messages at once.
 	Progress func()
+	// Secrets are strings that the text of a run's failure must never hold
+	// where the mirror keeps it (mirror_runs.error), each replaced there by
+	// xxxxx: the client's API key, which the mirror cannot read from the
+	// client and a server may quote in an error's message, and any other
+	// secret a driver may quote (a database password). The error returned
+	// keeps the text as it was. A fleet masks them with each Website's.
+	Secrets []string
 }
 
 // withDefaults returns the options (the zero ones for nil) with the
@@ -255,12 +262,15 @@ type Result struct {
 // messages created since the website's checkpoints, each with the data of
 // every include of OrderIncludes and MessageIncludes and its JSON exactly
 // as the server sent it; then, with RefreshDays, the recent records again,
-// or with Reconcile every record. It reads the orders and the messages at
-// once, each on a connection of db's pool, when the pool has room for them
-// (no limit, or in PostgreSQL at least 2 connections, in SQLite 4: each
-// table's lease is moved on from a connection of its own); else in turn. A
-// record that the SDK cannot decode is kept as sent in refused_records and
-// counted Refused, and the run goes on.
+// or with Reconcile every record. It holds the website while it runs, as a
+// fleet's worker does (see SyncFleet), waiting while another holds it, and
+// then records its run in mirror_runs, as SyncFleet does. It reads the
+// orders and the messages at once, each on a connection of db's pool
+// besides the one that holds the website, when the pool has room for them
+// (no limit, or in PostgreSQL at least 3 connections, in SQLite 6: each
+// lease is moved on from a connection of its own); else in turn. A record
+// that the SDK cannot decode is kept as sent in refused_records and counted
+// Refused, and the run goes on.
 //
 // Before any write, Sync checks that the website is mirrored from c's base
 // URL (its first run records it): a run from another one returns a
@@ -278,7 +288,34 @@ type Result struct {
 // same or none (read in turn, the messages are then not read). Errors of
 // the database match ErrDatabase; others come from the API or the network.
 func (m *Mirror) Sync(ctx context.Context, c *ordermsg.Client, websiteID int64, opts *Options) (Result, error) {
-	return m.sync(ctx, c, websiteID, opts, nil)
+	o, err := opts.withDefaults()
+	if err == nil {
+		err = checkWebsite(c, websiteID)
+	}
+	if err != nil {
+		return Result{}, err
+	}
+	conn, err := m.conn(ctx)
+	if err != nil {
+		return Result{}, dbErrOf(ctx, err)
+	}
+	defer conn.Close()
+	release, err := m.waitFor(ctx, conn, websiteID)
+	if err != nil {
+		if m.backend == PostgreSQL {
+			// A lock the server granted may be held still, its answer
+			// lost: end the session rather than return it to the pool.
+			conn.Raw(func(any) error { return errBadConn })
+		}
+		return Result{}, dbErrOf(ctx, err)
+	}
+	defer release()
+	var runConn *sql.Conn
+	if !m.roomForBothTables() {
+		runConn = conn
+	}
+	r := m.syncHeld(ctx, conn, runConn, Website{ID: websiteID, Client: c}, &o)
+	return r.Result, r.Err
 }
 
 // sync is Sync, on conn when not nil (else on connections of the pool).
@@ -327,13 +364,14 @@ func (m *Mirror) sync(ctx context.Context, c *ordermsg.Client, websiteID int64, 
 }
 
 // roomForBothTables reports whether the pool of m's database has room for a
-// Sync to read the orders and the messages at once: a connection for each,
-// and in SQLite one more for each to move its lease on (lease.go); any
-// number when the pool has no limit.
+// Sync to read the orders and the messages at once: a connection for each
+// besides the one that holds the website, and in SQLite one more for each
+// of their leases to be moved on from (lease.go); any number when the pool
+// has no limit.
 func (m *Mirror) roomForBothTables() bool {
-	need := 2
+	need := 3
 	if m.backend == SQLite {
-		need = 4
+		need = 6
 	}
 	limit := m.db.Stats().MaxOpenConnections
 	return limit == 0 || limit >= need

@@ -18,7 +18,7 @@ import (
 // (migrations/). Version 1 is the unversioned SQLite database of ordermsg
 // sync --db before this package (one website, records without their
 // includes).
-const SchemaVersion = 4
+const SchemaVersion = 5
 
 // ErrSchema is matched (errors.Is) by the error of Open for a database whose
 // tables are not a mirror's this version can use: made by a newer version,

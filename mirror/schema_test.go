@@ -57,6 +57,8 @@ var releasedSteps = map[string]string{
 	"postgresql/0003_exact_over_time.sql":       "4f7cdd0e08de46b6f7d061e782e78babf1edac38d41f53473c298c9341d0c00e",
 	"sqlite/0004_fleet_runs.sql":                "84e2adbc9663946a58283082b61fb88c08c7ac635fa34a689d1144e04f48a604",
 	"postgresql/0004_fleet_runs.sql":            "e7a6bfb65cdbd31a4850fe03ab88191c1f078dfae2b9bfb9f45d092fe6a382ef",
+	"sqlite/0005_website_states.sql":            "ea91697316e337a74a81238ca16a9e2658f8ce1c93c4b1b6295cac49b874adde",
+	"postgresql/0005_website_states.sql":        "d3d08f17fdecc1302cf8fc5e2a49149e53cebc962e8fab5520e1b3a83fd08cc8",
 }
 
 // TestReleasedStepsNeverChange: the steps are numbered from 1 to

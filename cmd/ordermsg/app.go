@@ -116,19 +116,20 @@ ORDERMSG_WEBSITE_ID, and requires the version header you set.
 	root.Flags().Bool("version", false, "print the version of ordermsg")
 
 	// Every command of the tool, in the order of the help.
-	serve, version := a.serveCommand(), a.versionCommand()
+	serve, status, version := a.serveCommand(), a.statusCommand(), a.versionCommand()
 	root.AddCommand(
 		newResourceCommand(a, ordersKind),
 		newResourceCommand(a, messagesKind),
 		a.filesCommand(),
 		a.syncCommand(),
+		status,
 		serve,
 		version,
 	)
 	// The connection flags belong to the commands that connect: serve runs
-	// a service and version reads none.
+	// a service, status reads a database and version reads none.
 	for _, c := range root.Commands() {
-		if c != serve && c != version {
+		if c != serve && c != status && c != version {
 			a.connectionFlags(c)
 		}
 	}

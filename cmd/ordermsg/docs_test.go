@@ -121,6 +121,18 @@ func TestDocumentedCommandsRun(t *testing.T) {
 		switch {
 		case len(d.args) > 0 && d.args[0] == "serve":
 			runServe(t, name, d.args)
+		case len(d.args) > 0 && d.args[0] == "status":
+			// status reads a mirror: the demo's, synced a moment ago
+			// into the --db of the line, in the folder the line runs in.
+			dir := t.TempDir()
+			if i := slices.Index(d.args, "--db"); i >= 0 && i+1 < len(d.args) {
+				if r := runCommand(t, command(t, dir, nil, "sync", "--db", d.args[i+1], "--demo")); r.code != exitOK {
+					t.Fatalf("%s: syncing the demo first: %v", name, r)
+				}
+			}
+			if r := runCommand(t, command(t, dir, nil, d.args...)); r.code != exitOK {
+				t.Errorf("%s: %v", name, r)
+			}
 		case d.needsCredentials:
 			// A --websites FILE lists the websites of the service, with
 			// their keys, in the folder the line runs in.

@@ -52,7 +52,9 @@ Records are written in transactions of up to 500, each with the checkpoint
 that covers them, and no transaction stays open while a page is fetched: a
 run stopped at any moment (Ctrl-C, a crash, kill -9) keeps what it committed,
 the next run goes on from there, and two runs at once both finish. Every
-record ends up in the database exactly once.
+record ends up in the database exactly once. Each run of a website leaves a
+row in the table mirror_runs, once it holds the website (a run waits for
+another's of the same website): ordermsg status reads them.
 
 Nothing in the API says when a record changes (statuses do): --refresh-days N
 reads again the records created in the N days before the newest one, and
@@ -176,8 +178,9 @@ records that were new, updated, unchanged and deleted, and the seconds taken:
 			}
 			bar := newSyncProgress(a)
 			start := time.Now()
+			// mirror_runs keeps the run's error: never with a secret.
 			res, err := m.Sync(ctx, c, site, &mirror.Options{RefreshDays: refreshDays, Reconcile: reconcile, AllowMassDelete: massDelete, BaseURLMoved: moved,
-				PageSize: count, Concurrency: pages, Progress: bar.add})
+				PageSize: count, Concurrency: pages, Progress: bar.add, Secrets: append(keySecrets(a.apiKey), target.secrets...)})
 			bar.stop()
 			switch {
 			case err == nil:
