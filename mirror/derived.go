@@ -360,15 +360,22 @@ func plainASCII(b []byte) bool {
 	return true
 }
 
-// nulFreeJSON is the record's JSON with every NUL character (\u0000) in a
-// string, member names included, replaced by U+FFFD, for the views to read;
-// nil when it has none, which is nearly always. PostgreSQL keeps \u0000 in a
-// json value but fails every query that takes text out of such a value
-// ("unsupported Unicode escape sequence"), and text columns cannot hold a
-// NUL: the column json keeps the record as sent, and the views read this
-// copy when there is one (in SQLite too, so that both give the same rows).
-func nulFreeJSON(raw []byte) []byte {
-	if !bytes.Contains(raw, []byte(`\u0000`)) {
+// maxViewDepth is the deepest nesting of arrays and objects that SQLite's
+// JSON functions read: a record nested deeper ("malformed JSON") would fail
+// every query of a view that meets it, for every website.
+const maxViewDepth = 1000
+
+// viewJSON is the record's JSON as the views read it when that cannot be
+// the record as sent, for the column nul_free_json; nil when it can, which
+// is nearly always. In it, every NUL character (\u0000) in a string, member
+// names included, is U+FFFD: PostgreSQL keeps \u0000 in a json value but
+// fails every query that takes text out of such a value ("unsupported
+// Unicode escape sequence"), and text columns cannot hold a NUL. And every
+// array or object nested deeper than maxViewDepth is null. The column json
+// keeps the record as sent; the views of both databases read this copy
+// when there is one, so that both give the same rows.
+func viewJSON(raw []byte) []byte {
+	if !bytes.Contains(raw, []byte(`\u0000`)) && !deeperThan(raw, maxViewDepth) {
 		return nil
 	}
 	dec := jsontext.NewDecoder(bytes.NewBuffer(raw))
@@ -376,6 +383,16 @@ func nulFreeJSON(raw []byte) []byte {
 	enc := jsontext.NewEncoder(&out)
 	changed := false
 	for {
+		if k := dec.PeekKind(); (k == '[' || k == '{') && dec.StackDepth() >= maxViewDepth {
+			if _, err := dec.ReadValue(); err != nil {
+				return nil
+			}
+			if err := enc.WriteToken(jsontext.Null); err != nil {
+				return nil
+			}
+			changed = true
+			continue
+		}
 		tok, err := dec.ReadToken()
 		if err == io.EOF {
 			break
@@ -396,6 +413,32 @@ func nulFreeJSON(raw []byte) []byte {
 		return nil // a \\u0000: a backslash, then the letters u0000
 	}
 	return bytes.TrimSpace(out.Bytes())
+}
+
+// deeperThan reports whether raw, JSON, nests arrays and objects more than
+// limit deep. Fewer brackets than that, as in nearly every record, say no
+// without a scan.
+func deeperThan(raw []byte, limit int) bool {
+	if bytes.Count(raw, []byte{'['})+bytes.Count(raw, []byte{'{'}) <= limit {
+		return false
+	}
+	depth, inString := 0, false
+	for i := 0; i < len(raw); i++ {
+		switch c := raw[i]; {
+		case inString && c == '\\':
+			i++ // the escaped byte
+		case c == '"':
+			inString = !inString
+		case inString:
+		case c == '[' || c == '{':
+			if depth++; depth > limit {
+				return true
+			}
+		case c == ']' || c == '}':
+			depth--
+		}
+	}
+	return false
 }
 
 // nulFree is s with every NUL character replaced by U+FFFD, as the mirror

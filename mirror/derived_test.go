@@ -72,14 +72,35 @@ func TestContentDigest(t *testing.T) {
 
 // The views' copy of a record replaces every \u0000, in values and in
 // member names, by U+FFFD, and exists only for a record that has one.
-func TestNULFreeJSON(t *testing.T) {
+func TestViewJSONReplacesNULs(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
 		{`{"a":"x"}`, ""},
 		{`{"a":"x\\u0000"}`, ""}, // a backslash, then u0000
 		{`{"a":"x\u0000y","b\u0000":[1,"\u0000"],"c":"\\\u0000"}`, `{"a":"x` + "\uFFFD" + `y","b` + "\uFFFD" + `":[1,"` + "\uFFFD" + `"],"c":"\\` + "\uFFFD" + `"}`},
 	} {
-		if got := string(nulFreeJSON([]byte(c.in))); got != c.want {
-			t.Errorf("nulFreeJSON(%s) = %s, want %s", c.in, got, c.want)
+		if got := string(viewJSON([]byte(c.in))); got != c.want {
+			t.Errorf("viewJSON(%s) = %s, want %s", c.in, got, c.want)
+		}
+	}
+}
+
+// The views' copy of a record replaces every array or object nested deeper
+// than SQLite reads (1,000 levels) by null, and exists only for a record
+// that has one; brackets in strings do not count.
+func TestViewJSONCutsWhatSQLiteCannotRead(t *testing.T) {
+	nested := func(n int, inner string) string { return strings.Repeat("[", n) + inner + strings.Repeat("]", n) }
+	for _, c := range []struct{ name, in, want string }{
+		{"1,000 levels", `{"a":` + nested(maxViewDepth-1, "1") + `}`, ""},
+		{"brackets in strings", `{"a":"` + strings.Repeat("[{", 2*maxViewDepth) + `","b":"\\\"[["}`, ""},
+		{"1,001 levels", `{"a":` + nested(maxViewDepth, `{"b":2}`) + `,"c":[3]}`, `{"a":` + nested(maxViewDepth-1, "null") + `,"c":[3]}`},
+		{"deep and a NUL", `{"n":"\u0000","a":` + nested(maxViewDepth+5, "") + `}`, `{"n":"` + "\uFFFD" + `","a":` + nested(maxViewDepth-1, "null") + `}`},
+	} {
+		got := string(viewJSON([]byte(c.in)))
+		if got != c.want {
+			t.Errorf("%s: viewJSON = %.80s… (%d bytes), want %.80s… (%d bytes)", c.name, got, len(got), c.want, len(c.want))
+		}
+		if got != "" && deeperThan([]byte(got), maxViewDepth) {
+			t.Errorf("%s: the copy still nests deeper than %d", c.name, maxViewDepth)
 		}
 	}
 }

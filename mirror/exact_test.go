@@ -48,6 +48,7 @@ func TestStaysExactOverTime(t *testing.T) {
 		{"a reconcile completes with records of ids that are not positive", nonPositiveIDs},
 		{"a reconcile counts each record once", reconcileCountsOnce},
 		{"a refused record of id 0 is kept by its id", refusedRecordOfIDZero},
+		{"a record nested deeper than SQLite reads fails no view", deepRecord},
 		{"rows an older version writes during an upgrade are healed", olderVersionRowsHealed},
 		{"one source per website", oneSourcePerWebsite},
 		{"records a run takes for new that the table holds are compared, not written twice", heldTakenForNew},
@@ -914,4 +915,31 @@ func refusedRecordOfIDZero(t *testing.T, e *exact) {
 	if n := count(t, e.db, trusted); n != 0 {
 		t.Errorf("the documented LEFT JOIN keeps the stale row of order 0")
 	}
+}
+
+// deepRecord: an order whose unknown member nests 1,200 levels deep, past
+// the 1,000 that SQLite's JSON functions read, is mirrored as sent, and
+// every view answers, for its website and the other one in the database.
+func deepRecord(t *testing.T, e *exact) {
+	sp, url := newSpoiler(t, e.srv.Handler)
+	s := clientOf(t, url, e.s)
+	deep := e.srv.AddOrders(1)[0]
+	member := `"deep":` + strings.Repeat("[", 1200) + strings.Repeat("]", 1200) + `,`
+	sp.set(deep.ID, spoil{fmt.Sprintf(`"id":%d,`, deep.ID), fmt.Sprintf(`"id":%d,`, deep.ID) + member})
+	if res := syncSite(t, e.m, s, &mirror.Options{BaseURLMoved: true}); res.Orders.New != 1 || res.Orders.Refused != 0 {
+		t.Fatalf("a run that met the deep order: %+v", res.Orders)
+	}
+	var raw string
+	if err := e.db.QueryRow(fmt.Sprintf("SELECT CAST(json AS TEXT) FROM orders WHERE id = %d", deep.ID)).Scan(&raw); err != nil || !strings.Contains(raw, member) {
+		t.Errorf("the json column does not keep the deep order as sent (%v)", err)
+	}
+	for _, site := range []int64{e.s.id, e.other.id} {
+		for _, v := range viewNames {
+			count(t, e.db, fmt.Sprintf("SELECT count(*) FROM %s WHERE website_id = %d", v, site))
+		}
+	}
+	if n := count(t, e.db, fmt.Sprintf("SELECT count(*) FROM order_items WHERE order_id = %d", deep.ID)); n != len(deep.Items) {
+		t.Errorf("order_items has %d items of the deep order; want its %d", n, len(deep.Items))
+	}
+	sameRecords(t, e.db, s)
 }

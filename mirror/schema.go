@@ -143,7 +143,7 @@ func fillNULFreeJSON(ctx context.Context, b Backend, conn *sql.Conn) error {
 				rows.Close()
 				return err
 			}
-			if free := nulFreeJSON(raw); free != nil {
+			if free := viewJSON(raw); free != nil {
 				fill[k] = free
 			}
 		}

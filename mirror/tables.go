@@ -63,7 +63,7 @@ func nullable(name string, typ colType) column { return column{name, typ, false}
 
 // The columns every record's row begins and ends with. json is the record
 // exactly as the server sent it; nul_free_json, digest and read_at are
-// described by nulFreeJSON, contentDigest and writer.write; deleted_at is
+// described by viewJSON, contentDigest and writer.write; deleted_at is
 // when a reconcile found the record gone.
 var (
 	recordKey  = []column{notNull("website_id", typeBigint), notNull("id", typeBigint)}

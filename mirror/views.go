@@ -47,8 +47,8 @@ type viewPart struct {
 	cols  []col
 }
 
-// The JSON the views read of a record: its copy without NUL characters when
-// it has one (see nulFreeJSON), else the record as sent.
+// The JSON the views read of a record: its copy that both databases can
+// read, when it has one (see viewJSON), else the record as sent.
 const (
 	orderDoc   = "COALESCE(o.nul_free_json, o.json)"
 	messageDoc = "COALESCE(m.nul_free_json, m.json)"

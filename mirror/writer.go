@@ -375,7 +375,7 @@ func (w *writer) stored(ctx context.Context, ids []int64) (map[int64]storedRow, 
 func (w *writer) rowOf(v *ordermsg.RawRecord, at time.Time, digest []byte) []any {
 	raw := v.RawJSON()
 	var free any
-	if f := nulFreeJSON(raw); f != nil {
+	if f := viewJSON(raw); f != nil {
 		free = w.b.value(typeJSON, f)
 	}
 	row := make([]any, 0, 2+len(w.t.fields)+len(recordTail))
@@ -439,7 +439,7 @@ func (w *writer) update(ctx context.Context, r read) (int, error) {
 // the record need not read its JSON.
 func (w *writer) heal(ctx context.Context, id int64, digest, raw []byte) error {
 	var free any
-	if f := nulFreeJSON(raw); f != nil {
+	if f := viewJSON(raw); f != nil {
 		free = w.b.value(typeJSON, f)
 	}
 	_, err := w.exec(ctx, "UPDATE "+w.t.name+" SET digest = ?, nul_free_json = ? WHERE website_id = ? AND id = ? AND digest IS NULL",
