@@ -83,6 +83,7 @@ func (f *fleetRun) run(ctx context.Context) error {
 	out := &fleetOutput{ctx: ctx, run: f, w: &reportWriter{w: a.stdout}, bar: newFleetProgress(a, len(sites)), worst: exitOK, keys: map[int64]string{}}
 	for _, s := range sites {
 		out.keys[s.id] = s.key
+		a.logKeys = append(a.logKeys, s.key)
 	}
 	websites := func(yield func(mirror.Website) bool) {
 		for _, s := range sites {
