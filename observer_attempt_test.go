@@ -1,0 +1,47 @@
+package ordermsg_test
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ordermsg/ordermsg-go"
+)
+
+// TestObserverAttemptOfARetriedRedirectRefusal: a caller's http.Client
+// whose CheckRedirect refuses a redirect makes net/http return the 3xx
+// answer with the error; that attempt failed, so its end must carry the
+// error (and it must end before the retry that follows it), not be closed
+// as a success by the next attempt's start.
+func TestObserverAttemptOfARetriedRedirectRefusal(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/elsewhere", http.StatusFound)
+	}))
+	defer srv.Close()
+	o := &observed{t: t}
+	hc := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return errors.New("no redirects here") }}
+	c, err := ordermsg.NewClient(srv.URL, "key", ordermsg.WithHTTPClient(hc), ordermsg.WithObserver(o.observer()),
+		ordermsg.WithRetry(ordermsg.RetryPolicy{MaxRetries: 1, MinWait: time.Millisecond, MaxWait: 2 * time.Millisecond}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Orders.Get(context.Background(), 1, 2, nil); err == nil {
+		t.Fatal("no error")
+	}
+	for i, line := range o.lines {
+		if strings.HasPrefix(line, "attempt end") && strings.HasSuffix(line, "err=nil") {
+			t.Errorf("line %d: a refused redirect's attempt ended as a success", i)
+		}
+	}
+	if i := slices.IndexFunc(o.lines, func(l string) bool { return strings.HasPrefix(l, "retry") }); i > 0 && !strings.HasPrefix(o.lines[i-1], "attempt end") {
+		t.Errorf("the retry is told before its attempt ended")
+	}
+	if t.Failed() {
+		t.Logf("observed:\n%s", strings.Join(o.lines, "\n"))
+	}
+}
