@@ -3,9 +3,14 @@ package main
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/ordermsg/ordermsg-go/mirror/mirrortest"
 )
 
 // TestVerboseRetryLogMasksKey: a hostile server that answers with a status
@@ -49,4 +54,38 @@ func TestVerboseRetryLogMasksKey(t *testing.T) {
 			t.Errorf("stderr shows the key: %s", line)
 		}
 	}
+}
+
+// TestVerboseFleetLogMasksKeys: in a fleet (--websites FILE) each website's
+// key, which only the FILE holds, is masked in the -v log too.
+func TestVerboseFleetLogMasksKeys(t *testing.T) {
+	mirrortest.ForEach(t, func(t *testing.T, be mirrortest.Backend, target string) {
+		srv, sites := fleetService(t, 2)
+		quoting := sites[1]
+		echo := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if !strings.HasPrefix(r.URL.Path, fmt.Sprintf("/websites/%d/", quoting.ID)) {
+				srv.Handler.ServeHTTP(w, r)
+				return
+			}
+			conn, _, err := http.NewResponseController(w).Hijack()
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			defer conn.Close()
+			conn.Write([]byte(quoting.APIKey + "\r\n\r\n"))
+		}))
+		t.Cleanup(echo.Close)
+		env := map[string]string{envBaseURL: echo.URL}
+		stdout, stderr, code := cli{env: env}.run(context.Background(), "sync", "--db", target, "--websites", websitesFile(t, fileOf(sites)), "-v")
+		if code != exitFailure {
+			t.Fatalf("exit %d, want 1:\n%s%s", code, stdout, stderr)
+		}
+		if !strings.Contains(stderr, "retrying request") {
+			t.Fatalf("no retry logged:\n%s", stderr)
+		}
+		if strings.Contains(stdout+stderr, quoting.APIKey) {
+			t.Errorf("the key shows:\n%s%s", stdout, stderr)
+		}
+	})
 }
