@@ -3,6 +3,7 @@ package ordermsg_test
 import (
 	"context"
 	"errors"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/ordermsg/ordermsg-go"
+	"github.com/ordermsg/ordermsg-go/ordermsgtest"
 )
 
 // TestObserverAttemptOfARetriedRedirectRefusal: a caller's http.Client
@@ -43,5 +45,24 @@ func TestObserverAttemptOfARetriedRedirectRefusal(t *testing.T) {
 	}
 	if t.Failed() {
 		t.Logf("observed:\n%s", strings.Join(o.lines, "\n"))
+	}
+}
+
+// TestObserverSeesADownloadResume: a download cut after it wrote bytes is
+// resumed by another attempt (its resend count says so); the observer is
+// told of it as of any other retry, so that the retries metric and the
+// call's events count it.
+func TestObserverSeesADownloadResume(t *testing.T) {
+	o := &observed{t: t}
+	srv, c := fileServer(t, ordermsgtest.FileLinks{Size: 10_000, CutAfter: []int64{4096}}, ordermsg.WithObserver(o.observer()))
+	f := firstFile(t, srv, c)
+	o.lines = nil // the record's read
+	if _, err := c.Download(context.Background(), f, io.Discard, nil); err != nil {
+		t.Fatal(err)
+	}
+	resent := slices.ContainsFunc(o.lines, func(l string) bool { return strings.Contains(l, "resend=1") && strings.HasPrefix(l, "attempt") })
+	retried := slices.ContainsFunc(o.lines, func(l string) bool { return strings.HasPrefix(l, "retry") })
+	if resent && !retried {
+		t.Errorf("an attempt resent after a cut, with no retry told:\n%s", strings.Join(o.lines, "\n"))
 	}
 }
