@@ -141,6 +141,7 @@ func (c *Client) getFile(ctx context.Context, w *callWatch, req *http.Request, u
 		case err == nil:
 			return nil
 		case errors.As(err, &resume) && ctx.Err() == nil && c.retry.MaxRetries > 0:
+			w.retry(0, resume.err) // a retry without a wait: the observer counts it
 			if c.logger != nil {
 				c.logger.DebugContext(ctx, "ordermsg: resuming download", "method", http.MethodGet, "url", url, "error", causeText(resume.err))
 			}
