@@ -66,3 +66,43 @@ func TestObserverSeesADownloadResume(t *testing.T) {
 		t.Errorf("an attempt resent after a cut, with no retry told:\n%s", strings.Join(o.lines, "\n"))
 	}
 }
+
+// TestObserverConcurrentWalk: a walk of several pages at once, some pages
+// retried, tells each page's call its own attempts and retries (run with
+// -race: no state is shared between the pages' calls).
+func TestObserverConcurrentWalk(t *testing.T) {
+	srv := ordermsgtest.NewServer(ordermsgtest.Generate(ordermsgtest.Config{Seed: 5, Websites: 1, OrdersPerWebsite: 300, MessagesPerWebsite: 1}),
+		ordermsgtest.WithFaults(ordermsgtest.Faults{Rate: 0.3, Seed: 9}))
+	defer srv.Close()
+	o := &observed{t: t}
+	c, err := srv.Client(ordermsg.WithObserver(o.observer()),
+		ordermsg.WithRetry(ordermsg.RetryPolicy{MaxRetries: 8, MinWait: time.Millisecond, MaxWait: 2 * time.Millisecond}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, err := range c.Orders.All(context.Background(), srv.WebsiteID, &ordermsg.ListOrdersOptions{Count: 10}, ordermsg.WithConcurrency(8)) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		n++
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	calls, ends, attempts, attemptEnds := 0, 0, 0, 0
+	for _, l := range o.lines {
+		switch {
+		case strings.HasPrefix(l, "call "):
+			calls++
+		case strings.HasPrefix(l, "end "):
+			ends++
+		case strings.HasPrefix(l, "attempt end"):
+			attemptEnds++
+		case strings.HasPrefix(l, "attempt "):
+			attempts++
+		}
+	}
+	if n != 300 || calls != ends || attempts != attemptEnds || calls < 30 {
+		t.Fatalf("%d records; %d calls, %d ends; %d attempts, %d ends", n, calls, ends, attempts, attemptEnds)
+	}
+}
