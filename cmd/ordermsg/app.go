@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ordermsg/ordermsg-go"
@@ -43,9 +44,13 @@ type app struct {
 	maxBodyMiB      int64
 	verbose         bool
 	versionHeader   headerFlag
-	// logKeys are the keys of --websites FILE, which the -v log masks
-	// (see maskedLog); set before the first request.
+	// logKeys are the keys of --websites FILE (keySecrets), which the -v
+	// log masks (see maskedLog); set before the first request.
 	logKeys []string
+	logMask struct {
+		once sync.Once
+		mask *secretmask.Mask
+	}
 
 	// started is set when a command's RunE is entered: an error before that
 	// is about the command line. cmd is that command.
