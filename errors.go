@@ -9,6 +9,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/go-json-experiment/json"
 )
@@ -199,6 +201,15 @@ func errorMessage(status int, body []byte) string {
 		return http.StatusText(status)
 	}
 	s = strings.Join(strings.Fields(s), " ")
+	// A control character would act on the terminal that shows the
+	// message (backspaces that draw the key over a spelling no mask finds,
+	// an escape sequence): it is shown as U+FFFD.
+	s = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return utf8.RuneError
+		}
+		return r
+	}, s)
 	if len(s) > 500 {
 		s = s[:500] + "…"
 	}

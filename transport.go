@@ -141,6 +141,7 @@ func (c *Client) getFile(ctx context.Context, w *callWatch, req *http.Request, u
 		case err == nil:
 			return nil
 		case errors.As(err, &resume) && ctx.Err() == nil && c.retry.MaxRetries > 0:
+			w.retry(0, resume.err) // a retry without a wait: the observer counts it
 			if c.logger != nil {
 				c.logger.DebugContext(ctx, "ordermsg: resuming download", "method", http.MethodGet, "url", url, "error", causeText(resume.err))
 			}
@@ -242,15 +243,22 @@ func (t idleKept) RoundTrip(req *http.Request) (*http.Response, error) { return 
 // checkRetry is the senders' CheckRetry: when retryWait grants a retry,
 // it counts it, logs it and waits, a wait that the context ends early.
 func (c *Client) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
+	cl := callOf(ctx)
+	if cl != nil && err != nil {
+		// An attempt that failed before its response handler ran (no
+		// answer, or one that net/http returns with the error of a refused
+		// redirect) ends here; a handler's has ended already.
+		status := 0
+		if resp != nil {
+			status = resp.StatusCode
+		}
+		cl.watch.attemptDone(status, err)
+	}
 	if ctx.Err() != nil {
 		return false, ctx.Err()
 	}
-	cl := callOf(ctx)
 	if cl == nil {
 		return false, nil
-	}
-	if resp == nil {
-		cl.watch.attemptDone(0, err) // an answer's attempt ends in its response handler
 	}
 	w, ok := c.retryWait(ctx, cl, resp, err)
 	if !ok {

@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ordermsg/ordermsg-go"
@@ -43,6 +44,13 @@ type app struct {
 	maxBodyMiB      int64
 	verbose         bool
 	versionHeader   headerFlag
+	// logKeys are the keys of --websites FILE (keySecrets), which the -v
+	// log masks (see maskedLog); set before the first request.
+	logKeys []string
+	logMask struct {
+		once sync.Once
+		mask *secretmask.Mask
+	}
 
 	// started is set when a command's RunE is entered: an error before that
 	// is about the command line. cmd is that command.
@@ -285,7 +293,7 @@ func (a *app) clientOptions() ([]ordermsg.Option, ordermsgtest.Option, error) {
 	opts := []ordermsg.Option{ordermsg.WithUserAgent("ordermsg-cli/" + ordermsg.Version), ordermsg.WithAttemptTimeout(a.timeout),
 		ordermsg.WithVersionHeader(name, value), ordermsg.WithMaxBodySize(a.maxBodyMiB << 20)}
 	if a.verbose {
-		opts = append(opts, ordermsg.WithLogger(slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))))
+		opts = append(opts, ordermsg.WithLogger(slog.New(slog.NewTextHandler(maskedLog{a}, &slog.HandlerOptions{Level: slog.LevelDebug}))))
 	}
 	if a.allowHTTP {
 		opts = append(opts, ordermsg.WithAllowHTTP())

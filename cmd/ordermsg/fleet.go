@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -80,15 +81,19 @@ func (f *fleetRun) run(ctx context.Context) error {
 		return &localFailure{f.target.hide(fmt.Errorf("%s: %w", f.target.name, err))}
 	}
 
-	out := &fleetOutput{ctx: ctx, run: f, w: &reportWriter{w: a.stdout}, bar: newFleetProgress(a, len(sites)), worst: exitOK, keys: map[int64]string{}}
+	out := &fleetOutput{ctx: ctx, run: f, w: &reportWriter{w: a.stdout}, bar: newFleetProgress(a, len(sites)), worst: exitOK}
+	// A server has had every key of FILE, and may quote any in any
+	// website's failure: each is masked everywhere.
 	for _, s := range sites {
-		out.keys[s.id] = s.key
+		out.keys = append(out.keys, keySecrets(s.key)...)
 	}
+	a.logKeys = out.keys
+	out.secrets = slices.Concat(out.keys, f.target.secrets)
 	websites := func(yield func(mirror.Website) bool) {
 		for _, s := range sites {
 			// Checked when FILE was read: NewClient cannot fail here.
 			c, _ := ordermsg.NewClient(a.baseURL, s.key, opts...)
-			if !yield(mirror.Website{ID: s.id, Client: c, Secrets: out.secrets(s.id)}) {
+			if !yield(mirror.Website{ID: s.id, Client: c, Secrets: out.secrets}) {
 				return
 			}
 		}
@@ -138,14 +143,11 @@ type fleetOutput struct {
 	more   int     // failed beyond them
 	// interrupted is the number of websites a signal stopped in.
 	interrupted int
-	keys        map[int64]string // the API key of each website, by id
-}
-
-// secrets are the strings that the text of a website's failure must never
-// show, in its line and in mirror_runs, in any spelling: its API key
-// (keySecrets: a server may quote it), and the database's password.
-func (o *fleetOutput) secrets(site int64) []string {
-	return append(keySecrets(o.keys[site]), o.run.target.secrets...)
+	// keys are the API keys of every website of FILE (keySecrets); secrets
+	// are the strings that the text of a website's failure must never
+	// show, in its line and in mirror_runs, in any spelling: those keys and
+	// the database's password. They are shared, never changed.
+	keys, secrets []string
 }
 
 // maxListed is the number of failed websites the last line names.
@@ -168,7 +170,7 @@ func (o *fleetOutput) website(r mirror.WebsiteResult) {
 			// What it wrote before it failed, which the total counts.
 			kept = fmt.Sprintf("; kept: orders: %v; messages: %v", r.Orders, r.Messages)
 		}
-		fmt.Fprintf(w, "website %d: failed: %v%s\n", r.WebsiteID, o.run.target.hideWith(forCLI(r.Err), keySecrets(o.keys[r.WebsiteID])...), kept)
+		fmt.Fprintf(w, "website %d: failed: %v%s\n", r.WebsiteID, o.run.target.hideWith(forCLI(r.Err), o.keys...), kept)
 		o.worst = max(o.worst, fleetExitCode(r.Err))
 		if len(o.failed) < maxListed {
 			o.failed = append(o.failed, r.WebsiteID)
