@@ -19,6 +19,12 @@ func setEnv(t *testing.T, baseURL, apiKey, versionHeader string) {
 	t.Setenv(ordermsg.EnvVersionHeader, versionHeader)
 }
 
+// smallDataset is a website of a few records: these tests are about the
+// client, not the data.
+func smallDataset() *ordermsgtest.Dataset {
+	return ordermsgtest.Generate(ordermsgtest.Config{Seed: 1, Websites: 1, OrdersPerWebsite: 3, MessagesPerWebsite: 3})
+}
+
 // listOne makes one call through c to the fake's website.
 func listOne(c *ordermsg.Client, srv *ordermsgtest.Server) error {
 	_, err := c.Orders.List(context.Background(), srv.WebsiteID, &ordermsg.ListOrdersOptions{Count: 1})
@@ -36,7 +42,7 @@ func TestNewClientFromEnvSendsTheVersionHeader(t *testing.T) {
 		{"  acme-api-version :\t7 ", "Acme-Api-Version", "7"},
 		{"X-Version:2024-01:beta", "X-Version", "2024-01:beta"},
 	} {
-		srv := ordermsgtest.NewServer(nil, ordermsgtest.WithVersionHeader(tc.name, tc.value))
+		srv := ordermsgtest.NewServer(smallDataset(), ordermsgtest.WithVersionHeader(tc.name, tc.value))
 		setEnv(t, srv.URL, srv.APIKey, tc.env)
 		c, err := ordermsg.NewClientFromEnv()
 		if err != nil {
@@ -61,7 +67,7 @@ func TestNewClientFromEnvSendsTheVersionHeader(t *testing.T) {
 // Without ORDERMSG_VERSION_HEADER the client sends the default header, which
 // the fake requires by default.
 func TestNewClientFromEnvDefaultsTheVersionHeader(t *testing.T) {
-	srv := ordermsgtest.NewServer(nil)
+	srv := ordermsgtest.NewServer(smallDataset())
 	defer srv.Close()
 	setEnv(t, srv.URL, srv.APIKey, "")
 	c, err := ordermsg.NewClientFromEnv()
@@ -76,7 +82,7 @@ func TestNewClientFromEnvDefaultsTheVersionHeader(t *testing.T) {
 // The caller's options apply after the environment's: a WithVersionHeader
 // among them replaces the variable's header.
 func TestNewClientFromEnvCallerOptionsComeLast(t *testing.T) {
-	srv := ordermsgtest.NewServer(nil, ordermsgtest.WithVersionHeader("Other-Version", "2"))
+	srv := ordermsgtest.NewServer(smallDataset(), ordermsgtest.WithVersionHeader("Other-Version", "2"))
 	defer srv.Close()
 	setEnv(t, srv.URL, srv.APIKey, "Acme-Api-Version: 7")
 	c, err := ordermsg.NewClientFromEnv(ordermsg.WithVersionHeader("Other-Version", "2"))
