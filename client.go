@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -325,7 +326,13 @@ func NewClient(baseURL, apiKey string, opts ...Option) (*Client, error) {
 		if err := c.redirect(req, via); err != nil || next == nil {
 			return err
 		}
-		return next(req, via)
+		// The caller's refusal is not retried either: the same answer
+		// would come again. ErrUseLastResponse is no refusal.
+		err := next(req, via)
+		if err != nil && !errors.Is(err, http.ErrUseLastResponse) {
+			return final(err)
+		}
+		return err
 	}
 	c.httpClient = &hc
 	c.initSenders()

@@ -374,6 +374,42 @@ func TestRefusedRedirectsAreNotRetried(t *testing.T) {
 	}
 }
 
+// The caller's own CheckRedirect (WithHTTPClient) that refuses a redirect
+// is not retried: the same answer would come again. One that says
+// http.ErrUseLastResponse gets the redirect itself, an *APIError.
+func TestCallersRedirectRefusalIsNotRetried(t *testing.T) {
+	origin := newOriginServer(t, false)
+	origin.route = func(w http.ResponseWriter, r *http.Request) bool {
+		http.Redirect(w, r, "/elsewhere", http.StatusFound)
+		return true
+	}
+	for name, check := range map[string]func(*http.Request, []*http.Request) error{
+		"refused":  func(*http.Request, []*http.Request) error { return errors.New("no redirects here") },
+		"the last": func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	} {
+		before := len(origin.requests())
+		hc := origin.Client()
+		hc.CheckRedirect = check
+		c, err := NewClient(origin.URL, testAPIKey, WithHTTPClient(hc),
+			WithRetry(RetryPolicy{MaxRetries: 3, MinWait: time.Millisecond, MaxWait: time.Millisecond}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = c.Orders.Get(context.Background(), 1, 2, nil)
+		var apiErr *APIError
+		switch {
+		case name == "refused" && (err == nil || !strings.Contains(err.Error(), "no redirects here")):
+			t.Errorf("%s: got %v, want the caller's refusal", name, err)
+		case name == "the last" && (!errors.As(err, &apiErr) || apiErr.StatusCode != http.StatusFound):
+			t.Errorf("%s: got %v, want the 302 as an *APIError", name, err)
+		}
+		if n := len(origin.requests()) - before; n != 1 {
+			t.Errorf("%s: %d requests, want 1 (no retry)", name, n)
+		}
+		c.CloseIdleConnections()
+	}
+}
+
 func TestRedirectLoopStopsAtTheTenthAndIsNotRetried(t *testing.T) {
 	t.Cleanup(func() { goleak.VerifyNone(t) }) // after the server's own cleanup
 	loop := newOriginServer(t, false)
