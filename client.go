@@ -54,6 +54,7 @@ type Client struct {
 	retry          RetryPolicy
 	versionHeader  string
 	versionValue   string
+	versionHint    string // how to set another version header, for a 400's Hint (versionHeaderHint)
 	userAgent      string
 	logger         *slog.Logger
 	attemptTimeout time.Duration
@@ -297,6 +298,7 @@ func NewClient(baseURL, apiKey string, opts ...Option) (*Client, error) {
 		retry:          DefaultRetryPolicy(),
 		versionHeader:  DefaultVersionHeader,
 		versionValue:   DefaultAPIVersion,
+		versionHint:    versionHeaderHint("with WithVersionHeader"),
 		userAgent:      defaultUserAgent,
 		attemptTimeout: defaultAttemptTimeout,
 		maxBodySize:    defaultMaxBodySize,

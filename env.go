@@ -45,7 +45,12 @@ func NewClientFromEnv(opts ...Option) (*Client, error) {
 	case 2:
 		return nil, invalidArgument("NewClientFromEnv: %s and %s are empty or not set", unset[0], unset[1])
 	}
-	var fromEnv []Option
+	// Without the variable, a 400 that may be about the version header says
+	// to set the variable, not the option.
+	fromEnv := []Option{func(s *settings) error {
+		s.versionHint = versionHeaderHint("in " + EnvVersionHeader + ` ("Name: value")`)
+		return nil
+	}}
 	if header := os.Getenv(EnvVersionHeader); header != "" {
 		name, value, reason := parseVersionHeader(header)
 		if reason != "" {

@@ -35,7 +35,8 @@ func listOne(c *ordermsg.Client, srv *ordermsgtest.Server) error {
 // with the version header ORDERMSG_VERSION_HEADER holds (its name in any
 // case, white space around the name and the value dropped, a colon in the
 // value kept); a fake that requires that header refuses the client without
-// the variable, whose error says what to set.
+// the variable, whose error says to set the variable (not WithVersionHeader,
+// which the client's user did not write).
 func TestNewClientFromEnvSendsTheVersionHeader(t *testing.T) {
 	for _, tc := range []struct{ env, name, value string }{
 		{"Acme-Api-Version: 7", "Acme-Api-Version", "7"},
@@ -57,8 +58,11 @@ func TestNewClientFromEnvSendsTheVersionHeader(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := listOne(c, srv); !errors.Is(err, ordermsg.ErrBadRequest) || !strings.Contains(err.Error(), "version header") {
-			t.Errorf("without %s: %v", ordermsg.EnvVersionHeader, err)
+		err = listOne(c, srv)
+		var apiErr *ordermsg.APIError
+		if !errors.Is(err, ordermsg.ErrBadRequest) || !errors.As(err, &apiErr) ||
+			!strings.HasSuffix(apiErr.Hint, "set it in "+ordermsg.EnvVersionHeader+` ("Name: value")`) {
+			t.Errorf("without %s: %v; want a hint that names the variable", ordermsg.EnvVersionHeader, err)
 		}
 		srv.Close()
 	}

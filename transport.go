@@ -98,7 +98,7 @@ func (c *Client) get(ctx context.Context, w *callWatch, path string, query url.V
 		case status < 200 || status > 299:
 			e := newAPIError(http.MethodGet, u, status, resp.Header, body)
 			if status == http.StatusBadRequest && c.versionHeader == DefaultVersionHeader && mayBeAboutTheVersion(e) {
-				e.Hint = defaultVersionHeaderHint
+				e.Hint = c.versionHint
 			}
 			return e
 		}
@@ -338,10 +338,13 @@ func newAPIError(method, url string, status int, header http.Header, body []byte
 	return e
 }
 
-// defaultVersionHeaderHint is the Hint of a 400 to a request that sent
-// DefaultVersionHeader.
-const defaultVersionHeaderHint = "the request sent the version header under the documentation's neutral name, " +
-	DefaultVersionHeader + ", where Service stands for the maker's name: if the service expects its real name, set it with WithVersionHeader"
+// versionHeaderHint is the Hint of a 400 to a request that sent
+// DefaultVersionHeader, ending with how the client's user sets another:
+// "with WithVersionHeader", or the variable NewClientFromEnv reads.
+func versionHeaderHint(how string) string {
+	return "the request sent the version header under the documentation's neutral name, " +
+		DefaultVersionHeader + ", where Service stands for the maker's name: if the service expects its real name, set it " + how
+}
 
 // mayBeAboutTheVersion reports whether e, a 400, may be the service's
 // refusal of the version header: its body (which holds its message)
