@@ -5,6 +5,13 @@
 #   eval "$(.ci/postgres.sh start)"     # exports ORDERMSG_TEST_POSTGRES, PGTMP
 #   .ci/postgres.sh stop "$PGTMP"
 #
+#   eval "$(.ci/postgres.sh start $$)"  # the same, and stopped when process $$ ends
+#
+# With a process id, a watchdog in a session of its own stops the cluster
+# once that process has ended, however it ended: a script's EXIT trap does
+# not run when the script is killed with SIGKILL (a CI time limit), and the
+# cluster, a daemon, would outlive it.
+#
 # PostgreSQL is installed from the distribution's packages when missing. It
 # refuses to run as root, so the cluster belongs to the postgres user (or the
 # current user when not root), in a temporary folder, on a free loopback port,
@@ -40,7 +47,16 @@ start() {
     { cat "$dir/initdb.log" >&2; exit 1; }
   as "'$bin/pg_ctl' -D '$dir/data' -l '$dir/server.log' -w -o \"-h 127.0.0.1 -p $port -k '$dir' -c fsync=off -c max_connections=200\" start" >&2 ||
     { cat "$dir/server.log" >&2; exit 1; }
+  if [ -n "${1:-}" ]; then
+    setsid "$0" watch "$1" "$dir" </dev/null >/dev/null 2>&1 &
+  fi
   printf 'export ORDERMSG_TEST_POSTGRES=%q\nexport PGTMP=%q\n' "postgres://mirror:$pw@127.0.0.1:$port/postgres?sslmode=disable" "$dir"
+}
+
+# watch PID DIR stops the cluster in DIR once process PID has ended.
+watch() {
+  while kill -0 "$1" 2>/dev/null; do sleep 2; done
+  stop "$2"
 }
 
 stop() {
@@ -57,7 +73,8 @@ stop() {
 }
 
 case "${1:-}" in
-  start) start ;;
+  start) start "${2:-}" ;;
   stop) stop "${2:?postgres.sh stop DIR}" ;;
-  *) echo "usage: $0 start | stop DIR" >&2; exit 2 ;;
+  watch) watch "${2:?postgres.sh watch PID DIR}" "${3:?postgres.sh watch PID DIR}" ;;
+  *) echo "usage: $0 start [PID] | stop DIR" >&2; exit 2 ;;
 esac
