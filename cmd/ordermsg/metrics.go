@@ -43,18 +43,24 @@ type workerMetrics struct {
 	now func() time.Time
 }
 
-// The statuses of ordermsg_runs_total, and the kinds and resources of
-// ordermsg_records_written_total.
+// The statuses of ordermsg_runs_total.
 const (
 	runOK      = "ok"
 	runFailed  = "failed"
 	runSkipped = "skipped"
 )
 
-var (
-	writeKinds      = []string{"new", "updated", "deleted", "refused"}
-	recordResources = []string{"orders", "messages"}
-)
+// writeKinds are the kinds of ordermsg_records_written_total, each with its
+// count in a mirror.Counts. Unchanged records are not written.
+var writeKinds = []struct {
+	name  string
+	count func(mirror.Counts) int
+}{
+	{"new", func(c mirror.Counts) int { return c.New }},
+	{"updated", func(c mirror.Counts) int { return c.Updated }},
+	{"deleted", func(c mirror.Counts) int { return c.Deleted }},
+	{"refused", func(c mirror.Counts) int { return c.Refused }},
+}
 
 // newWorkerMetrics returns the metrics of a worker of the given version.
 // states reads the websites' states (mirror.(*Mirror).WebsiteStates);
@@ -97,14 +103,12 @@ func newWorkerMetrics(version string, states func(context.Context) ([]mirror.Web
 		}),
 		now: time.Now,
 	}
+	// Every series of a fixed set of labels starts at 0, so that rate()
+	// sees its first increase.
 	for _, status := range []string{runOK, runFailed, runSkipped} {
 		m.runs.WithLabelValues(status)
 	}
-	for _, resource := range recordResources {
-		for _, kind := range writeKinds {
-			m.records.WithLabelValues(resource, kind)
-		}
-	}
+	m.addRecords(mirror.Result{})
 	buildInfo := prometheus.NewGauge(prometheus.GaugeOpts{
 		Name:        "ordermsg_build_info",
 		Help:        "Always 1; its label is the version of the ordermsg tool.",
@@ -146,16 +150,14 @@ func (m *workerMetrics) RunEnded(r mirror.WebsiteResult) {
 	if !r.Started.IsZero() && !r.Finished.IsZero() {
 		m.runSeconds.Observe(r.Finished.Sub(r.Started).Seconds())
 	}
-	m.addRecords(recordResources[0], r.Orders)
-	m.addRecords(recordResources[1], r.Messages)
+	m.addRecords(r.Result)
 }
 
-// addRecords counts the records of resource that c says were written.
-func (m *workerMetrics) addRecords(resource string, c mirror.Counts) {
-	for i, n := range []int{c.New, c.Updated, c.Deleted, c.Refused} {
-		if n > 0 {
-			m.records.WithLabelValues(resource, writeKinds[i]).Add(float64(n))
-		}
+// addRecords counts the records that r says were written.
+func (m *workerMetrics) addRecords(r mirror.Result) {
+	for _, kind := range writeKinds {
+		m.records.WithLabelValues("orders", kind.name).Add(float64(kind.count(r.Orders)))
+		m.records.WithLabelValues("messages", kind.name).Add(float64(kind.count(r.Messages)))
 	}
 }
 
@@ -205,6 +207,8 @@ type fleetCollector struct {
 	lastSuccess, failures, databaseUp *prometheus.Desc
 }
 
+// newFleetCollector returns the collector of the websites' gauges, which
+// reads states and reports the websites of the list that websites returns.
 func newFleetCollector(states func(context.Context) ([]mirror.WebsiteState, error), websites func() []int64) *fleetCollector {
 	return &fleetCollector{
 		states:   states,
