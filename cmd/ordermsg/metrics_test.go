@@ -174,6 +174,20 @@ func TestMetricsWhenTheDatabaseDoesNotAnswer(t *testing.T) {
 	}
 }
 
+func TestMetricsReadOfTheStatesHasADeadline(t *testing.T) {
+	var deadline time.Time
+	var hasDeadline bool
+	m := newWorkerMetrics("v1", func(ctx context.Context) ([]mirror.WebsiteState, error) {
+		deadline, hasDeadline = ctx.Deadline()
+		return nil, nil
+	}, websiteList(1))
+	before := time.Now()
+	scrape(t, m)
+	if !hasDeadline || deadline.After(time.Now().Add(statesReadTimeout)) || deadline.Before(before.Add(statesReadTimeout)) {
+		t.Errorf("the states are read with deadline %v (set: %v), want %v after the scrape began", deadline, hasDeadline, statesReadTimeout)
+	}
+}
+
 func TestMetricsCountRuns(t *testing.T) {
 	m := newWorkerMetrics("v1", fixedStates(), websiteList())
 	start := time.Date(2026, 11, 28, 0, 0, 0, 0, time.UTC)
