@@ -16,7 +16,7 @@ type Schedule struct {
 }
 
 // DefaultSchedule waits 2 s, 4 s, 8 s, … up to an hour between attempts,
-// and gives a change up 3 days after its first attempt: 84 attempts.
+// and gives a change up 3 days after its first attempt: 83 attempts.
 var DefaultSchedule = Schedule{First: 2 * time.Second, Max: time.Hour, GiveUpAfter: 72 * time.Hour}
 
 // check refuses a schedule that cannot be followed.
