@@ -8,6 +8,7 @@ require (
 	github.com/ordermsg/ordermsg-go v0.1.0
 	github.com/riverqueue/river v0.51.2
 	github.com/riverqueue/river/riverdriver/riverpgxv5 v0.51.2
+	github.com/riverqueue/river/riverdriver/riversqlite v0.51.2
 	modernc.org/sqlite v1.61.1
 )
 
