@@ -3,6 +3,7 @@ package webhook
 import (
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/url"
 	"regexp"
 	"strings"
@@ -116,3 +117,15 @@ func CheckURL(raw string) error {
 		return fmt.Errorf("webhook: the URL %s: scheme %q: want https (or http to a loopback host)", shown, u.Scheme)
 	}
 }
+
+// String names the endpoint and its URL without user info, query or
+// fragment, which may hold a token, for %v and logs.
+func (e Endpoint) String() string {
+	return "webhook " + e.name() + " " + urls.RedactRaw(e.URL)
+}
+
+// GoString is String, for %#v.
+func (e Endpoint) GoString() string { return e.String() }
+
+// LogValue is String, for log/slog.
+func (e Endpoint) LogValue() slog.Value { return slog.StringValue(e.String()) }

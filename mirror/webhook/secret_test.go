@@ -39,18 +39,22 @@ func TestParseSecretRefusesBadForms(t *testing.T) {
 }
 
 // TestSecretNeverPrinted: every way a program may print a Secret, or an
-// Endpoint that holds it, shows no part of its key.
+// Endpoint that holds it, shows no part of its key, nor (but in JSON, its configuration) the
+// URL's query.
 func TestSecretNeverPrinted(t *testing.T) {
 	s := mustSecret(t)
-	e := webhook.Endpoint{URL: "https://hooks.test/x", Secret: s}
+	e := webhook.Endpoint{URL: "https://hooks.test/x?token=urltoken", Secret: s}
 	var logged bytes.Buffer
 	slog.New(slog.NewJSONHandler(&logged, nil)).Info("secret", "s", s, "e", e)
 	j, _ := json.Marshal(e)
-	out := fmt.Sprint(s) + fmt.Sprintf("%v %+v %#v %s %q %x %X", s, e, e, s, s, s, s) + s.String() + logged.String() + string(j)
+	out := fmt.Sprint(s) + fmt.Sprintf("%v %+v %#v %s %q %x %X", s, e, e, s, s, s, s) + s.String() + logged.String()
 	key := strings.TrimPrefix(testSecret, "whsec_")
-	for _, leak := range []string{key, key[:12], "this-is-a-test", "746869732d6973"} {
+	for _, leak := range []string{key, key[:12], "this-is-a-test", "746869732d6973", "urltoken"} {
 		if strings.Contains(out, leak) {
-			t.Fatalf("a printed Secret shows %q: %s", leak, out)
+			t.Fatalf("a printed Secret or Endpoint shows %q: %s", leak, out)
+		}
+		if leak != "urltoken" && strings.Contains(string(j), leak) {
+			t.Fatalf("an Endpoint in JSON shows its secret: %s", j)
 		}
 	}
 }
