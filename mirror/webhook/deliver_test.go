@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -75,8 +76,9 @@ func mustSecret(t testing.TB) webhook.Secret {
 
 // TestDeliveryRetriedUntilVerified: an endpoint that answers 500 three
 // times gets every change, each signed as Standard Webhooks says (checked
-// by the test's own verifier), under the same webhook-id on every attempt,
-// and a second Enqueue enqueues nothing again.
+// by the test's own verifier), under the same webhook-id on every attempt;
+// River's jobs hold neither the secret nor the body; a second Enqueue
+// enqueues nothing again.
 func TestDeliveryRetriedUntilVerified(t *testing.T) {
 	const n = 20
 	rc := newReceiver(t, 3, n)
@@ -113,6 +115,15 @@ func TestDeliveryRetriedUntilVerified(t *testing.T) {
 	for _, id := range rc.failedID {
 		if _, ok := rc.byID[id]; !ok {
 			t.Errorf("delivery %s failed, and its retry came under another webhook-id", id)
+		}
+	}
+	var jobs string
+	if err := pg.pool.QueryRow(ctx, `SELECT string_agg(args::text || errors::text, ' ') FROM river_job`).Scan(&jobs); err != nil {
+		t.Fatal(err)
+	}
+	for _, leak := range []string{strings.TrimPrefix(testSecret, "whsec_"), `"record"`} {
+		if strings.Contains(jobs, leak) {
+			t.Errorf("River's jobs hold %s: %s", leak, jobs)
 		}
 	}
 	if again, err := webhook.Enqueue(ctx, pg.client, pg.store, d); err != nil || again != 0 {
