@@ -136,20 +136,23 @@ type table struct {
 	includes []string                              // the includes the mirror asks for (OrderIncludes, MessageIncludes)
 }
 
-// sync walks what was created after cp, advancing it; all lists the records
-// created from since on, oldest first; get reads one. Each sets *resp to the
-// response that carried the record, and the walks yield a record that
+// The table's records are read with its includes. Each read sets *resp to
+// the response that carried the record, and the walks yield a record that
 // cannot be decoded as an *ordermsg.RecordDecodeError.
+
+// sync walks what was created after cp, advancing it.
 func (t *table) sync(ctx context.Context, c *ordermsg.Client, site int64, cp *ordermsg.Checkpoint, count int, resp *ordermsg.Response) iter.Seq2[*ordermsg.RawRecord, error] {
 	return t.records.Sync(ctx, c, site, cp, &ordermsg.ResourceOptions{Count: count, Includes: t.includes, Response: resp},
 		ordermsg.WithSkipUndecodable())
 }
 
+// all lists the records created from since on, oldest first.
 func (t *table) all(ctx context.Context, c *ordermsg.Client, site int64, since ordermsg.Date, count, concurrency int, resp *ordermsg.Response) iter.Seq2[*ordermsg.RawRecord, error] {
 	return t.records.AllSince(ctx, c, site, since, &ordermsg.ResourceOptions{Count: count, Includes: t.includes, Response: resp},
 		ordermsg.WithConcurrency(concurrency), ordermsg.WithSkipUndecodable())
 }
 
+// get reads one record.
 func (t *table) get(ctx context.Context, c *ordermsg.Client, site, id int64, resp *ordermsg.Response) (*ordermsg.RawRecord, error) {
 	return t.records.Get(ctx, c, site, id, &ordermsg.ResourceOptions{Includes: t.includes, Response: resp})
 }
