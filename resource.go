@@ -228,8 +228,8 @@ func (r Resource[T]) Name() string { return r.name }
 
 // Get returns one record of the website, as Orders.Get does. opts may be nil.
 func (r Resource[T]) Get(ctx context.Context, c *Client, websiteID, id int64, opts *ResourceOptions) (*T, error) {
-	if c == nil {
-		return nil, errNilClient
+	if err := r.ready(c); err != nil {
+		return nil, err
 	}
 	return r.calls.get(ctx, c, websiteID, id, orNew(opts))
 }
@@ -237,16 +237,16 @@ func (r Resource[T]) Get(ctx context.Context, c *Client, websiteID, id int64, op
 // List returns one page of the website's records, as Orders.List does.
 // opts may be nil.
 func (r Resource[T]) List(ctx context.Context, c *Client, websiteID int64, opts *ResourceOptions) (*Page[T], error) {
-	if c == nil {
-		return nil, errNilClient
+	if err := r.ready(c); err != nil {
+		return nil, err
 	}
 	return r.calls.list(ctx, c, websiteID, orNew(opts))
 }
 
 // All walks the website's records that opts describe, as Orders.All does.
 func (r Resource[T]) All(ctx context.Context, c *Client, websiteID int64, opts *ResourceOptions, walk ...WalkOption) iter.Seq2[*T, error] {
-	if c == nil {
-		return failed[T](errNilClient)
+	if err := r.ready(c); err != nil {
+		return failed[T](err)
 	}
 	return r.calls.all(ctx, c, websiteID, orNew(opts), walk, nil)
 }
@@ -256,8 +256,8 @@ func (r Resource[T]) All(ctx context.Context, c *Client, websiteID int64, opts *
 // the listing that Sync reads. It refuses options that set Page, DateStart,
 // DateEnd, Direction or Sort.
 func (r Resource[T]) AllSince(ctx context.Context, c *Client, websiteID int64, since Date, opts *ResourceOptions, walk ...WalkOption) iter.Seq2[*T, error] {
-	if c == nil {
-		return failed[T](errNilClient)
+	if err := r.ready(c); err != nil {
+		return failed[T](err)
 	}
 	return r.calls.all(ctx, c, websiteID, orNew(opts), walk, &since)
 }
@@ -265,8 +265,8 @@ func (r Resource[T]) AllSince(ctx context.Context, c *Client, websiteID int64, s
 // Sync yields what the checkpoint cp does not cover and advances it, as
 // Orders.Sync does, with the same checkpoints, options and errors.
 func (r Resource[T]) Sync(ctx context.Context, c *Client, websiteID int64, cp *Checkpoint, opts *ResourceOptions, walk ...WalkOption) iter.Seq2[*T, error] {
-	if c == nil {
-		return failed[T](errNilClient)
+	if err := r.ready(c); err != nil {
+		return failed[T](err)
 	}
 	return r.calls.sync(ctx, c, websiteID, cp, orNew(opts), walk)
 }
@@ -274,10 +274,22 @@ func (r Resource[T]) Sync(ctx context.Context, c *Client, websiteID int64, cp *C
 // Raw returns the resource whose calls yield each record as a *RawRecord,
 // as Orders.GetRaw, AllRaw and SyncRaw do.
 func (r Resource[T]) Raw() Resource[RawRecord] {
+	if r.calls == nil {
+		return Resource[RawRecord]{}
+	}
 	return Resource[RawRecord]{name: r.name, calls: r.calls.raw()}
 }
 
-var errNilClient = invalidArgument("nil Client")
+// ready refuses a zero Resource, and a nil Client.
+func (r Resource[T]) ready(c *Client) error {
+	switch {
+	case r.calls == nil:
+		return invalidArgument("a zero Resource has no calls: use OrdersResource or MessagesResource")
+	case c == nil:
+		return invalidArgument("nil Client")
+	}
+	return nil
+}
 
 // failed yields err once.
 func failed[T any](err error) iter.Seq2[*T, error] {

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 
@@ -59,9 +60,13 @@ func resourceFake(t *testing.T) (*ordermsgtest.Server, *ordermsg.Client, *reques
 	return srv, c, log
 }
 
-// sameRequests fails unless the two calls sent the same requests.
+// sameRequests fails unless the two calls sent the same requests, in any
+// order (a walk with WithConcurrency sends some at once).
 func sameRequests(t *testing.T, call string, service, resource []sentRequest) {
 	t.Helper()
+	for _, sent := range [][]sentRequest{service, resource} {
+		slices.SortFunc(sent, func(a, b sentRequest) int { return strings.Compare(a.path+"?"+a.query, b.path+"?"+b.query) })
+	}
 	if len(service) == 0 {
 		t.Fatalf("%s: the service's call sent no request", call)
 	}
@@ -286,6 +291,12 @@ func TestResourceRefusesBeforeSending(t *testing.T) {
 		}
 		return nil
 	}
+	firstErr2 := func(seq iter.Seq2[*ordermsg.RawRecord, error]) error {
+		for _, err := range seq {
+			return err
+		}
+		return nil
+	}
 	var messagesCP ordermsg.Checkpoint
 	for _, err := range c.Messages.Sync(ctx, site, &messagesCP, nil) {
 		if err != nil {
@@ -303,6 +314,8 @@ func TestResourceRefusesBeforeSending(t *testing.T) {
 		{"List with a nil client", second(orders.List(ctx, nil, site, nil))},
 		{"AllSince with a Sort", firstErr(orders.AllSince(ctx, c, site, ordermsg.Date{}, &ordermsg.ResourceOptions{Sort: "id"}))},
 		{"AllSince with a DateEnd", firstErr(orders.AllSince(ctx, c, site, ordermsg.Date{}, &ordermsg.ResourceOptions{DateEnd: mustDate(t, "2024-01-01")}))},
+		{"Get of a zero Resource", second(ordermsg.Resource[ordermsg.Order]{}.Get(ctx, c, site, 1, nil))},
+		{"All of a zero raw Resource", firstErr2(ordermsg.Resource[ordermsg.Message]{}.Raw().All(ctx, c, site, nil))},
 		{"Sync with a nil client", firstErr(orders.Sync(ctx, nil, site, new(ordermsg.Checkpoint), nil))},
 		{"All with an include with a comma", firstErr(orders.All(ctx, c, site, &ordermsg.ResourceOptions{Includes: []string{"items,notes"}}))},
 		{"Sync with a messages checkpoint", firstErr(orders.Sync(ctx, c, site, &messagesCP, nil))},
