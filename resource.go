@@ -198,9 +198,11 @@ func encodeOptions(opts queryOptions) (url.Values, error) {
 
 // Resource describes orders or messages to code that handles both alike, as
 // the mirror and the command-line tool do: its name, and its calls, which
-// send what the service's (Client.Orders or Client.Messages) send for the
-// same options. OrdersResource and MessagesResource give it; Raw gives the
-// same calls yielding RawRecords. T is Order, Message or RawRecord.
+// send what the calls of Client.Orders (or Client.Messages) send for the
+// same options. It holds no client: each call takes the one to send with,
+// so a Resource can be described once, before any client is made.
+// OrdersResource and MessagesResource give it; Raw gives the same calls
+// yielding RawRecords. T is Order, Message or RawRecord.
 type Resource[T any] struct {
 	name  string
 	calls resourceCalls[T]
@@ -244,6 +246,7 @@ func (r Resource[T]) List(ctx context.Context, c *Client, websiteID int64, opts 
 }
 
 // All walks the website's records that opts describe, as Orders.All does.
+// opts may be nil.
 func (r Resource[T]) All(ctx context.Context, c *Client, websiteID int64, opts *ResourceOptions, walk ...WalkOption) iter.Seq2[*T, error] {
 	if err := r.ready(c); err != nil {
 		return failed[T](err)
