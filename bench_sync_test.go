@@ -12,8 +12,8 @@ import (
 )
 
 // BenchmarkSyncRequests counts the requests a Sync makes, in each scenario
-// beside a plain walk (All) of the same list, ascending from the same
-// date_start, on the server as the Sync left it: what Sync sends beyond that
+// beside a plain walk of the same list (AllSince: ascending from the same
+// date_start), on the server as the Sync left it: what Sync sends beyond that
 // walk is what its checks and recoveries cost. Requests are counted, not
 // timed: the metrics are requests per run.
 //
@@ -70,8 +70,7 @@ func benchSyncScenario(b *testing.B, scenario string) {
 	}
 	plain := func(start ordermsg.Date) int64 {
 		before := cs.requests.Load()
-		for _, err := range c.Orders.All(ctx, site, &ordermsg.ListOrdersOptions{Status: ordermsg.OrderStatusNew, Count: count,
-			DateStart: start, Direction: ordermsg.DirectionAsc, Sort: "date_created"}) {
+		for _, err := range ordermsg.OrdersResource().AllSince(ctx, c, site, start, &ordermsg.ResourceOptions{Filter: string(ordermsg.OrderStatusNew), Count: count}) {
 			if err != nil {
 				b.Fatal(err)
 			}

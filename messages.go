@@ -3,6 +3,8 @@ package ordermsg
 import (
 	"context"
 	"iter"
+
+	"github.com/ordermsg/ordermsg-go/internal/resources"
 )
 
 // MessagesService reads a website's messages. Use it as Client.Messages.
@@ -99,4 +101,23 @@ func (o *ListMessagesOptions) forSync(start Date, into *Response) (listOptions, 
 
 func (o *ListMessagesOptions) certainlyLists(rec *Message) bool {
 	return o.Search == "" && (o.MessageType == "" || o.MessageType == rec.MessageType)
+}
+
+// MessagesResource returns the description of messages that code handling
+// orders and messages alike uses (see Resource): its calls are those of
+// Client.Messages, with ResourceOptions' Filter as MessageType.
+func MessagesResource() Resource[Message] {
+	return Resource[Message]{name: resources.Messages.Collection, calls: typedCalls[Message, *Message, *GetMessageOptions, *ListMessagesOptions]{
+		of:      func(c *Client) resource[Message, *Message] { return c.Messages.r },
+		convert: messagesOptions,
+	}}
+}
+
+// messagesOptions are the options of Messages' calls that o gives.
+func messagesOptions(o *ResourceOptions) (*GetMessageOptions, *ListMessagesOptions) {
+	includes := includesOf[MessageInclude](o.Includes)
+	return &GetMessageOptions{Includes: includes, KeepRawJSON: o.KeepRawJSON, Response: o.Response},
+		&ListMessagesOptions{Page: o.Page, Count: o.Count, DateStart: o.DateStart, DateEnd: o.DateEnd,
+			Direction: o.Direction, Sort: o.Sort, Search: o.Search, MessageType: MessageType(o.Filter),
+			Includes: includes, KeepRawJSON: o.KeepRawJSON, Response: o.Response}
 }

@@ -3,6 +3,8 @@ package ordermsg
 import (
 	"context"
 	"iter"
+
+	"github.com/ordermsg/ordermsg-go/internal/resources"
 )
 
 // OrdersService reads a website's orders. Use it as Client.Orders.
@@ -154,4 +156,23 @@ func (o *ListOrdersOptions) forSync(start Date, into *Response) (listOptions, er
 
 func (o *ListOrdersOptions) certainlyLists(rec *Order) bool {
 	return o.Search == "" && (o.Status == "" || o.Status == rec.Status)
+}
+
+// OrdersResource returns the description of orders that code handling
+// orders and messages alike uses (see Resource): its calls are those of
+// Client.Orders, with ResourceOptions' Filter as Status.
+func OrdersResource() Resource[Order] {
+	return Resource[Order]{name: resources.Orders.Collection, calls: typedCalls[Order, *Order, *GetOrderOptions, *ListOrdersOptions]{
+		of:      func(c *Client) resource[Order, *Order] { return c.Orders.r },
+		convert: ordersOptions,
+	}}
+}
+
+// ordersOptions are the options of Orders' calls that o gives.
+func ordersOptions(o *ResourceOptions) (*GetOrderOptions, *ListOrdersOptions) {
+	includes := includesOf[OrderInclude](o.Includes)
+	return &GetOrderOptions{Includes: includes, KeepRawJSON: o.KeepRawJSON, Response: o.Response},
+		&ListOrdersOptions{Page: o.Page, Count: o.Count, DateStart: o.DateStart, DateEnd: o.DateEnd,
+			Direction: o.Direction, Sort: o.Sort, Search: o.Search, Status: OrderStatus(o.Filter),
+			Includes: includes, KeepRawJSON: o.KeepRawJSON, Response: o.Response}
 }

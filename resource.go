@@ -3,6 +3,7 @@ package ordermsg
 import (
 	"context"
 	"errors"
+	"iter"
 	"net/url"
 	"strconv"
 
@@ -193,4 +194,229 @@ func encodeOptions(opts queryOptions) (url.Values, error) {
 		return nil, err
 	}
 	return query.Values(opts) // only a Date's EncodeValues can fail, and validate checked the dates
+}
+
+// Resource describes orders or messages to code that handles both alike, as
+// the mirror and the command-line tool do: its name, and its calls, which
+// send what the calls of Client.Orders (or Client.Messages) send for the
+// same options. It holds no client: each call takes the one to send with,
+// so a Resource can be described once, before any client is made.
+// OrdersResource and MessagesResource give it; Raw gives the same calls
+// yielding RawRecords. T is Order, Message or RawRecord.
+type Resource[T any] struct {
+	name  string
+	calls resourceCalls[T]
+}
+
+// ResourceOptions are the options of a Resource's calls: the fields of
+// ListOrdersOptions and ListMessagesOptions, which mean what they mean
+// there, with Filter for Status (orders) or MessageType (messages) and the
+// includes as text. Get takes Includes, KeepRawJSON and Response only, and
+// refuses the others.
+type ResourceOptions struct {
+	Page, Count        int
+	DateStart, DateEnd Date
+	Direction          Direction
+	Sort, Search       string
+	Filter             string // Status of orders, MessageType of messages
+	Includes           []string
+	KeepRawJSON        bool
+	Response           *Response
+}
+
+// Name is the resource's name: "orders" or "messages", the path segment of
+// its collection and the resource that its Checkpoints name.
+func (r Resource[T]) Name() string { return r.name }
+
+// Get returns one record of the website, as Orders.Get does. opts may be nil.
+func (r Resource[T]) Get(ctx context.Context, c *Client, websiteID, id int64, opts *ResourceOptions) (*T, error) {
+	if err := r.ready(c); err != nil {
+		return nil, err
+	}
+	return r.calls.get(ctx, c, websiteID, id, orNew(opts))
+}
+
+// List returns one page of the website's records, as Orders.List does.
+// opts may be nil.
+func (r Resource[T]) List(ctx context.Context, c *Client, websiteID int64, opts *ResourceOptions) (*Page[T], error) {
+	if err := r.ready(c); err != nil {
+		return nil, err
+	}
+	return r.calls.list(ctx, c, websiteID, orNew(opts))
+}
+
+// All walks the website's records that opts describe, as Orders.All does.
+// opts may be nil.
+func (r Resource[T]) All(ctx context.Context, c *Client, websiteID int64, opts *ResourceOptions, walk ...WalkOption) iter.Seq2[*T, error] {
+	if err := r.ready(c); err != nil {
+		return failed[T](err)
+	}
+	return r.calls.all(ctx, c, websiteID, orNew(opts), walk, nil)
+}
+
+// AllSince walks, as All does, the website's records listed from the date
+// since on (every record, for a zero Date) in ascending date_created order:
+// the listing that Sync reads. It refuses options that set Page, DateStart,
+// DateEnd, Direction or Sort.
+func (r Resource[T]) AllSince(ctx context.Context, c *Client, websiteID int64, since Date, opts *ResourceOptions, walk ...WalkOption) iter.Seq2[*T, error] {
+	if err := r.ready(c); err != nil {
+		return failed[T](err)
+	}
+	return r.calls.all(ctx, c, websiteID, orNew(opts), walk, &since)
+}
+
+// Sync yields what the checkpoint cp does not cover and advances it, as
+// Orders.Sync does, with the same checkpoints, options and errors.
+func (r Resource[T]) Sync(ctx context.Context, c *Client, websiteID int64, cp *Checkpoint, opts *ResourceOptions, walk ...WalkOption) iter.Seq2[*T, error] {
+	if err := r.ready(c); err != nil {
+		return failed[T](err)
+	}
+	return r.calls.sync(ctx, c, websiteID, cp, orNew(opts), walk)
+}
+
+// Raw returns the resource whose calls yield each record as a *RawRecord,
+// as Orders.GetRaw, AllRaw and SyncRaw do.
+func (r Resource[T]) Raw() Resource[RawRecord] {
+	if r.calls == nil {
+		return Resource[RawRecord]{}
+	}
+	return Resource[RawRecord]{name: r.name, calls: r.calls.raw()}
+}
+
+// ready refuses a zero Resource, and a nil Client.
+func (r Resource[T]) ready(c *Client) error {
+	switch {
+	case r.calls == nil:
+		return invalidArgument("a zero Resource has no calls: use OrdersResource or MessagesResource")
+	case c == nil:
+		return invalidArgument("nil Client")
+	}
+	return nil
+}
+
+// failed yields err once.
+func failed[T any](err error) iter.Seq2[*T, error] {
+	return func(yield func(*T, error) bool) { yield(nil, err) }
+}
+
+// resourceCalls are the calls of a Resource, opts never nil; all walks from
+// *since in ascending date_created order when since is not nil.
+type resourceCalls[T any] interface {
+	get(ctx context.Context, c *Client, websiteID, id int64, opts *ResourceOptions) (*T, error)
+	list(ctx context.Context, c *Client, websiteID int64, opts *ResourceOptions) (*Page[T], error)
+	all(ctx context.Context, c *Client, websiteID int64, opts *ResourceOptions, walk []WalkOption, since *Date) iter.Seq2[*T, error]
+	sync(ctx context.Context, c *Client, websiteID int64, cp *Checkpoint, opts *ResourceOptions, walk []WalkOption) iter.Seq2[*T, error]
+	raw() resourceCalls[RawRecord]
+}
+
+// typedCalls are the calls of the resource that of picks on a client, with
+// the service's options (G for Get, L for the lists) that convert makes of
+// a ResourceOptions.
+type typedCalls[T any, P recordValidator[T], G queryOptions, L syncOptions[T]] struct {
+	of      func(*Client) resource[T, P]
+	convert func(*ResourceOptions) (G, L)
+}
+
+// getOptions converts opts for Get, which takes none of the list's fields.
+func (d typedCalls[T, P, G, L]) getOptions(opts *ResourceOptions) (G, error) {
+	g, _ := d.convert(opts)
+	if opts.Page != 0 || opts.Count != 0 || !opts.DateStart.IsZero() || !opts.DateEnd.IsZero() ||
+		opts.Direction != "" || opts.Sort != "" || opts.Search != "" || opts.Filter != "" {
+		return g, invalidArgument("Get takes Includes, KeepRawJSON and Response of ResourceOptions; leave the others zero")
+	}
+	return g, nil
+}
+
+// listing converts opts for a list: the records from *since on, ascending
+// by date_created, when since is not nil.
+func (d typedCalls[T, P, G, L]) listing(opts *ResourceOptions, since *Date) (listOptions, error) {
+	_, l := d.convert(opts)
+	if since == nil {
+		return l, nil
+	}
+	return l.forSync(*since, l.responseInto())
+}
+
+func (d typedCalls[T, P, G, L]) get(ctx context.Context, c *Client, websiteID, id int64, opts *ResourceOptions) (*T, error) {
+	g, err := d.getOptions(opts)
+	if err != nil {
+		return nil, err
+	}
+	return d.of(c).get(ctx, websiteID, id, g)
+}
+
+func (d typedCalls[T, P, G, L]) list(ctx context.Context, c *Client, websiteID int64, opts *ResourceOptions) (*Page[T], error) {
+	_, l := d.convert(opts)
+	return d.of(c).list(ctx, websiteID, l)
+}
+
+func (d typedCalls[T, P, G, L]) all(ctx context.Context, c *Client, websiteID int64, opts *ResourceOptions, walk []WalkOption, since *Date) iter.Seq2[*T, error] {
+	l, err := d.listing(opts, since)
+	if err != nil {
+		return failed[T](err)
+	}
+	r := d.of(c)
+	return r.walkList(ctx, &r.ops.all, websiteID, l, walk, nil)
+}
+
+func (d typedCalls[T, P, G, L]) sync(ctx context.Context, c *Client, websiteID int64, cp *Checkpoint, opts *ResourceOptions, walk []WalkOption) iter.Seq2[*T, error] {
+	_, l := d.convert(opts)
+	return d.of(c).sync(ctx, websiteID, cp, l, walk)
+}
+
+func (d typedCalls[T, P, G, L]) raw() resourceCalls[RawRecord] { return rawCalls[T, P, G, L]{d} }
+
+// rawCalls are the calls of typedCalls, yielding RawRecords.
+type rawCalls[T any, P recordValidator[T], G queryOptions, L syncOptions[T]] struct {
+	typed typedCalls[T, P, G, L]
+}
+
+func (d rawCalls[T, P, G, L]) get(ctx context.Context, c *Client, websiteID, id int64, opts *ResourceOptions) (*RawRecord, error) {
+	g, err := d.typed.getOptions(opts)
+	if err != nil {
+		return nil, err
+	}
+	return getRaw(ctx, d.typed.of(c), websiteID, id, g)
+}
+
+func (d rawCalls[T, P, G, L]) list(ctx context.Context, c *Client, websiteID int64, opts *ResourceOptions) (*Page[RawRecord], error) {
+	_, l := d.typed.convert(opts)
+	p, err := rawResource[T, P](d.typed.of(c)).list(ctx, websiteID, l)
+	if p == nil {
+		return nil, err
+	}
+	out := &Page[RawRecord]{Object: p.Object, Data: make([]*RawRecord, len(p.Data)), Meta: p.Meta, Unknown: p.Unknown,
+		raw: p.raw, skipped: p.skipped, resp: p.resp}
+	for i, v := range p.Data {
+		out.Data[i] = (*RawRecord)(v)
+	}
+	return out, err
+}
+
+func (d rawCalls[T, P, G, L]) all(ctx context.Context, c *Client, websiteID int64, opts *ResourceOptions, walk []WalkOption, since *Date) iter.Seq2[*RawRecord, error] {
+	l, err := d.typed.listing(opts, since)
+	if err != nil {
+		return failed[RawRecord](err)
+	}
+	return allRaw(ctx, d.typed.of(c), websiteID, l, walk)
+}
+
+func (d rawCalls[T, P, G, L]) sync(ctx context.Context, c *Client, websiteID int64, cp *Checkpoint, opts *ResourceOptions, walk []WalkOption) iter.Seq2[*RawRecord, error] {
+	_, l := d.typed.convert(opts)
+	return syncRaw(ctx, d.typed.of(c), websiteID, cp, l, walk)
+}
+
+func (d rawCalls[T, P, G, L]) raw() resourceCalls[RawRecord] { return d }
+
+// includesOf is names as includes of type I; nil for none, as the
+// services' options leave them.
+func includesOf[I ~string](names []string) []I {
+	if names == nil {
+		return nil
+	}
+	out := make([]I, len(names))
+	for i, n := range names {
+		out[i] = I(n)
+	}
+	return out
 }

@@ -266,8 +266,7 @@ func TestSyncNoChangeRunReadsOnlyTheOverlap(t *testing.T) {
 	// The overlap, walked as a plain All: checking the list costs nothing.
 	start := ordermsg.DateOf(before.Mark().UTC().AddDate(0, 0, -5))
 	cs.requests.Store(0)
-	for _, err := range c.Orders.All(context.Background(), site, &ordermsg.ListOrdersOptions{
-		Count: 20, DateStart: start, Direction: ordermsg.DirectionAsc, Sort: "date_created"}) {
+	for _, err := range ordermsg.OrdersResource().AllSince(context.Background(), c, site, start, &ordermsg.ResourceOptions{Count: 20}) {
 		if err != nil {
 			t.Fatal(err)
 		}

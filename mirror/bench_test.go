@@ -82,6 +82,15 @@ func rawOf[T interface{ RawJSON() []byte }](v T, err error) ([]byte, error) {
 	return v.RawJSON(), nil
 }
 
+// texts are includes as text.
+func texts[I ~string](includes []I) []string {
+	out := make([]string, len(includes))
+	for i, inc := range includes {
+		out[i] = string(inc)
+	}
+	return out
+}
+
 // The benchmarks' website: 10,000 orders and 10,000 messages.
 const orders, messages = 10000, 10000
 
@@ -319,17 +328,18 @@ func listAll(b *testing.B, c *ordermsg.Client, site int64, count, concurrency in
 		return true
 	}
 	walk := ordermsg.WithConcurrency(concurrency)
+	opts := func(includes []string) *ordermsg.ResourceOptions {
+		return &ordermsg.ResourceOptions{Count: count, Includes: includes, KeepRawJSON: true}
+	}
 	var wg sync.WaitGroup
 	wg.Go(func() {
-		for m, err := range c.Messages.All(ctx, site, &ordermsg.ListMessagesOptions{Count: count, Includes: mirror.MessageIncludes(), KeepRawJSON: true,
-			Direction: ordermsg.DirectionAsc, Sort: "date_created"}, walk) {
+		for m, err := range ordermsg.MessagesResource().AllSince(ctx, c, site, ordermsg.Date{}, opts(texts(mirror.MessageIncludes())), walk) {
 			if !read(rawOf(m, err)) {
 				return
 			}
 		}
 	})
-	for o, err := range c.Orders.All(ctx, site, &ordermsg.ListOrdersOptions{Count: count, Includes: mirror.OrderIncludes(), KeepRawJSON: true,
-		Direction: ordermsg.DirectionAsc, Sort: "date_created"}, walk) {
+	for o, err := range ordermsg.OrdersResource().AllSince(ctx, c, site, ordermsg.Date{}, opts(texts(mirror.OrderIncludes())), walk) {
 		if !read(rawOf(o, err)) {
 			break
 		}

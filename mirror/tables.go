@@ -129,16 +129,32 @@ type field struct {
 
 // table is what the mirror needs to know of a resource.
 type table struct {
-	name   string // table and resource, the collection's: "orders" or "messages"
-	object string // its records' "object": "order" or "message"
-	fields []field
-	// sync walks what was created after cp, advancing it; all lists the
-	// records created from since on, oldest first; get reads one. Each sets
-	// *resp to the response that carried the record, and the walks yield
-	// a record that cannot be decoded as an *ordermsg.RecordDecodeError.
-	sync func(ctx context.Context, c *ordermsg.Client, site int64, cp *ordermsg.Checkpoint, count int, resp *ordermsg.Response) iter.Seq2[*ordermsg.RawRecord, error]
-	all  func(ctx context.Context, c *ordermsg.Client, site int64, since ordermsg.Date, count, concurrency int, resp *ordermsg.Response) iter.Seq2[*ordermsg.RawRecord, error]
-	get  func(ctx context.Context, c *ordermsg.Client, site, id int64, resp *ordermsg.Response) (*ordermsg.RawRecord, error)
+	name     string // table and resource, the collection's: "orders" or "messages"
+	object   string // its records' "object": "order" or "message"
+	fields   []field
+	records  ordermsg.Resource[ordermsg.RawRecord] // how the API gives them
+	includes []string                              // the includes the mirror asks for (OrderIncludes, MessageIncludes)
+}
+
+// The table's records are read with its includes. Each read sets *resp to
+// the response that carried the record, and the walks yield a record that
+// cannot be decoded as an *ordermsg.RecordDecodeError.
+
+// sync walks what was created after cp, advancing it.
+func (t *table) sync(ctx context.Context, c *ordermsg.Client, site int64, cp *ordermsg.Checkpoint, count int, resp *ordermsg.Response) iter.Seq2[*ordermsg.RawRecord, error] {
+	return t.records.Sync(ctx, c, site, cp, &ordermsg.ResourceOptions{Count: count, Includes: t.includes, Response: resp},
+		ordermsg.WithSkipUndecodable())
+}
+
+// all lists the records created from since on, oldest first.
+func (t *table) all(ctx context.Context, c *ordermsg.Client, site int64, since ordermsg.Date, count, concurrency int, resp *ordermsg.Response) iter.Seq2[*ordermsg.RawRecord, error] {
+	return t.records.AllSince(ctx, c, site, since, &ordermsg.ResourceOptions{Count: count, Includes: t.includes, Response: resp},
+		ordermsg.WithConcurrency(concurrency), ordermsg.WithSkipUndecodable())
+}
+
+// get reads one record.
+func (t *table) get(ctx context.Context, c *ordermsg.Client, site, id int64, resp *ordermsg.Response) (*ordermsg.RawRecord, error) {
+	return t.records.Get(ctx, c, site, id, &ordermsg.ResourceOptions{Includes: t.includes, Response: resp})
 }
 
 // def is the table's description: the key, the fields, then the record's
@@ -198,7 +214,7 @@ func promoCode(r *ordermsg.RawRecord) any {
 var dateCreated = field{notNull("date_created", typeTime), func(r *ordermsg.RawRecord) any { return r.DateCreated.Time }}
 
 var ordersTable = &table{
-	name: resources.Orders.Collection, object: resources.Orders.Object,
+	name: ordermsg.OrdersResource().Name(), object: resources.Orders.Object,
 	fields: []field{
 		dateCreated,
 		{notNull("status", typeText), textField("status")},
@@ -212,22 +228,12 @@ var ordersTable = &table{
 		{nullable("promo_code_id", typeBigint), refField("promo_code")},
 		{nullable("promo_code", typeText), promoCode},
 	},
-	sync: func(ctx context.Context, c *ordermsg.Client, site int64, cp *ordermsg.Checkpoint, count int, resp *ordermsg.Response) iter.Seq2[*ordermsg.RawRecord, error] {
-		return c.Orders.SyncRaw(ctx, site, cp, &ordermsg.ListOrdersOptions{Count: count, Includes: OrderIncludes(), Response: resp},
-			ordermsg.WithSkipUndecodable())
-	},
-	all: func(ctx context.Context, c *ordermsg.Client, site int64, since ordermsg.Date, count, concurrency int, resp *ordermsg.Response) iter.Seq2[*ordermsg.RawRecord, error] {
-		return c.Orders.AllRaw(ctx, site, &ordermsg.ListOrdersOptions{Count: count, Includes: OrderIncludes(),
-			DateStart: since, Direction: ordermsg.DirectionAsc, Sort: "date_created", Response: resp},
-			ordermsg.WithConcurrency(concurrency), ordermsg.WithSkipUndecodable())
-	},
-	get: func(ctx context.Context, c *ordermsg.Client, site, id int64, resp *ordermsg.Response) (*ordermsg.RawRecord, error) {
-		return c.Orders.GetRaw(ctx, site, id, &ordermsg.GetOrderOptions{Includes: OrderIncludes(), Response: resp})
-	},
+	records:  ordermsg.OrdersResource().Raw(),
+	includes: includeNames(OrderIncludes()),
 }
 
 var messagesTable = &table{
-	name: resources.Messages.Collection, object: resources.Messages.Object,
+	name: ordermsg.MessagesResource().Name(), object: resources.Messages.Object,
 	fields: []field{
 		dateCreated,
 		{notNull("message_type", typeText), textField("message_type")},
@@ -237,18 +243,17 @@ var messagesTable = &table{
 		{nullable("portal_id", typeBigint), refField("portal")},
 		{nullable("file_id", typeBigint), refField("file")},
 	},
-	sync: func(ctx context.Context, c *ordermsg.Client, site int64, cp *ordermsg.Checkpoint, count int, resp *ordermsg.Response) iter.Seq2[*ordermsg.RawRecord, error] {
-		return c.Messages.SyncRaw(ctx, site, cp, &ordermsg.ListMessagesOptions{Count: count, Includes: MessageIncludes(), Response: resp},
-			ordermsg.WithSkipUndecodable())
-	},
-	all: func(ctx context.Context, c *ordermsg.Client, site int64, since ordermsg.Date, count, concurrency int, resp *ordermsg.Response) iter.Seq2[*ordermsg.RawRecord, error] {
-		return c.Messages.AllRaw(ctx, site, &ordermsg.ListMessagesOptions{Count: count, Includes: MessageIncludes(),
-			DateStart: since, Direction: ordermsg.DirectionAsc, Sort: "date_created", Response: resp},
-			ordermsg.WithConcurrency(concurrency), ordermsg.WithSkipUndecodable())
-	},
-	get: func(ctx context.Context, c *ordermsg.Client, site, id int64, resp *ordermsg.Response) (*ordermsg.RawRecord, error) {
-		return c.Messages.GetRaw(ctx, site, id, &ordermsg.GetMessageOptions{Includes: MessageIncludes(), Response: resp})
-	},
+	records:  ordermsg.MessagesResource().Raw(),
+	includes: includeNames(MessageIncludes()),
+}
+
+// includeNames are the names of includes.
+func includeNames[I ~string](includes []I) []string {
+	out := make([]string, len(includes))
+	for i, inc := range includes {
+		out[i] = string(inc)
+	}
+	return out
 }
 
 // stringOf is the text of v, a JSON string; "" for null or nothing.

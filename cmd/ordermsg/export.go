@@ -149,7 +149,7 @@ func (k *kind[T]) export(ctx context.Context, a *app, c *ordermsg.Client, site i
 	bar := k.progress(ctx, a, c, site, f)
 
 	n := 0
-	for v, err := range k.all(ctx, c, site, f, ordermsg.WithConcurrency(t.concurrency)) {
+	for v, err := range k.res.All(ctx, c, site, f.options(), ordermsg.WithConcurrency(t.concurrency)) {
 		if err != nil {
 			bar.stop()
 			progress := fmt.Sprintf("after %d %s%s", n, k.plural, noFileNote(t.file))
@@ -255,7 +255,7 @@ func (k *kind[T]) progress(ctx context.Context, a *app, c *ordermsg.Client, site
 	probe := *f
 	probe.page, probe.count = 0, 1
 	total := int64(-1) // unknown: the bar still shows count and rate
-	if page, err := k.list(ctx, c, site, &probe); err == nil {
+	if page, err := k.res.List(ctx, c, site, probe.options()); err == nil {
 		total = int64(page.Meta.Pagination.Total)
 	}
 	return &progress{bar: progressbar.NewOptions64(total,

@@ -147,7 +147,7 @@ func writeSince[T any](ctx context.Context, a *app, c *ordermsg.Client, site int
 	}
 	w := newRecordWriter(k, format, dst, k.table)
 	n := 0
-	for v, err := range k.sync(ctx, c, site, cp, f) {
+	for v, err := range k.res.Sync(ctx, c, site, cp, f.options()) {
 		if err != nil {
 			return n, err
 		}

@@ -267,13 +267,13 @@ func walkFiles(ctx context.Context, c *ordermsg.Client, site int64, fl *download
 		}
 	}
 	if fl.from != "messages" {
-		opts := orderOptions(&fl.orders)
+		opts := fl.orders.options()
 		opts.Count = 100
-		opts.Includes = []ordermsg.OrderInclude{ordermsg.OrderIncludeItemsPrintReadyFiles}
+		opts.Includes = []string{string(ordermsg.OrderIncludeItemsPrintReadyFiles)}
 		opts.KeepRawJSON = false // only the links are needed
-		orders := c.Orders.All(ctx, site, opts)
+		orders := ordersKind.res.All(ctx, c, site, opts)
 		if state != nil {
-			orders = c.Orders.Sync(ctx, site, &state.Orders, opts)
+			orders = ordersKind.res.Sync(ctx, c, site, &state.Orders, opts)
 		}
 		if err := sendJobs(orders, "orders", send, func(o *ordermsg.Order) []fileJob { return orderJobs(o, claimed, t, report, unavailable) }); err != nil {
 			return err
@@ -282,13 +282,13 @@ func walkFiles(ctx context.Context, c *ordermsg.Client, site int64, fl *download
 	if fl.from != "orders" {
 		mf := fl.orders
 		mf.only = fl.messageType
-		opts := messageOptions(&mf)
+		opts := mf.options()
 		opts.Count = 100
-		opts.Includes = []ordermsg.MessageInclude{ordermsg.MessageIncludeFile}
+		opts.Includes = []string{string(ordermsg.MessageIncludeFile)}
 		opts.KeepRawJSON = false // only the links are needed
-		messages := c.Messages.All(ctx, site, opts)
+		messages := messagesKind.res.All(ctx, c, site, opts)
 		if state != nil {
-			messages = c.Messages.Sync(ctx, site, &state.Messages, opts)
+			messages = messagesKind.res.Sync(ctx, c, site, &state.Messages, opts)
 		}
 		return sendJobs(messages, "messages", send, func(m *ordermsg.Message) []fileJob { return messageJobs(m, claimed, t, report) })
 	}

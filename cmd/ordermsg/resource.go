@@ -2,11 +2,9 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
-	"iter"
 	"slices"
 	"strconv"
 	"strings"
@@ -177,19 +175,13 @@ func editDistance(a, b string) int {
 
 // kind is what the commands need to know of a resource: orders or messages.
 type kind[T any] struct {
-	plural, singular string
+	plural, singular string // plural is the resource's Name
 	demoID           string // an id of the demo's data, for the help's examples
 	onlyFlag         string // the kind's own filter flag: "status" or "type"
 	onlyHelp         string
 	includes         []string
-	rawJSON          func(*T) []byte // the record as the server sent it (read with KeepRawJSON)
-	get              func(ctx context.Context, c *ordermsg.Client, site, id int64, includes []string) (*T, error)
-	list             func(ctx context.Context, c *ordermsg.Client, site int64, f *filters) (*ordermsg.Page[T], error)
-	all              func(ctx context.Context, c *ordermsg.Client, site int64, f *filters, walk ...ordermsg.WalkOption) iter.Seq2[*T, error]
-	// sync walks what was created after cp, advancing it (sync --db and
-	// --state); f holds no page, dates, direction or sort, which Sync
-	// chooses. Pages are fetched one at a time (see OrdersService.Sync).
-	sync func(ctx context.Context, c *ordermsg.Client, site int64, cp *ordermsg.Checkpoint, f *filters) iter.Seq2[*T, error]
+	rawJSON          func(*T) []byte      // the record as the server sent it (read with KeepRawJSON)
+	res              ordermsg.Resource[T] // its calls; Sync (sync --db and --state) fetches pages one at a time
 	// table is the CSV of export --format csv; itemTable, when set, is the
 	// one of --items.
 	table, itemTable *csvTable[T]
@@ -251,7 +243,7 @@ func (k *kind[T]) getCommand(a *app) *cobra.Command {
 				return err
 			}
 			defer closeFn()
-			v, err := k.get(cmd.Context(), c, site, id, includes.trimmed())
+			v, err := k.res.Get(cmd.Context(), c, site, id, &ordermsg.ResourceOptions{Includes: includes.trimmed(), KeepRawJSON: true})
 			if err != nil {
 				return &apiFailure{err}
 			}
@@ -279,7 +271,7 @@ func (k *kind[T]) listCommand(a *app) *cobra.Command {
 				return err
 			}
 			defer closeFn()
-			page, err := k.list(cmd.Context(), c, site, &f)
+			page, err := k.res.List(cmd.Context(), c, site, f.options())
 			if err != nil {
 				return &apiFailure{err}
 			}
@@ -346,14 +338,6 @@ func exactlyOneID(_ *cobra.Command, args []string) error {
 	return nil
 }
 
-func toIncludes[I ~string](names []string) []I {
-	out := make([]I, len(names))
-	for i, n := range names {
-		out[i] = I(n)
-	}
-	return out
-}
-
 func names[I ~string](all []I) []string {
 	out := make([]string, len(all))
 	for i, v := range all {
@@ -363,64 +347,32 @@ func names[I ~string](all []I) []string {
 }
 
 var ordersKind = &kind[ordermsg.Order]{
-	rawJSON: (*ordermsg.Order).RawJSON,
-	plural:  resources.Orders.Collection, singular: resources.Orders.Object, demoID: demoOrderID,
+	rawJSON: (*ordermsg.Order).RawJSON, res: ordermsg.OrdersResource(),
+	plural: ordermsg.OrdersResource().Name(), singular: resources.Orders.Object, demoID: demoOrderID,
 	onlyFlag: "status", onlyHelp: "only orders with this status (observed: new)",
-	includes: names(ordermsg.AllOrderIncludes()),
-	get: func(ctx context.Context, c *ordermsg.Client, site, id int64, inc []string) (*ordermsg.Order, error) {
-		return c.Orders.Get(ctx, site, id, &ordermsg.GetOrderOptions{Includes: toIncludes[ordermsg.OrderInclude](inc), KeepRawJSON: true})
-	},
-	list: func(ctx context.Context, c *ordermsg.Client, site int64, f *filters) (*ordermsg.Page[ordermsg.Order], error) {
-		return c.Orders.List(ctx, site, orderOptions(f))
-	},
-	all: func(ctx context.Context, c *ordermsg.Client, site int64, f *filters, walk ...ordermsg.WalkOption) iter.Seq2[*ordermsg.Order, error] {
-		return c.Orders.All(ctx, site, orderOptions(f), walk...)
-	},
-	sync: func(ctx context.Context, c *ordermsg.Client, site int64, cp *ordermsg.Checkpoint, f *filters) iter.Seq2[*ordermsg.Order, error] {
-		return c.Orders.Sync(ctx, site, cp, orderOptions(f))
-	},
+	includes:    names(ordermsg.AllOrderIncludes()),
 	table:       orderTable,
 	itemTable:   orderItemTable,
 	csvIncludes: []string{string(ordermsg.OrderIncludeItemsPortal)},
 }
 
-func orderOptions(f *filters) *ordermsg.ListOrdersOptions {
-	since, until, _ := f.dates() // checked before the client is made
-	return &ordermsg.ListOrdersOptions{
-		Page: f.page, Count: f.count, DateStart: since, DateEnd: until,
-		Direction: ordermsg.Direction(f.direction), Sort: f.sort, Search: f.search,
-		Status: ordermsg.OrderStatus(f.only), Includes: toIncludes[ordermsg.OrderInclude](f.includes.trimmed()),
-		KeepRawJSON: true, // printed and exported as the server sent them
-	}
-}
-
 var messagesKind = &kind[ordermsg.Message]{
-	rawJSON: (*ordermsg.Message).RawJSON,
-	plural:  resources.Messages.Collection, singular: resources.Messages.Object, demoID: demoMessageID,
+	rawJSON: (*ordermsg.Message).RawJSON, res: ordermsg.MessagesResource(),
+	plural: ordermsg.MessagesResource().Name(), singular: resources.Messages.Object, demoID: demoMessageID,
 	onlyFlag: "type", onlyHelp: "only messages of this type (observed: online_order, event_management, general_contact)",
-	includes: names(ordermsg.AllMessageIncludes()),
-	get: func(ctx context.Context, c *ordermsg.Client, site, id int64, inc []string) (*ordermsg.Message, error) {
-		return c.Messages.Get(ctx, site, id, &ordermsg.GetMessageOptions{Includes: toIncludes[ordermsg.MessageInclude](inc), KeepRawJSON: true})
-	},
-	list: func(ctx context.Context, c *ordermsg.Client, site int64, f *filters) (*ordermsg.Page[ordermsg.Message], error) {
-		return c.Messages.List(ctx, site, messageOptions(f))
-	},
-	all: func(ctx context.Context, c *ordermsg.Client, site int64, f *filters, walk ...ordermsg.WalkOption) iter.Seq2[*ordermsg.Message, error] {
-		return c.Messages.All(ctx, site, messageOptions(f), walk...)
-	},
-	sync: func(ctx context.Context, c *ordermsg.Client, site int64, cp *ordermsg.Checkpoint, f *filters) iter.Seq2[*ordermsg.Message, error] {
-		return c.Messages.Sync(ctx, site, cp, messageOptions(f))
-	},
+	includes:    names(ordermsg.AllMessageIncludes()),
 	table:       messageTable,
 	csvIncludes: []string{string(ordermsg.MessageIncludeFormSubmission)},
 }
 
-func messageOptions(f *filters) *ordermsg.ListMessagesOptions {
-	since, until, _ := f.dates()
-	return &ordermsg.ListMessagesOptions{
+// options are the options of the calls that the flags ask for: --status or
+// --type is the resource's Filter.
+func (f *filters) options() *ordermsg.ResourceOptions {
+	since, until, _ := f.dates() // checked before the client is made
+	return &ordermsg.ResourceOptions{
 		Page: f.page, Count: f.count, DateStart: since, DateEnd: until,
 		Direction: ordermsg.Direction(f.direction), Sort: f.sort, Search: f.search,
-		MessageType: ordermsg.MessageType(f.only), Includes: toIncludes[ordermsg.MessageInclude](f.includes.trimmed()),
+		Filter: f.only, Includes: f.includes.trimmed(),
 		KeepRawJSON: true, // printed and exported as the server sent them
 	}
 }
