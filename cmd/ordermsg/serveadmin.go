@@ -45,6 +45,8 @@ func withAdmin(h *ordermsgtest.Handler, token string) http.Handler {
 		admin.HandleFunc("POST "+base, r.serveAdd(h))
 		admin.HandleFunc("PATCH "+base+"/{id}", r.serveChange(h))
 		admin.HandleFunc("DELETE "+base+"/{id}", r.serveDelete(h))
+		admin.HandleFunc(base, methodNotAllowed("POST"))
+		admin.HandleFunc(base+"/{id}", methodNotAllowed("PATCH, DELETE"))
 	}
 	admin.HandleFunc(adminPrefix, func(w http.ResponseWriter, r *http.Request) {
 		adminReply(w, http.StatusNotFound, adminError{"no such admin endpoint: " + r.Method + " " + r.URL.Path})
@@ -115,6 +117,15 @@ var adminResources = []adminResource{
 		},
 		del: (*ordermsgtest.Handler).DeleteMessage,
 	},
+}
+
+// methodNotAllowed answers a request by a method that its path does not
+// take; allowed are the methods it takes.
+func methodNotAllowed(allowed string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Allow", allowed)
+		adminReply(w, http.StatusMethodNotAllowed, adminError{fmt.Sprintf("%s takes %s, not %s", r.URL.Path, allowed, r.Method)})
+	}
 }
 
 // adminRecord is the answer to an add or a change: the record's place.

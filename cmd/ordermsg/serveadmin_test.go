@@ -2,13 +2,18 @@ package main
 
 import (
 	"database/sql"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ordermsg/ordermsg-go/mirror/mirrortest"
 )
@@ -162,4 +167,131 @@ func adminRows(t *testing.T, db *sql.DB, query string) [][]any {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// The admin endpoint opens with its token alone, sent as a Bearer token:
+// no header, another token, or the website's API key (as the API takes it,
+// Basic) gets 401, and the token opens nothing of the API (the fake's 401).
+// What it cannot do is refused in words: an unknown path (404), a record
+// or website that is not there (404), a body that is not what it takes or
+// a date in the future (400). A refused request changes nothing.
+func TestServeAdminWantsItsTokenAndSaysWhatItRefuses(t *testing.T) {
+	s := startServe(t, nil, "--websites", "1", "--orders", "3", "--messages", "3")
+	defer s.stop()
+	a := adminOf(t, s)
+	orders := fmt.Sprintf("%s/_admin/websites/%d/orders", s.url, s.websiteID)
+	basic := "Authorization: Basic " + base64.StdEncoding.EncodeToString([]byte(s.key+":"))
+	for _, header := range []string{"", "Authorization: Bearer " + strings.Repeat("0", 32), basic, "Authorization: Bearer " + s.key, "Authorization: " + strings.TrimPrefix(a.header, "Authorization: Bearer ")} {
+		code, body := do(t, "POST", orders, header, "")
+		if code != http.StatusUnauthorized || !strings.Contains(body, "Bearer TOKEN") {
+			t.Errorf("POST %s with %q: %d %s; want 401", orders, header, code, body)
+		}
+	}
+	list := fmt.Sprintf("%s/websites/%d/orders", s.url, s.websiteID)
+	req, _ := http.NewRequest("GET", list, nil)
+	req.Header.Set("Authorization", strings.TrimPrefix(a.header, "Authorization: "))
+	name, value, _ := strings.Cut(s.header, ": ")
+	req.Header.Set(name, value)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusUnauthorized {
+		t.Errorf("GET %s with the admin token: %d; want the fake's 401", list, resp.StatusCode)
+	}
+
+	site := fmt.Sprintf("websites/%d/", s.websiteID)
+	for _, c := range []struct {
+		method, path, body string
+		want               int
+	}{
+		{"GET", site + "orders", "", http.StatusMethodNotAllowed},
+		{"POST", site + "portals", "", http.StatusNotFound},
+		{"POST", "websites/999/orders", "", http.StatusNotFound},
+		{"PATCH", site + "orders/1", `{"status":"refunded"}`, http.StatusNotFound},
+		{"DELETE", site + "messages/1", "", http.StatusNotFound},
+		{"PATCH", site + "orders/x", `{"status":"refunded"}`, http.StatusBadRequest},
+		{"POST", site + "orders", `{"total":3}`, http.StatusBadRequest},
+		{"POST", site + "orders", `{"message_type":"general_contact"}`, http.StatusBadRequest},
+		{"POST", site + "messages", `{"date_created":"2024-01-01T10:00:00Z"}`, http.StatusBadRequest},
+		{"POST", site + "orders", fmt.Sprintf(`{"date_created":%q}`, time.Now().Add(time.Hour).Format(time.RFC3339)), http.StatusBadRequest},
+		{"POST", site + "orders", `{"date_created":"yesterday"}`, http.StatusBadRequest},
+		{"POST", site + "orders", `{} {}`, http.StatusBadRequest},
+		{"POST", site + "orders", strings.Repeat(" ", adminBodyLimit+1) + "{}", http.StatusBadRequest},
+	} {
+		a.call(t, c.want, c.method, c.path, c.body)
+	}
+	var listed struct {
+		Meta struct {
+			Pagination struct{ Total int } `json:"pagination"`
+		} `json:"meta"`
+	}
+	req, _ = http.NewRequest("GET", list, nil)
+	req.SetBasicAuth(s.key, "")
+	req.Header.Set(name, value)
+	resp, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if err := json.NewDecoder(resp.Body).Decode(&listed); err != nil || listed.Meta.Pagination.Total != 3 {
+		t.Errorf("after the refused requests the website has %d orders (%v); want its 3", listed.Meta.Pagination.Total, err)
+	}
+}
+
+// Every curl line of docs/cli.md's section on serve's admin endpoint runs
+// as written, in order, against a served fake of the default dataset (the
+// ids the lines name), with FAKE and ADMIN set as the section says, and
+// succeeds (curl -f: any answer from 400 on fails).
+func TestServeAdminCurlExamplesRun(t *testing.T) {
+	text, err := os.ReadFile(filepath.Join(repoTop(t), "docs", "cli.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(text), "\n## Changing the fake's records")
+	section, _, _ = strings.Cut(section, "\n## ")
+	if !ok {
+		t.Fatal(`docs/cli.md has no section "Changing the fake's records"`)
+	}
+	var lines []string
+	for line := range strings.Lines(section) {
+		if line = strings.TrimSpace(line); strings.HasPrefix(line, "curl ") {
+			lines = append(lines, line)
+		}
+	}
+	if len(lines) < 6 {
+		t.Fatalf("the section shows %d curl lines; want adds, changes and deletes of orders and messages", len(lines))
+	}
+	if _, err := exec.LookPath("curl"); err != nil {
+		t.Skip("curl is not installed: the lines cannot run here")
+	}
+	s := startServe(t, nil)
+	defer s.stop()
+	a := adminOf(t, s)
+	env := map[string]string{envBaseURL: s.url, envAPIKey: s.key, envWebsiteID: fmt.Sprint(s.websiteID), envVersionHeader: s.header}
+	target := filepath.Join(t.TempDir(), "try.db")
+	before := syncOnce(t, env, "--db", target)
+	for _, line := range lines {
+		cmd := exec.Command("sh", "-c", line)
+		cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "FAKE=" + a.url, "ADMIN=" + a.header}
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Errorf("%s: %v\n%s", line, err, out)
+		}
+	}
+	// What the section says the reconcile then counts.
+	want := fmt.Sprintf("[2 1 %s 1 3 1 %s 1]", minus(t, before[0], 2), minus(t, before[4], 2))
+	if got := syncOnce(t, env, "--db", target, "--reconcile"); fmt.Sprint(got) != want {
+		t.Errorf("--reconcile after the section's lines: %v; want %s", got, want)
+	}
+}
+
+// minus is the decimal n less d.
+func minus(t *testing.T, n string, d int) string {
+	t.Helper()
+	var v int
+	if _, err := fmt.Sscan(n, &v); err != nil {
+		t.Fatal(err)
+	}
+	return fmt.Sprint(v - d)
 }
