@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -35,6 +36,7 @@ func TestReconcileSettlesWhatAShiftSkipped(t *testing.T) {
 		{"an order shown late is added", shiftSkipsLateOrder},
 		{"an order listed again is live again", shiftSkipsListedAgain},
 		{"an order listed again is live again when every listing shifts", everyListingShifts},
+		{"an order of id 0 is left as it is when every listing shifts", everyListingShiftsPastIDZero},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			mirrortest.ForEach(t, func(t *testing.T, be mirrortest.Backend, target string) {
@@ -55,7 +57,26 @@ type shifter struct {
 	victims []int64 // deleted in turn, one per listing
 	deleted atomic.Int64
 	delete  func(id int64)
-	hide    int64 // the id of an order left out of every list, when not 0
+	mu      sync.Mutex
+	hide    map[int64]bool // the ids of orders left out of every list
+}
+
+// hiding leaves the orders with the given ids out of every list from now
+// on.
+func (s *shifter) hiding(ids ...int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.hide = map[int64]bool{}
+	for _, id := range ids {
+		s.hide[id] = true
+	}
+}
+
+// hidden reports whether the order with the given id is left out.
+func (s *shifter) hidden(id int64) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.hide[id]
 }
 
 func (s *shifter) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
@@ -65,7 +86,7 @@ func (s *shifter) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 			s.delete(s.victims[n])
 		}
 	}
-	if s.hide == 0 || !strings.HasSuffix(r.URL.Path, "/orders") {
+	if !strings.HasSuffix(r.URL.Path, "/orders") {
 		s.next.ServeHTTP(rw, r)
 		return
 	}
@@ -80,11 +101,13 @@ func (s *shifter) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 		var head struct {
 			ID int64 `json:"id"`
 		}
-		if json.Unmarshal(o, &head) == nil && head.ID == s.hide {
-			if cut := bytes.Replace(body, append(slices.Clone(o), ','), nil, 1); len(cut) < len(body) {
-				body = cut
-			} else {
-				body = bytes.Replace(body, append([]byte{','}, o...), nil, 1)
+		if json.Unmarshal(o, &head) != nil || !s.hidden(head.ID) {
+			continue
+		}
+		for _, cut := range [][]byte{append(slices.Clone(o), ','), append([]byte{','}, o...), o} {
+			if i := bytes.Index(body, cut); i >= 0 {
+				body = slices.Concat(body[:i], body[i+len(cut):])
+				break
 			}
 		}
 	}
@@ -212,7 +235,7 @@ func everyListingShifts(t *testing.T, e *exact) {
 	orders := e.ordersByCreation()
 	again := e.deletedThenRestored(t, 20)
 	shift, s := e.shiftingFront(t, e.srv.Handler, 2, true, orders[0].ID, orders[1].ID, orders[2].ID, orders[3].ID)
-	shift.hide = again.ID
+	shift.hiding(again.ID)
 	res := e.reconcileThrough(t, s, 7)
 	if n := shift.deleted.Load(); n != 3 {
 		t.Fatalf("the listing shifted %d times; want each of the reconcile's 3 listings to", n)
@@ -222,5 +245,27 @@ func everyListingShifts(t *testing.T, e *exact) {
 	}
 	if res.Orders.Deleted != 0 {
 		t.Errorf("reconcile of a listing that kept shifting: %+v; want nothing deleted from its absence", res.Orders)
+	}
+}
+
+// everyListingShiftsPastIDZero: the server deletes an order during every
+// listing, and none shows the order of id 0 (the front hides it), which
+// cannot be asked for by id: nothing tells whether it still exists, and it
+// is left live, not marked deleted from its absence.
+func everyListingShiftsPastIDZero(t *testing.T, e *exact) {
+	sp := &spoiler{next: e.srv.Handler, spoils: map[int64][]spoil{}, done: map[int64]int{}}
+	zero := e.srv.AddOrders(1)[0]
+	sp.set(zero.ID, spoil{fmt.Sprintf(`"id":%d,`, zero.ID), `"id":0,`})
+	orders := e.ordersByCreation()
+	shift, s := e.shiftingFront(t, sp, 2, true, orders[0].ID, orders[1].ID, orders[2].ID, orders[3].ID)
+	syncSite(t, e.m, s, &mirror.Options{BaseURLMoved: true})
+	shift.hiding(0)
+	res := e.reconcileThrough(t, s, 7)
+
+	if n := shift.deleted.Load(); n != 3 {
+		t.Fatalf("the listing shifted %d times; want each of the reconcile's 3 listings to", n)
+	}
+	if !e.deletedAt(t, "orders", 0).IsZero() || res.Orders.Deleted != 0 {
+		t.Errorf("the order of id 0, which no shifting listing showed, was marked deleted: %+v", res.Orders)
 	}
 }
