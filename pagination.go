@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/ordermsg/ordermsg-go/internal/listtotals"
 )
 
 // entry is an element of a page's data as a walk yields it: a record, or
@@ -119,7 +121,8 @@ func WithConcurrency(n int) WalkOption {
 }
 
 // walkList walks the pages of the list that opts describe from opts.Page,
-// passing check on to walk; each page is a call of op (r.ops.all or sync).
+// passing check on to walk, after the function of ctx's listtotals, if
+// any; each page is a call of op (r.ops.all or sync).
 func (r resource[T, P]) walkList(ctx context.Context, op *Operation, websiteID int64, opts listOptions, walkOpts []WalkOption, check func(Pagination) error) iter.Seq2[*T, error] {
 	cfg := walkConfig{concurrency: 1}
 	for _, o := range walkOpts {
@@ -154,6 +157,8 @@ func (r resource[T, P]) walkList(ctx context.Context, op *Operation, websiteID i
 	}
 	if ctx == nil {
 		err = invalidArgument("nil context")
+	} else if f := listtotals.Of(ctx); f != nil {
+		check = withTotals(check, f)
 	}
 	return func(yield func(*T, error) bool) {
 		if err != nil {
@@ -161,6 +166,18 @@ func (r resource[T, P]) walkList(ctx context.Context, op *Operation, websiteID i
 			return
 		}
 		walk[T, P](ctx, fetch, start, cfg, check, yield)
+	}
+}
+
+// withTotals is check that first hands the page's total to f (see package
+// listtotals).
+func withTotals(check func(Pagination) error, f func(total int)) func(Pagination) error {
+	return func(pg Pagination) error {
+		f(pg.Total)
+		if check != nil {
+			return check(pg)
+		}
+		return nil
 	}
 }
 

@@ -79,7 +79,10 @@
 // record it no longer lists, and that a retrieve confirms gone (a list can
 // shift during a walk and skip one), gets deleted_at; one listed again gets
 // it back to NULL; one that changed is rewritten, however old. A reconcile
-// where nothing changed writes nothing.
+// where nothing changed writes nothing. A listing whose total drops between
+// two pages has skipped records: the reconcile lists again, up to three
+// times, and settles what no listing showed, records marked deleted too
+// when every listing shifted (docs/sync.md of the repository).
 //
 // A record read again counts as updated, and is rewritten, only when its
 // data changed: the column digest holds the SHA-256 of its JSON less what

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ordermsg/ordermsg-go"
+	"github.com/ordermsg/ordermsg-go/internal/listtotals"
 )
 
 // syncTable brings one table of a website up to date: the records created
@@ -167,23 +168,67 @@ func (p *pass) refresh(ctx context.Context, mark time.Time) error {
 	return p.done(w, nil, nil)
 }
 
+// maxListings is how many times a reconcile lists a table whose list
+// shifts under it before it settles by retrieves what its listings did not
+// show.
+const maxListings = 3
+
 // reconcile reads every record the server lists, up to mark (what comes
 // after is the next Sync's), and writes those that are new or changed; then
 // it asks the server for each live record of the table that the listing did
-// not show, for a list can shift during a walk and skip one: a record the
-// server no longer has (404) gets deleted_at, one it has is written as read.
-// The checkpoint does not move.
+// not show: a record the server no longer has (404) gets deleted_at, one it
+// has is written as read. The checkpoint does not move.
+//
+// A listing whose list shifted (records left it between two pages) skipped
+// as many records as left, of any kind: one shown late, one of an id that
+// cannot be retrieved, one marked deleted that the server lists again. So
+// the table is listed again, up to maxListings times, until a listing does
+// not shift; what no listing showed is then settled as above. When every
+// listing shifted, absence proves nothing: every record the listings did
+// not show, those marked deleted too, is retrieved, and one whose id is not
+// positive is left as it is.
 func (p *pass) reconcile(ctx context.Context, mark time.Time) error {
 	listed := map[int64]bool{}
+	shifted := true
+	for listing := 1; shifted && listing <= maxListings; listing++ {
+		var err error
+		if shifted, err = p.list(ctx, mark, listed); err != nil {
+			return err
+		}
+	}
+	if err := p.forgetUnseenRefused(context.WithoutCancel(ctx), p.began); err != nil {
+		return dbErr(err)
+	}
+	missing, live, err := p.notListed(context.WithoutCancel(ctx), listed, mark, shifted)
+	if err != nil {
+		return dbErr(err)
+	}
+	return p.confirm(ctx, missing, live, shifted)
+}
+
+// list lists every record of the table once, adds the ids it shows to
+// listed, and writes, up to mark, those that this run has not taken yet
+// (p.seen, to which it adds them: a run counts each record once). It
+// reports whether the list shifted during the walk: whether a page's total
+// was below that of a page before it.
+func (p *pass) list(ctx context.Context, mark time.Time, listed map[int64]bool) (shifted bool, err error) {
+	highest := 0
+	watched := listtotals.With(ctx, func(total int) {
+		shifted = shifted || total < highest
+		highest = max(highest, total)
+	})
 	w := p.writer(ctx, false)
 	var resp ordermsg.Response
-	for v, err := range p.t.all(ctx, p.r.c, p.r.site, ordermsg.Date{}, p.r.opts.PageSize, p.r.opts.Concurrency, &resp) {
+	for v, err := range p.t.all(watched, p.r.c, p.r.site, ordermsg.Date{}, p.r.opts.PageSize, p.r.opts.Concurrency, &resp) {
 		k, ok := p.key(v, err)
 		if ok && k.digest == "" {
 			listed[k.id] = true
 		}
 		if ok && p.seen[k] {
-			continue // written or refused by this run's new-records pass
+			continue // written or refused by this run already
+		}
+		if ok {
+			p.seen[k] = true
 		}
 		if err == nil {
 			if bad := p.undated(v, err); bad != nil {
@@ -193,20 +238,10 @@ func (p *pass) reconcile(ctx context.Context, mark time.Time) error {
 			}
 		}
 		if err := p.take(w, v, err, &resp, nil); err != nil {
-			return p.done(w, nil, err)
+			return shifted, p.done(w, nil, err)
 		}
 	}
-	if err := p.done(w, nil, nil); err != nil {
-		return err
-	}
-	if err := p.forgetUnseenRefused(context.WithoutCancel(ctx), p.began); err != nil {
-		return dbErr(err)
-	}
-	missing, live, err := p.liveNotIn(context.WithoutCancel(ctx), listed, mark)
-	if err != nil {
-		return dbErr(err)
-	}
-	return p.confirm(ctx, missing, live)
+	return shifted, p.done(w, nil, nil)
 }
 
 // undated is, for v, a record listed without date_created (err nil), the
@@ -223,31 +258,44 @@ func (p *pass) undated(v *ordermsg.RawRecord, err error) *ordermsg.RecordDecodeE
 		Err: fmt.Errorf("%w: %s %d", ordermsg.ErrNoCreationTime, object, id)}
 }
 
-// liveNotIn returns the ids of the table's live records of the website,
-// created up to mark, and of its stored refusals, that listed does not
-// hold; and the number of those live records.
-func (p *pass) liveNotIn(ctx context.Context, listed map[int64]bool, mark time.Time) (out []int64, live int, err error) {
+// unlisted is a record of the table that a reconcile's listings did not
+// show.
+type unlisted struct {
+	id      int64
+	deleted bool // marked deleted already
+}
+
+// notListed returns the table's live records of the website, created up
+// to mark, and its stored refusals, that listed does not hold; with
+// shifted, its records marked deleted too. It returns the number of those
+// live records as well.
+func (p *pass) notListed(ctx context.Context, listed map[int64]bool, mark time.Time, shifted bool) (out []unlisted, live int, err error) {
 	b := p.r.m.backend
-	q := b.rebind("SELECT id FROM " + p.t.name + " WHERE website_id = ? AND deleted_at IS NULL AND date_created <= ?")
-	rows, err := p.conn.QueryContext(ctx, q, p.r.site, b.value(typeTime, mark))
+	q := "SELECT id, deleted_at IS NOT NULL FROM " + p.t.name + " WHERE website_id = ? AND date_created <= ?"
+	if !shifted {
+		q += " AND deleted_at IS NULL"
+	}
+	rows, err := p.conn.QueryContext(ctx, b.rebind(q), p.r.site, b.value(typeTime, mark))
 	if err != nil {
 		return nil, 0, err
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
+		var u unlisted
+		if err := rows.Scan(&u.id, &u.deleted); err != nil {
 			return nil, 0, err
 		}
-		live++
-		if !listed[id] {
-			out = append(out, id)
-			listed[id] = true
+		if !u.deleted {
+			live++
+		}
+		if !listed[u.id] {
+			out = append(out, u)
+			listed[u.id] = true
 		}
 	}
 	for id := range p.refusedIDs {
 		if !listed[id] {
-			out = append(out, id)
+			out = append(out, unlisted{id: id})
 		}
 	}
 	return out, live, rows.Err()
@@ -256,51 +304,52 @@ func (p *pass) liveNotIn(ctx context.Context, listed map[int64]bool, mark time.T
 // lookup is the answer to a retrieve of a record that a reconcile did not
 // find listed.
 type lookup struct {
-	id          int64
-	v           *ordermsg.RawRecord // nil when the server no longer has it, or it cannot be decoded
-	undecodable bool
-	at          time.Time
-	err         error
+	unlisted
+	v     *ordermsg.RawRecord // nil when the server no longer has it, or it is left
+	leave bool                // left as it is
+	at    time.Time
+	err   error
 }
 
-// confirm retrieves the records with the given ids, Concurrency at a time,
-// and writes what it finds: the record as read, or that it is gone. A
-// record that cannot be decoded lives, and is left as it is. A record whose
-// id is not positive, which cannot be retrieved, is gone. The records gone
-// are marked deleted at the end, and only when they are not too many of
-// the live ones (a *MassDeleteError, unless Options.AllowMassDelete).
-func (p *pass) confirm(ctx context.Context, ids []int64, live int) error {
-	if len(ids) == 0 {
+// confirm retrieves the records that the listings did not show,
+// Concurrency at a time, and writes what it finds: the record as read (a
+// record marked deleted is then live again), or that it is gone. A record
+// that cannot be decoded lives, and is left as it is. A record whose id is
+// not positive, which cannot be retrieved, is gone, unless the listings
+// shifted: it is then left as it is. The records gone are marked deleted
+// at the end, and only when they are not too many of the live ones (a
+// *MassDeleteError, unless Options.AllowMassDelete).
+func (p *pass) confirm(ctx context.Context, records []unlisted, live int, shifted bool) error {
+	if len(records) == 0 {
 		return nil
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	todo := make(chan int64)
+	todo := make(chan unlisted)
 	answers := make(chan lookup)
 	var wg sync.WaitGroup
-	for range min(p.r.opts.Concurrency, len(ids)) {
+	for range min(p.r.opts.Concurrency, len(records)) {
 		wg.Go(func() {
-			for id := range todo {
-				if id <= 0 {
+			for u := range todo {
+				if u.id <= 0 {
 					// The API cannot be asked for a record by an id that
 					// is not positive: the SDK refuses such an id before
-					// sending. The server listed the record once and lists
-					// it no more, and a retrieve could tell no more than
-					// that: it is taken as gone (its refusal, if stored,
-					// forgotten). Should a shifting list have skipped it,
-					// the next reconcile that lists it makes it live again.
-					answers <- lookup{id: id, at: time.Now()}
+					// sending. After a listing that did not shift, the
+					// record the server listed once and lists no more is
+					// gone (its refusal, if stored, forgotten); after
+					// listings that all shifted, nothing can be told.
+					answers <- lookup{unlisted: u, leave: shifted, at: time.Now()}
 					continue
 				}
 				var resp ordermsg.Response
-				v, err := p.t.get(ctx, p.r.c, p.r.site, id, &resp)
-				a := lookup{id: id, v: v, at: resp.ReceivedAt, err: err}
+				v, err := p.t.get(ctx, p.r.c, p.r.site, u.id, &resp)
+				a := lookup{unlisted: u, v: v, at: resp.ReceivedAt, err: err}
 				var undecodable *ordermsg.DecodeError
 				switch {
 				case errors.Is(err, ordermsg.ErrNotFound):
 					a.err, a.at = nil, time.Now()
 				case errors.As(err, &undecodable):
-					a.err, a.undecodable = nil, true
+					a.err, a.leave = nil, true
 				}
 				answers <- a
 			}
@@ -308,9 +357,9 @@ func (p *pass) confirm(ctx context.Context, ids []int64, live int) error {
 	}
 	go func() {
 		defer close(todo)
-		for _, id := range ids {
+		for _, u := range records {
 			select {
-			case todo <- id:
+			case todo <- u:
 			case <-ctx.Done():
 				return
 			}
@@ -331,7 +380,7 @@ func (p *pass) confirm(ctx context.Context, ids []int64, live int) error {
 			failed = a.err
 		case a.v != nil:
 			failed = w.add(a.v, a.at, nil)
-		case a.undecodable:
+		case a.leave, a.deleted: // a record marked deleted that is gone stays so
 		default:
 			gone = append(gone, a)
 		}

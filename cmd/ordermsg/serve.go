@@ -51,7 +51,15 @@ moved back, the newest created now, so that no record lies in the future.
 --add-every D adds, every D while it serves, one order (with its message) and
 one message to each website, created now (after the generated records),
 and prints a line for each: a poller that starts from now finds new
-records on each run, as it would in production.`,
+records on each run, as it would in production.
+
+An admin endpoint, on the same address under /_admin/, adds, changes and
+deletes records on demand, so that a reconcile can be tried:
+POST /_admin/websites/ID/orders (or messages) adds one, PATCH
+/_admin/websites/ID/orders/ORDER_ID with {"status": "…"} ({"message_type":
+"…"} for messages) changes one, DELETE deletes one. It wants the header
+"Authorization: Bearer TOKEN" with the token serve prints, new on every run;
+an API key opens none of it (docs/cli.md).`,
 		Example: `  ordermsg serve
   ordermsg serve --websites 1 --orders 2000 --fault-rate 0.1 --latency 20ms
   ordermsg serve --version-header Acme-Api-Version:1 --add-every 30s
@@ -94,6 +102,8 @@ records on each run, as it would in production.`,
 			}
 			fmt.Fprintf(a.stdout, "ordermsg fake service at %s (header %s)\n", url, header)
 			fmt.Fprintf(a.stdout, "OpenAPI document at %s%s\n", url, ordermsgtest.OpenAPIPath)
+			token := newAdminToken()
+			fmt.Fprintf(a.stdout, "admin endpoint at %s%s with header 'Authorization: Bearer %s' (docs/cli.md)\n", url, adminPrefix, token)
 			for _, w := range ds.Websites {
 				fmt.Fprintf(a.stdout, "  website %d  api key %s  (%s, %s)\n", w.ID, w.APIKey, counted(len(w.Orders), "order"), counted(len(w.Messages), "message"))
 			}
@@ -110,7 +120,7 @@ records on each run, as it would in production.`,
 				go addRecords(cmd.Context(), h, ticker.C, a.stdout)
 			}
 			fmt.Fprintln(a.stdout, "serving until interrupted (Ctrl-C)")
-			return serve(cmd.Context(), ln, h)
+			return serve(cmd.Context(), ln, withAdmin(h, token))
 		},
 	}
 	fl := cmd.Flags()
