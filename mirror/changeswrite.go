@@ -1,0 +1,93 @@
+package mirror
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// changesChannel is the channel of PostgreSQL's NOTIFY that a transaction
+// that recorded changes sends, delivered when it commits, and that
+// FollowChanges listens on.
+const changesChannel = "ordermsg_mirror_changes"
+
+// changesTable is the table of the changes in b (migrations/*/0006): its
+// place in the feed (PostgreSQL: xid and seq; SQLite: seq), then the
+// columns a writer writes (changeColumns).
+func changesTable(b Backend) tableDef {
+	key := []column{notNull("xid", typeBigint), notNull("seq", typeBigint)}
+	if b == SQLite {
+		key = []column{notNull("seq", typeInteger)}
+	}
+	return tableDef{"mirror_changes", append(key,
+		notNull("website_id", typeBigint), notNull("resource", typeText), notNull("id", typeBigint),
+		notNull("change", typeText), notNull("recorded_at", typeStamp), nullable("json", typeJSON))}
+}
+
+// changeColumns are the columns of mirror_changes that a writer gives a
+// value.
+var changeColumns = []string{"website_id", "resource", "id", "change", "recorded_at", "json"}
+
+// changesStateTable holds the database's origin, which its cursors carry,
+// and the position of the newest change removed (NULL when none).
+func changesStateTable(b Backend) tableDef {
+	cols := []column{notNull("origin", typeText), nullable("pruned_xid", typeBigint), nullable("pruned_seq", typeBigint)}
+	if b == SQLite {
+		cols = []column{cols[0], cols[2]}
+	}
+	return tableDef{"mirror_changes_state", cols}
+}
+
+// recordsChanges is whether writers record changes: always, but for the
+// benchmark that measures what recording them costs (export_test.go).
+var recordsChanges = true
+
+// change is a change that a writer's transaction records.
+type change struct {
+	id   int64
+	kind ChangeKind
+	json any // the row's json value; nil for ChangeDeleted
+}
+
+// noteChange keeps a change of the transaction being written, recorded
+// by recordChanges before it commits.
+func (w *writer) noteChange(id int64, kind ChangeKind, row []any) {
+	if !recordsChanges {
+		return
+	}
+	var json any
+	if row != nil {
+		json = row[2+len(w.t.fields)]
+	}
+	w.changes = append(w.changes, change{id, kind, json})
+}
+
+// recordChanges appends the changes noted to mirror_changes, recorded at
+// at, in the order noted, and in PostgreSQL sends the NOTIFY that wakes
+// the followers once the transaction commits.
+func (w *writer) recordChanges(ctx context.Context, at time.Time) error {
+	if len(w.changes) == 0 {
+		return nil
+	}
+	stamp := w.b.value(typeStamp, at)
+	rows := make([][]any, len(w.changes))
+	for i, c := range w.changes {
+		rows[i] = []any{w.site, w.t.name, c.id, string(c.kind), stamp, c.json}
+	}
+	if w.b == SQLite {
+		return insertRowsSQLite(ctx, w.conn, changesInsertSQL, rows)
+	}
+	if err := copyRows(ctx, w.conn, "mirror_changes", changeColumns, rows); err != nil {
+		return err
+	}
+	_, err := w.conn.ExecContext(ctx, "NOTIFY "+changesChannel)
+	return err
+}
+
+// changesInsertSQL is the INSERT of k changes, in SQLite.
+func changesInsertSQL(k int) string {
+	row := "(?, ?, ?, ?, ?, CAST(? AS TEXT))"
+	return fmt.Sprintf("INSERT INTO mirror_changes (%s) VALUES %s", strings.Join(changeColumns, ", "),
+		strings.TrimSuffix(strings.Repeat(row+", ", k), ", "))
+}
