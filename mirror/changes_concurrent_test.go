@@ -2,6 +2,7 @@ package mirror_test
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"sync"
 	"testing"
@@ -100,8 +101,17 @@ func TestChangesWaitForAnEarlierTransaction(t *testing.T) {
 		t.Fatal(err)
 	}
 	syncSite(t, m, s, nil)
-	if got := changesOf(t, m, "", nil); len(got) != 0 {
-		t.Fatalf("%d changes read while an earlier transaction is in flight, want none", len(got))
+	// Changes waits for the changes committed before it to be readable:
+	// cut short, it has read none of them.
+	short, cancelShort := context.WithTimeout(context.Background(), 500*time.Millisecond)
+	defer cancelShort()
+	for c, err := range m.Changes(short, "", nil) {
+		if err == nil {
+			t.Fatalf("read %+v while an earlier transaction is in flight", c)
+		}
+		if !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("Changes cut short: %v", err)
+		}
 	}
 	if err := early.Commit(); err != nil {
 		t.Fatal(err)

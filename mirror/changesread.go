@@ -25,7 +25,7 @@ const pgFallbackPoll = time.Second
 
 // Changes returns the changes recorded after the cursor after (every
 // change kept, for ""), that f lets through (nil: all), in cursor order,
-// up to the newest a reader may take now; then it ends. A consumer that
+// up to at least every change committed before the call; then it ends. A consumer that
 // keeps the Cursor of the last change it processed, and reads on from it,
 // never misses a change and never sees one twice, with any number of
 // writers at once: in PostgreSQL it reads only the changes of transactions
@@ -63,8 +63,15 @@ func (m *Mirror) changes(ctx context.Context, after string, f *ChangeFilter, fol
 		}
 		r := &changeReader{b: m.backend, conn: conn, filter: f}
 		defer r.close()
-		err = r.start(ctx, after, follow)
+		err = r.start(ctx, after)
 		for err == nil {
+			// Read only once the changes committed before the call are
+			// all readable (PostgreSQL: no earlier transaction holds them
+			// back): then a short page is the end of them.
+			var settled bool
+			if settled, err = r.settled(ctx); err != nil {
+				break
+			}
 			var page []Change
 			if page, err = r.page(ctx); err != nil {
 				break
@@ -76,7 +83,7 @@ func (m *Mirror) changes(ctx context.Context, after string, f *ChangeFilter, fol
 			}
 			switch {
 			case len(page) == changesPage:
-			case !follow:
+			case !follow && settled:
 				return
 			default:
 				err = r.wait(ctx)
@@ -101,17 +108,35 @@ type changeReader struct {
 	origin    string
 	at        position // of the last change read
 	listening bool
+	// committed is, in PostgreSQL, the newest transaction that had
+	// committed changes when the reader started.
+	committed int64
 }
 
-// start checks the cursor after and reads from it; with listen, in
-// PostgreSQL, it listens for the writers' NOTIFY before the first read, so
-// that none is missed.
-func (r *changeReader) start(ctx context.Context, after string, listen bool) error {
-	if listen && r.b == PostgreSQL {
+// settled reports whether every change committed before the reader
+// started is readable: always in SQLite; in PostgreSQL once no transaction
+// older than the newest of them is in flight.
+func (r *changeReader) settled(ctx context.Context) (bool, error) {
+	if r.b != PostgreSQL {
+		return true, nil
+	}
+	var ok bool
+	err := r.conn.QueryRowContext(ctx, "SELECT txid_snapshot_xmin(txid_current_snapshot()) > $1", r.committed).Scan(&ok)
+	return ok, err
+}
+
+// start checks the cursor after and reads from it. In PostgreSQL it
+// listens for the writers' NOTIFY before the first read, so that none is
+// missed, and notes the newest transaction whose changes are committed.
+func (r *changeReader) start(ctx context.Context, after string) error {
+	if r.b == PostgreSQL {
 		if _, err := r.conn.ExecContext(ctx, "LISTEN "+changesChannel); err != nil {
 			return err
 		}
 		r.listening = true
+		if err := r.conn.QueryRowContext(ctx, "SELECT COALESCE(max(xid), 0) FROM mirror_changes").Scan(&r.committed); err != nil {
+			return err
+		}
 	}
 	var pruned position
 	var prunedXID, prunedSeq sql.NullInt64
