@@ -45,8 +45,8 @@ It exits 2 for a cursor that is malformed or that this database never
 issued, and 4 for a cursor older than the changes kept (sync
 --keep-changes removed changes after it: read the tables again, then follow
 without --after); 3 when the database cannot be read.`,
-		Example: `  ordermsg changes --db shop.db
-  ordermsg changes --db shop.db --after "$(tail -n1 seen.jsonl | jq -r .cursor)" --follow --resource orders`,
+		Example: `  ordermsg changes --db demo.db                  # after sync --db demo.db --demo: every change kept
+  ordermsg changes --db demo.db --resource orders # the orders' alone; add --after CURSOR --follow to go on`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			filter := &mirror.ChangeFilter{WebsiteID: website, Resource: resource}
