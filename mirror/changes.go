@@ -48,12 +48,14 @@ type Change struct {
 // MarshalJSON is the change as one line of ordermsg changes: an object
 // with cursor, website_id, resource, id, change, at (RFC 3339, UTC) and,
 // for new and updated, record, the stored JSON as it is.
-func (c Change) MarshalJSON() ([]byte, error) { return c.appendJSON(nil), nil }
+func (c Change) MarshalJSON() ([]byte, error) { return c.AppendJSON(nil), nil }
 
-// appendJSON appends the change's JSON object to b. Its strings are of
-// the feed's own alphabet (hex digits, hyphen, the names of the resources
-// and kinds), which need no escape.
-func (c Change) appendJSON(b []byte) []byte {
+// AppendJSON appends the change's JSON object, as MarshalJSON makes it, to
+// b and returns the extended buffer: a reader of many changes reuses one
+// buffer.
+func (c Change) AppendJSON(b []byte) []byte {
+	// The strings are of the feed's own alphabet (hex digits, a hyphen,
+	// the names of the resources and kinds), which need no escape.
 	b = append(b, `{"cursor":"`...)
 	b = append(b, c.Cursor...)
 	b = append(b, `","website_id":`...)
@@ -130,10 +132,21 @@ func (p position) less(q position) bool {
 // origin, a hyphen, then the position in fixed-width hex (PostgreSQL: xid
 // then seq), so that cursors sort as their positions do.
 func (b Backend) cursor(origin string, p position) string {
+	out := make([]byte, 0, len(origin)+1+32)
+	out = append(append(out, origin...), '-')
 	if b == PostgreSQL {
-		return fmt.Sprintf("%s-%016x%016x", origin, p.xid, p.seq)
+		out = appendHex16(out, p.xid)
 	}
-	return fmt.Sprintf("%s-%016x", origin, p.seq)
+	return string(appendHex16(out, p.seq))
+}
+
+// appendHex16 appends n, not negative, as 16 lower-case hex digits.
+func appendHex16(b []byte, n int64) []byte {
+	const digits = "0123456789abcdef"
+	for shift := 60; shift >= 0; shift -= 4 {
+		b = append(b, digits[(n>>shift)&0xf])
+	}
+	return b
 }
 
 // parseCursor reads a cursor of the database of the given origin.

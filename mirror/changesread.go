@@ -111,6 +111,9 @@ type changeReader struct {
 	// committed is, in PostgreSQL, the newest transaction that had
 	// committed changes when the reader started.
 	committed int64
+	// backoff is, in PostgreSQL, how long the last wait for changes held
+	// back lasted (see wait).
+	backoff time.Duration
 }
 
 // settled reports whether every change committed before the reader
@@ -206,7 +209,7 @@ func (r *changeReader) page(ctx context.Context) ([]Change, error) {
 		return nil, err
 	}
 	defer rows.Close()
-	out := make([]Change, 0, 16)
+	out := make([]Change, 0, changesPage)
 	for rows.Next() {
 		var c Change
 		var p position
@@ -224,8 +227,9 @@ func (r *changeReader) page(ctx context.Context) ([]Change, error) {
 }
 
 // wait returns when there may be new changes to read: in PostgreSQL on a
-// writer's NOTIFY, or after pgFallbackPoll; in SQLite after
-// FollowPollInterval. It returns ctx's error once ctx ends.
+// writer's NOTIFY, or after pgFallbackPoll (sooner while committed changes
+// are held back); in SQLite after FollowPollInterval. It returns ctx's
+// error once ctx ends.
 func (r *changeReader) wait(ctx context.Context) error {
 	if r.b != PostgreSQL {
 		t := time.NewTimer(FollowPollInterval)
@@ -237,12 +241,28 @@ func (r *changeReader) wait(ctx context.Context) error {
 			return nil
 		}
 	}
+	// Changes committed but held back by an earlier transaction still in
+	// flight, which may send no NOTIFY (one without changes): read again
+	// soon, then less and less often.
+	var held bool
+	err := r.conn.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM mirror_changes
+		WHERE (xid, seq) > ($1, $2) AND xid >= txid_snapshot_xmin(txid_current_snapshot()))`, r.at.xid, r.at.seq).Scan(&held)
+	if err != nil {
+		return err
+	}
+	poll := pgFallbackPoll
+	if held {
+		r.backoff = min(max(2*r.backoff, 5*time.Millisecond), pgFallbackPoll)
+		poll = r.backoff
+	} else {
+		r.backoff = 0
+	}
 	return r.conn.Raw(func(dc any) error {
 		pc, ok := dc.(pgxConn)
 		if !ok {
 			return notPgx(dc)
 		}
-		wctx, cancel := context.WithTimeout(ctx, pgFallbackPoll)
+		wctx, cancel := context.WithTimeout(ctx, poll)
 		defer cancel()
 		_, err := pc.Conn().WaitForNotification(wctx)
 		if err != nil && ctx.Err() == nil && wctx.Err() != nil {

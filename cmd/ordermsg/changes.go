@@ -111,8 +111,7 @@ func (a *app) printChanges(ctx context.Context, target *mirrorTarget, after stri
 		case err != nil:
 			return &localFailure{target.hide(fmt.Errorf("%s: %w", target.name, err))}
 		}
-		line, _ = c.MarshalJSON()
-		line = append(line, '\n')
+		line = append(c.AppendJSON(line[:0]), '\n')
 		if _, err := out.Write(line); err != nil {
 			return stdoutFailure(err)
 		}
