@@ -80,7 +80,7 @@ func BenchmarkChangesRead(b *testing.B) {
 			if _, err := db.Exec(fill, n, string(record)); err != nil {
 				b.Fatal(err)
 			}
-			plain := fmt.Sprintf("SELECT seq, website_id, resource, id, change, recorded_at, CAST(json AS TEXT) FROM mirror_changes ORDER BY %s", order)
+			plain := fmt.Sprintf("SELECT seq, website_id, resource, id, change, recorded_at, CAST(record AS TEXT) FROM mirror_change_records ORDER BY %s", order)
 			var ratios []float64
 			for i := 0; b.Loop(); i++ {
 				var feed, sel time.Duration

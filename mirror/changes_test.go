@@ -143,6 +143,14 @@ func TestChangesAreTheDifferenceOfTheTables(t *testing.T) {
 		if got, want := byRecord(t, second), differenceOf(tables, after); !maps.Equal(got, want) {
 			t.Errorf("after a reconcile: changes\n%v\nwant the difference of the tables\n%v", got, want)
 		}
+		// Each version stays as it was recorded: the new changes of the
+		// records since updated still hold the JSON they were first
+		// stored with.
+		for i, c := range changesOf(t, m, "", nil)[:len(first)] {
+			if c.Cursor != first[i].Cursor || string(c.Record) != string(first[i].Record) {
+				t.Errorf("change %d, %s %d: after the reconcile %.80q, first read %.80q", i, c.Resource, c.ID, c.Record, first[i].Record)
+			}
+		}
 		syncSite(t, m, s, &mirror.Options{Reconcile: true})
 		if again := changesOf(t, m, second[len(second)-1].Cursor, nil); len(again) != 0 {
 			t.Errorf("a run with nothing changed recorded %d changes", len(again))

@@ -186,24 +186,24 @@ func (r *changeReader) page(ctx context.Context) ([]Change, error) {
 	var where []string
 	var args []any
 	if r.b == PostgreSQL {
-		where = append(where, "(xid, seq) > (?, ?)", "xid < txid_snapshot_xmin(txid_current_snapshot())")
+		where = append(where, "(c.xid, c.seq) > (?, ?)", "c.xid < txid_snapshot_xmin(txid_current_snapshot())")
 		args = append(args, r.at.xid, r.at.seq)
 	} else {
-		where = append(where, "seq > ?")
+		where = append(where, "c.seq > ?")
 		args = append(args, r.at.seq)
 	}
 	if f := r.filter; f != nil && f.WebsiteID != 0 {
-		where, args = append(where, "website_id = ?"), append(args, f.WebsiteID)
+		where, args = append(where, "c.website_id = ?"), append(args, f.WebsiteID)
 	}
 	if f := r.filter; f != nil && f.Resource != "" {
-		where, args = append(where, "resource = ?"), append(args, f.Resource)
+		where, args = append(where, "c.resource = ?"), append(args, f.Resource)
 	}
-	cols, order := "0, seq", "seq"
+	cols, order := "0, c.seq", "c.seq"
 	if r.b == PostgreSQL {
-		cols, order = "xid, seq", "xid, seq"
+		cols, order = "c.xid, c.seq", "c.xid, c.seq"
 	}
-	q := fmt.Sprintf("SELECT %s, website_id, resource, id, change, recorded_at, CAST(json AS TEXT) FROM mirror_changes WHERE %s ORDER BY %s LIMIT %d",
-		cols, strings.Join(where, " AND "), order, changesPage)
+	q := fmt.Sprintf(`SELECT %s, c.website_id, c.resource, c.id, c.change, c.recorded_at, CAST(c.record AS TEXT)
+		FROM mirror_change_records c WHERE %s ORDER BY %s LIMIT %d`, cols, strings.Join(where, " AND "), order, changesPage)
 	rows, err := r.conn.QueryContext(ctx, r.b.rebind(q), args...)
 	if err != nil {
 		return nil, err

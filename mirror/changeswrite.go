@@ -26,8 +26,8 @@ func changesTable(b Backend) tableDef {
 }
 
 // changeColumns are the columns of mirror_changes that a writer gives a
-// value.
-var changeColumns = []string{"website_id", "resource", "id", "change", "recorded_at", "json"}
+// value: json is NULL as written (see keepVersion).
+var changeColumns = []string{"website_id", "resource", "id", "change", "recorded_at"}
 
 // changesStateTable holds the database's origin, which its cursors carry,
 // and the position of the newest change removed (NULL when none).
@@ -43,24 +43,32 @@ func changesStateTable(b Backend) tableDef {
 // benchmark that measures what recording them costs (export_test.go).
 var recordsChanges = true
 
-// change is a change that a writer's transaction records.
+// change is a change that a writer's transaction records: its json is
+// NULL, the row's own (see keepVersion).
 type change struct {
 	id   int64
 	kind ChangeKind
-	json any // the row's json value; nil for ChangeDeleted
 }
 
 // noteChange keeps a change of the transaction being written, recorded
 // by recordChanges before it commits.
-func (w *writer) noteChange(id int64, kind ChangeKind, row []any) {
+func (w *writer) noteChange(id int64, kind ChangeKind) {
+	if recordsChanges {
+		w.changes = append(w.changes, change{id, kind})
+	}
+}
+
+// keepVersion copies the JSON of the record's row into the record's
+// change that holds none (its json is the row's), before the row is
+// rewritten: each version is then written once, in the row while it is
+// the newest, and kept by its change after.
+func (w *writer) keepVersion(ctx context.Context, id int64) error {
 	if !recordsChanges {
-		return
+		return nil
 	}
-	var json any
-	if row != nil {
-		json = row[2+len(w.t.fields)]
-	}
-	w.changes = append(w.changes, change{id, kind, json})
+	_, err := w.conn.ExecContext(ctx, w.b.rebind(`UPDATE mirror_changes SET json = (SELECT json FROM `+w.t.name+` WHERE website_id = ? AND id = ?)
+		WHERE website_id = ? AND resource = ? AND id = ? AND json IS NULL AND change <> 'deleted'`), w.site, id, w.site, w.t.name, id)
+	return err
 }
 
 // recordChanges appends the changes noted to mirror_changes, recorded at
@@ -73,7 +81,7 @@ func (w *writer) recordChanges(ctx context.Context, at time.Time) error {
 	stamp := w.b.value(typeStamp, at)
 	rows := make([][]any, len(w.changes))
 	for i, c := range w.changes {
-		rows[i] = []any{w.site, w.t.name, c.id, string(c.kind), stamp, c.json}
+		rows[i] = []any{w.site, w.t.name, c.id, string(c.kind), stamp}
 	}
 	if w.b == SQLite {
 		return insertRowsSQLite(ctx, w.conn, changesInsertSQL, rows)
@@ -87,7 +95,7 @@ func (w *writer) recordChanges(ctx context.Context, at time.Time) error {
 
 // changesInsertSQL is the INSERT of k changes, in SQLite.
 func changesInsertSQL(k int) string {
-	row := "(?, ?, ?, ?, ?, CAST(? AS TEXT))"
+	row := "(?, ?, ?, ?, ?)"
 	return fmt.Sprintf("INSERT INTO mirror_changes (%s) VALUES %s", strings.Join(changeColumns, ", "),
 		strings.TrimSuffix(strings.Repeat(row+", ", k), ", "))
 }

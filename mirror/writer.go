@@ -263,6 +263,8 @@ func (w *writer) flush(ctx context.Context, b batch) error {
 		presumeNew = false // the table holds one of the records: read first
 		err = inTx(ctx, w.b, w.conn, write)
 	}
+	clear(w.changes) // hold no record's JSON past its batch
+	w.changes = w.changes[:0]
 	if err != nil {
 		return dbErr(fmt.Errorf("mirror: writing website %d's %s: %w", w.site, w.t.name, err))
 	}
@@ -305,7 +307,7 @@ func (w *writer) write(ctx context.Context, records []read, presumeNew bool) (Co
 		if err := w.insert(ctx, ids, byID); err != nil {
 			return c, err
 		}
-		w.noteNew(ids, byID)
+		w.noteNew(ids)
 		c.New = len(ids)
 		return c, w.forgetRefused(ctx, ids)
 	}
@@ -320,7 +322,7 @@ func (w *writer) write(ctx context.Context, records []read, presumeNew bool) (Co
 	if err := w.insert(ctx, fresh, byID); err != nil {
 		return c, err
 	}
-	w.noteNew(fresh, byID)
+	w.noteNew(fresh)
 	c.New = len(fresh)
 	for _, id := range ids {
 		s, ok := stored[id]
@@ -341,12 +343,15 @@ func (w *writer) write(ctx context.Context, records []read, presumeNew bool) (Co
 			}
 			continue
 		}
+		if err := w.keepVersion(ctx, id); err != nil {
+			return c, err
+		}
 		n, err := w.update(ctx, r)
 		if err != nil {
 			return c, err
 		}
 		if n == 1 {
-			w.noteChange(id, ChangeUpdated, r.row)
+			w.noteChange(id, ChangeUpdated)
 		}
 		c.Updated += n
 		c.Unchanged += 1 - n
@@ -356,9 +361,9 @@ func (w *writer) write(ctx context.Context, records []read, presumeNew bool) (Co
 
 // noteNew notes a ChangeNew of each of the records with the given ids,
 // inserted.
-func (w *writer) noteNew(ids []int64, byID map[int64]read) {
+func (w *writer) noteNew(ids []int64) {
 	for _, id := range ids {
-		w.noteChange(id, ChangeNew, byID[id].row)
+		w.noteChange(id, ChangeNew)
 	}
 }
 
@@ -488,7 +493,7 @@ func (w *writer) markDeleted(ctx context.Context, records []gone) (int, error) {
 			return marked, err
 		}
 		if n == 1 {
-			w.noteChange(g.id, ChangeDeleted, nil)
+			w.noteChange(g.id, ChangeDeleted)
 		}
 		marked += n
 	}

@@ -76,6 +76,11 @@ that website, exit 1, saying how many: an empty or cut-short listing, or a
 key that now reaches another website, looks just like a mass deletion. When
 the server really deleted them, run once with --allow-mass-delete.
 
+Every record found new, updated or deleted is also recorded as a change, in
+the same transaction as its row: ordermsg changes prints them, in order, and
+follows them. --keep-changes DURATION removes, after the run, the changes
+recorded longer ago (such as 720h); by default they are all kept.
+
 The orders and the messages are read at once. The new records of each are
 read one page at a time: pages fetched at once can miss a record that
 appears during the run. --concurrency applies only to the --refresh-days and
