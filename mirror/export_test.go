@@ -39,3 +39,10 @@ func OnLeaseWait(t interface{ Cleanup(func()) }, f func()) {
 	leaseWaited = f
 	t.Cleanup(func() { leaseWaited = nil })
 }
+
+// RecordChanges sets whether writers record changes, until the test (or
+// benchmark) ends: off only to measure what recording them costs.
+func RecordChanges(t interface{ Cleanup(func()) }, on bool) {
+	recordsChanges = on
+	t.Cleanup(func() { recordsChanges = true })
+}

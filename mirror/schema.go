@@ -18,7 +18,7 @@ import (
 // (migrations/). Version 1 is the unversioned SQLite database of ordermsg
 // sync --db before this package (one website, records without their
 // includes).
-const SchemaVersion = 5
+const SchemaVersion = 6
 
 // ErrSchema is matched (errors.Is) by the error of Open for a database whose
 // tables are not a mirror's this version can use: made by a newer version,
@@ -205,7 +205,7 @@ func compressWithLZ4(ctx context.Context, b Backend, conn *sql.Conn) error {
 	if errors.Is(err, sql.ErrNoRows) || (err == nil && !lz4) {
 		return nil
 	}
-	for _, table := range []string{ordersTable.name, messagesTable.name} {
+	for _, table := range []string{ordersTable.name, messagesTable.name, changesTable(b).name} {
 		if err == nil {
 			_, err = conn.ExecContext(ctx, "ALTER TABLE "+table+" ALTER COLUMN json SET COMPRESSION lz4")
 		}

@@ -23,7 +23,7 @@ func TestStepsMakeTheDescribedTables(t *testing.T) {
 		db := be.Open(t, target)
 		openMirror(t, be, db)
 		want := mirror.DescribedColumns(be.Backend)
-		tablesQuery := "SELECT name FROM sqlite_master WHERE type = 'table'"
+		tablesQuery := "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
 		columnsQuery := "SELECT name, type, CASE WHEN \"notnull\" = 1 THEN 'NOT NULL' ELSE 'NULL' END FROM pragma_table_info('%s') ORDER BY cid"
 		if be.Backend == mirror.PostgreSQL {
 			tablesQuery = "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'"
@@ -59,6 +59,8 @@ var releasedSteps = map[string]string{
 	"postgresql/0004_fleet_runs.sql":            "e7a6bfb65cdbd31a4850fe03ab88191c1f078dfae2b9bfb9f45d092fe6a382ef",
 	"sqlite/0005_website_states.sql":            "ea91697316e337a74a81238ca16a9e2658f8ce1c93c4b1b6295cac49b874adde",
 	"postgresql/0005_website_states.sql":        "d3d08f17fdecc1302cf8fc5e2a49149e53cebc962e8fab5520e1b3a83fd08cc8",
+	"sqlite/0006_changes.sql":                   "ccde45b70f43533fb55c50a2fdb05b0b53e27810a114cfc8f638f898ff2ca776",
+	"postgresql/0006_changes.sql":               "0f5316fb78927f25ce3127e56b704d208dce80c71fb025d3020fa6e66a0752a5",
 }
 
 // TestReleasedStepsNeverChange: the steps are numbered from 1 to

@@ -2,6 +2,7 @@ package mirror
 
 import (
 	"context"
+	"database/sql"
 	"database/sql/driver"
 	"fmt"
 	"strings"
@@ -23,7 +24,14 @@ const sqliteInsertRows = 50
 // driver.ErrBadConn) keeps SQLite's connection, and the write lock of its
 // transaction, open for as long as the process lives.
 func (w *writer) insertSQLite(ctx context.Context, rows [][]any) error {
-	return w.conn.Raw(func(dc any) error {
+	return insertRowsSQLite(ctx, w.conn, w.insertSQL, rows)
+}
+
+// insertRowsSQLite inserts rows on conn with the INSERTs that insertSQL
+// makes for a number of rows, as insertSQLite does, and returns errHeld
+// when one inserted fewer rows than it was given.
+func insertRowsSQLite(ctx context.Context, conn *sql.Conn, insertSQL func(k int) string, rows [][]any) error {
+	return conn.Raw(func(dc any) error {
 		prepared := map[int]driver.Stmt{} // by their number of rows
 		defer func() {
 			for _, stmt := range prepared {
@@ -38,7 +46,7 @@ func (w *writer) insertSQLite(ctx context.Context, rows [][]any) error {
 			stmt := prepared[k]
 			if stmt == nil {
 				var err error
-				if stmt, err = prepareOn(ctx, dc, w.insertSQL(k)); err != nil {
+				if stmt, err = prepareOn(ctx, dc, insertSQL(k)); err != nil {
 					return err
 				}
 				prepared[k] = stmt

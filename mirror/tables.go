@@ -113,7 +113,8 @@ var (
 
 // schemaTables are every table of the schema of b.
 func schemaTables(b Backend) []tableDef {
-	out := []tableDef{mirrorSchemaTable, ordersTable.def(), messagesTable.def(), syncStateTable, refusedTable, sourcesTable, runsTable}
+	out := []tableDef{mirrorSchemaTable, ordersTable.def(), messagesTable.def(), syncStateTable, refusedTable, sourcesTable, runsTable,
+		changesTable(b), changesStateTable(b)}
 	if b == SQLite {
 		out = append(out, leasesTable)
 	}

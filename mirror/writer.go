@@ -51,7 +51,10 @@ type writer struct {
 	// refusedIDs are the ids of the table's stored refusals of the
 	// website (see refused.go), used by the writer's goroutine only.
 	refusedIDs map[int64]bool
-	pending    batch
+	// changes are the changes of the transaction being written (see
+	// noteChange), used by the writer's goroutine only.
+	changes []change
+	pending batch
 	// lastCheckpoint is the table's checkpoint (as JSON) as the writer
 	// last read or sent it: a batch of nothing with this checkpoint has
 	// nothing to write, and is not sent (a run with nothing new writes
@@ -231,6 +234,7 @@ func (w *writer) flush(ctx context.Context, b batch) error {
 	var counts Counts
 	presumeNew := w.insertFirst
 	write := func() error {
+		w.changes = w.changes[:0]
 		var err error
 		if counts, err = w.write(ctx, b.records, presumeNew); err != nil {
 			return err
@@ -242,6 +246,9 @@ func (w *writer) flush(ctx context.Context, b batch) error {
 			return err
 		}
 		counts.Refused = len(b.refused)
+		if err := w.recordChanges(ctx, time.Now()); err != nil {
+			return err
+		}
 		if b.checkpoint != nil {
 			return w.saveCheckpoint(ctx, b.checkpoint, b.mark)
 		}
@@ -256,6 +263,8 @@ func (w *writer) flush(ctx context.Context, b batch) error {
 		presumeNew = false // the table holds one of the records: read first
 		err = inTx(ctx, w.b, w.conn, write)
 	}
+	clear(w.changes) // hold no record's JSON past its batch
+	w.changes = w.changes[:0]
 	if err != nil {
 		return dbErr(fmt.Errorf("mirror: writing website %d's %s: %w", w.site, w.t.name, err))
 	}
@@ -298,6 +307,7 @@ func (w *writer) write(ctx context.Context, records []read, presumeNew bool) (Co
 		if err := w.insert(ctx, ids, byID); err != nil {
 			return c, err
 		}
+		w.noteNew(ids)
 		c.New = len(ids)
 		return c, w.forgetRefused(ctx, ids)
 	}
@@ -312,6 +322,7 @@ func (w *writer) write(ctx context.Context, records []read, presumeNew bool) (Co
 	if err := w.insert(ctx, fresh, byID); err != nil {
 		return c, err
 	}
+	w.noteNew(fresh)
 	c.New = len(fresh)
 	for _, id := range ids {
 		s, ok := stored[id]
@@ -332,14 +343,28 @@ func (w *writer) write(ctx context.Context, records []read, presumeNew bool) (Co
 			}
 			continue
 		}
+		if err := w.keepVersion(ctx, id); err != nil {
+			return c, err
+		}
 		n, err := w.update(ctx, r)
 		if err != nil {
 			return c, err
+		}
+		if n == 1 {
+			w.noteChange(id, ChangeUpdated)
 		}
 		c.Updated += n
 		c.Unchanged += 1 - n
 	}
 	return c, nil
+}
+
+// noteNew notes a ChangeNew of each of the records with the given ids,
+// inserted.
+func (w *writer) noteNew(ids []int64) {
+	for _, id := range ids {
+		w.noteChange(id, ChangeNew)
+	}
 }
 
 // stored returns what the table holds of the records with the given ids.
@@ -466,6 +491,9 @@ func (w *writer) markDeleted(ctx context.Context, records []gone) (int, error) {
 			WHERE website_id = ? AND id = ? AND deleted_at IS NULL AND (read_at IS NULL OR read_at < ?)`, at, at, w.site, g.id, at)
 		if err != nil {
 			return marked, err
+		}
+		if n == 1 {
+			w.noteChange(g.id, ChangeDeleted)
 		}
 		marked += n
 	}

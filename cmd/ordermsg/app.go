@@ -124,20 +124,21 @@ ORDERMSG_WEBSITE_ID, and requires the version header you set.
 	root.Flags().Bool("version", false, "print the version of ordermsg")
 
 	// Every command of the tool, in the order of the help.
-	serve, status, version := a.serveCommand(), a.statusCommand(), a.versionCommand()
+	serve, status, changes, version := a.serveCommand(), a.statusCommand(), a.changesCommand(), a.versionCommand()
 	root.AddCommand(
 		newResourceCommand(a, ordersKind),
 		newResourceCommand(a, messagesKind),
 		a.filesCommand(),
 		a.syncCommand(),
 		status,
+		changes,
 		serve,
 		version,
 	)
 	// The connection flags belong to the commands that connect: serve runs
-	// a service, status reads a database and version reads none.
+	// a service, status and changes read a database and version reads none.
 	for _, c := range root.Commands() {
-		if c != serve && c != status && c != version {
+		if c != serve && c != status && c != changes && c != version {
 			a.connectionFlags(c)
 		}
 	}

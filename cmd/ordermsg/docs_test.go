@@ -121,8 +121,8 @@ func TestDocumentedCommandsRun(t *testing.T) {
 		switch {
 		case len(d.args) > 0 && d.args[0] == "serve":
 			runServe(t, name, d.args)
-		case len(d.args) > 0 && d.args[0] == "status":
-			// status reads a mirror: the demo's, synced a moment ago
+		case len(d.args) > 0 && (d.args[0] == "status" || d.args[0] == "changes"):
+			// status and changes read a mirror: the demo's, synced a moment ago
 			// into the --db of the line, in the folder the line runs in.
 			dir := t.TempDir()
 			if i := slices.Index(d.args, "--db"); i >= 0 && i+1 < len(d.args) {

@@ -16,6 +16,9 @@ const (
 	exitFailure = 1 // the API or the network failed (or anything not below)
 	exitUsage   = 2 // a bad flag, argument or configuration: nothing was requested (for the website it concerns)
 	exitLocal   = 3 // a local file, or standard output, could not be written
+	// exitCursorExpired: changes --after a cursor older than the changes
+	// kept (sync --keep-changes removed changes after it).
+	exitCursorExpired = 4
 	// A signal exits 128 + its number, as a shell reports it: 130 for SIGINT
 	// (Ctrl-C), 143 for SIGTERM.
 	exitSignalBase = 128
@@ -29,6 +32,7 @@ const exitCodesHelp = `Exit codes:
        or with sync --websites nothing for the website it concerns)
   3    local I/O error (an output file or folder, standard output, a --state
        file or the --db database could not be read or written)
+  4    changes --after a cursor older than the changes kept
   130  interrupted (SIGINT, Ctrl-C)
   143  terminated (SIGTERM)`
 
@@ -64,6 +68,13 @@ type localFailure struct{ err error }
 
 func (e *localFailure) Error() string { return e.err.Error() }
 func (e *localFailure) Unwrap() error { return e.err }
+
+// expiredCursor is the error of changes --after a cursor older than the
+// changes the mirror keeps.
+type expiredCursor struct{ err error }
+
+func (e *expiredCursor) Error() string { return e.err.Error() }
+func (e *expiredCursor) Unwrap() error { return e.err }
 
 // signalCause is the cause of the run's context when a signal stopped it.
 type signalCause struct{ sig syscall.Signal }
@@ -101,6 +112,8 @@ func exitCode(ctx context.Context, err error, started bool) (code int, message s
 		return exitUsage, "error: " + err.Error()
 	case errors.As(err, &localErr):
 		return exitLocal, "error: " + localErr.Error()
+	case errors.As(err, new(*expiredCursor)):
+		return exitCursorExpired, "error: " + err.Error()
 	default:
 		return exitFailure, "error: " + err.Error()
 	}

@@ -39,7 +39,7 @@ func readmeExitCodes(t *testing.T) []int {
 // Every row of the README's table, and of the help's, is what the process
 // exits with.
 func TestExitCodesMatchTheREADME(t *testing.T) {
-	want := []int{exitOK, exitFailure, exitUsage, exitLocal, exitSignalBase + int(syscall.SIGINT), exitSignalBase + int(syscall.SIGTERM)}
+	want := []int{exitOK, exitFailure, exitUsage, exitLocal, exitCursorExpired, exitSignalBase + int(syscall.SIGINT), exitSignalBase + int(syscall.SIGTERM)}
 	if got := readmeExitCodes(t); !slices.Equal(got, want) {
 		t.Errorf("README's table: %v, want %v", got, want)
 	}

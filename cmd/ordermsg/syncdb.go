@@ -1,6 +1,8 @@
 package main
 
 import (
+	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -21,6 +23,7 @@ func (a *app) syncCommand() *cobra.Command {
 		count, pages int
 		websites     string
 		parallel     int
+		keepChanges  time.Duration
 	)
 	cmd := &cobra.Command{
 		Use:   "sync --db FILE|URL [--websites FILE]",
@@ -72,6 +75,11 @@ live orders (or messages) deleted, and more than 10, marks none and fails
 that website, exit 1, saying how many: an empty or cut-short listing, or a
 key that now reaches another website, looks just like a mass deletion. When
 the server really deleted them, run once with --allow-mass-delete.
+
+Every record found new, updated or deleted is also recorded as a change, in
+the same transaction as its row: ordermsg changes prints them, in order, and
+follows them. --keep-changes DURATION removes, after the run, the changes
+recorded longer ago (such as 720h); by default they are all kept.
 
 The orders and the messages are read at once. The new records of each are
 read one page at a time: pages fetched at once can miss a record that
@@ -142,6 +150,8 @@ records that were new, updated, unchanged and deleted, and the seconds taken:
 				return usagef("--refresh-days %d: want 0 or more", refreshDays)
 			case count < 1 || pages < 1:
 				return usagef("--count %d, --concurrency %d: want 1 or more", count, pages)
+			case cmd.Flags().Changed("keep-changes") && keepChanges <= 0:
+				return usagef("--keep-changes %v: want a positive duration, such as 720h", keepChanges)
 			}
 			target, err := parseTarget(dbTarget)
 			if err != nil {
@@ -159,7 +169,7 @@ records that were new, updated, unchanged and deleted, and the seconds taken:
 			if fleet {
 				f := &fleetRun{a: a, target: target, file: websites, parallel: parallel, opts: mirror.Options{RefreshDays: refreshDays,
 					Reconcile: reconcile, AllowMassDelete: massDelete, BaseURLMoved: moved, PageSize: count, Concurrency: pages}}
-				return f.run(cmd.Context())
+				return cmp.Or(f.run(cmd.Context()), a.pruneChanges(cmd.Context(), target, keepChanges))
 			}
 			c, site, closeFn, err := a.connectMirror()
 			if err != nil {
@@ -200,7 +210,7 @@ records that were new, updated, unchanged and deleted, and the seconds taken:
 			if n := res.Orders.Refused + res.Messages.Refused; n > 0 {
 				fmt.Fprintf(a.stderr, "note: %d of the records read could not be decoded; %s keeps them as sent in the table refused_records\n", n, target.name)
 			}
-			return nil
+			return a.pruneChanges(ctx, target, keepChanges)
 		},
 	}
 	fl := cmd.Flags()
@@ -212,8 +222,34 @@ records that were new, updated, unchanged and deleted, and the seconds taken:
 	fl.IntVar(&count, "count", 100, "page size of the requests")
 	fl.StringVar(&websites, "websites", "", "sync every website FILE lists, a line of WEBSITE_ID API_KEY each (FILE readable by you alone)")
 	fl.IntVar(&parallel, "parallel", mirror.DefaultParallel, "websites synced at once, with --websites")
+	fl.DurationVar(&keepChanges, "keep-changes", 0, "after the run, remove the changes (ordermsg changes) recorded longer ago than this, such as 720h (0: keep all)")
 	fl.IntVar(&pages, "concurrency", 4, "pages fetched at once by the --refresh-days and --reconcile passes of the orders, and of the messages, which are read at once (new records are read one page at a time)")
 	return cmd
+}
+
+// pruneChanges removes the changes of the mirror at target recorded more
+// than keep ago, and says how many on stdout; with keep 0 it does nothing.
+func (a *app) pruneChanges(ctx context.Context, target *mirrorTarget, keep time.Duration) error {
+	if keep == 0 {
+		return nil
+	}
+	db, err := target.open()
+	if err != nil {
+		return &localFailure{err}
+	}
+	defer db.Close()
+	m, err := mirror.OpenExisting(ctx, db, target.backend)
+	var n int64
+	if err == nil {
+		n, err = m.PruneChanges(ctx, time.Now().Add(-keep))
+	}
+	if err != nil {
+		return &localFailure{target.hide(fmt.Errorf("%s: %w", target.name, err))}
+	}
+	if _, err := fmt.Fprintf(a.stdout, "changes: %d recorded more than %v ago removed\n", n, keep); err != nil {
+		return stdoutFailure(err)
+	}
+	return nil
 }
 
 // wrapList joins items with commas in lines of at most width characters,

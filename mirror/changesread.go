@@ -1,0 +1,303 @@
+package mirror
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"iter"
+	"strings"
+	"time"
+)
+
+// changesPage is the number of changes one query reads.
+const changesPage = 1000
+
+// FollowPollInterval is how often FollowChanges reads a SQLite database
+// for new changes. In PostgreSQL it wakes on the NOTIFY that a transaction
+// sends as it commits, and reads anyway after pgFallbackPoll without one
+// (a change held back by another transaction in flight, see Changes).
+const FollowPollInterval = 250 * time.Millisecond
+
+// pgFallbackPoll is how long FollowChanges waits for a NOTIFY in
+// PostgreSQL before it reads again all the same.
+const pgFallbackPoll = time.Second
+
+// Changes returns the changes recorded after the cursor after (every
+// change kept, for ""), that f lets through (nil: all), in cursor order,
+// up to at least every change committed before the call; then it ends. A consumer that
+// keeps the Cursor of the last change it processed, and reads on from it,
+// never misses a change and never sees one twice, with any number of
+// writers at once: in PostgreSQL it reads only the changes of transactions
+// older than the oldest still in flight (docs/mirror.md#changes), so that a
+// change committed later never lands behind a cursor read. A cursor that is
+// malformed or not this database's yields a *CursorError, and one older
+// than the changes kept one that matches ErrCursorExpired; errors of the
+// database match ErrDatabase. The iteration stops at its first error.
+func (m *Mirror) Changes(ctx context.Context, after string, f *ChangeFilter) iter.Seq2[Change, error] {
+	return m.changes(ctx, after, f, false)
+}
+
+// FollowChanges is Changes that does not end: after the changes recorded,
+// it waits for new ones and yields each soon after its transaction
+// commits, until ctx ends; then it ends without an error. In PostgreSQL it
+// listens (LISTEN) for the NOTIFY each writer's transaction sends; in
+// SQLite it reads every FollowPollInterval. It holds one connection of the
+// pool while it runs.
+func (m *Mirror) FollowChanges(ctx context.Context, after string, f *ChangeFilter) iter.Seq2[Change, error] {
+	return m.changes(ctx, after, f, true)
+}
+
+func (m *Mirror) changes(ctx context.Context, after string, f *ChangeFilter, follow bool) iter.Seq2[Change, error] {
+	return func(yield func(Change, error) bool) {
+		if err := f.check(); err != nil {
+			yield(Change{}, err)
+			return
+		}
+		conn, err := m.conn(ctx)
+		if err != nil {
+			if !follow || ctx.Err() == nil {
+				yield(Change{}, dbErrOf(ctx, err))
+			}
+			return
+		}
+		r := &changeReader{b: m.backend, conn: conn, filter: f}
+		defer r.close()
+		err = r.start(ctx, after)
+		for err == nil {
+			// Read only once the changes committed before the call are
+			// all readable (PostgreSQL: no earlier transaction holds them
+			// back): then a short page is the end of them.
+			var settled bool
+			if settled, err = r.settled(ctx); err != nil {
+				break
+			}
+			var page []Change
+			if page, err = r.page(ctx); err != nil {
+				break
+			}
+			for _, c := range page {
+				if !yield(c, nil) {
+					return
+				}
+			}
+			switch {
+			case len(page) == changesPage:
+			case !follow && settled:
+				return
+			default:
+				err = r.wait(ctx)
+			}
+		}
+		var cursorErr *CursorError
+		switch {
+		case follow && ctx.Err() != nil:
+		case errors.As(err, &cursorErr):
+			yield(Change{}, err)
+		default:
+			yield(Change{}, dbErrOf(ctx, err))
+		}
+	}
+}
+
+// changeReader reads the changes on a connection of its own.
+type changeReader struct {
+	b         Backend
+	conn      *sql.Conn
+	filter    *ChangeFilter
+	origin    string
+	at        position // of the last change read
+	listening bool
+	// committed is, in PostgreSQL, the newest transaction that had
+	// committed changes when the reader started.
+	committed int64
+	// backoff is, in PostgreSQL, how long the last wait for changes held
+	// back lasted (see wait).
+	backoff time.Duration
+}
+
+// settled reports whether every change committed before the reader
+// started is readable: always in SQLite; in PostgreSQL once no transaction
+// older than the newest of them is in flight.
+func (r *changeReader) settled(ctx context.Context) (bool, error) {
+	if r.b != PostgreSQL {
+		return true, nil
+	}
+	var ok bool
+	err := r.conn.QueryRowContext(ctx, "SELECT txid_snapshot_xmin(txid_current_snapshot()) > $1", r.committed).Scan(&ok)
+	return ok, err
+}
+
+// start checks the cursor after and reads from it. In PostgreSQL it
+// listens for the writers' NOTIFY before the first read, so that none is
+// missed, and notes the newest transaction whose changes are committed.
+func (r *changeReader) start(ctx context.Context, after string) error {
+	if r.b == PostgreSQL {
+		if _, err := r.conn.ExecContext(ctx, "LISTEN "+changesChannel); err != nil {
+			return err
+		}
+		r.listening = true
+		if err := r.conn.QueryRowContext(ctx, "SELECT COALESCE(max(xid), 0) FROM mirror_changes").Scan(&r.committed); err != nil {
+			return err
+		}
+	}
+	var pruned position
+	var prunedXID, prunedSeq sql.NullInt64
+	q := "SELECT origin, NULL, pruned_seq FROM mirror_changes_state"
+	if r.b == PostgreSQL {
+		q = "SELECT origin, pruned_xid, pruned_seq FROM mirror_changes_state"
+	}
+	if err := r.conn.QueryRowContext(ctx, q).Scan(&r.origin, &prunedXID, &prunedSeq); err != nil {
+		return err
+	}
+	pruned = position{prunedXID.Int64, prunedSeq.Int64}
+	if after == "" {
+		return nil
+	}
+	p, ok := r.b.parseCursor(r.origin, after)
+	switch {
+	case !ok:
+		return &CursorError{Cursor: after}
+	case p.less(pruned):
+		return &CursorError{Cursor: after, Expired: true}
+	case p == pruned:
+		r.at = p
+		return nil
+	}
+	var n int
+	q = "SELECT count(*) FROM mirror_changes WHERE seq = ?"
+	args := []any{p.seq}
+	if r.b == PostgreSQL {
+		q = "SELECT count(*) FROM mirror_changes WHERE xid = $1 AND seq = $2 AND xid < txid_snapshot_xmin(txid_current_snapshot())"
+		args = []any{p.xid, p.seq}
+	}
+	if err := r.conn.QueryRowContext(ctx, q, args...).Scan(&n); err != nil {
+		return err
+	}
+	if n == 0 {
+		return &CursorError{Cursor: after}
+	}
+	r.at = p
+	return nil
+}
+
+// page reads the next changes, up to changesPage of them.
+func (r *changeReader) page(ctx context.Context) ([]Change, error) {
+	var where []string
+	var args []any
+	if r.b == PostgreSQL {
+		where = append(where, "(c.xid, c.seq) > (?, ?)", "c.xid < txid_snapshot_xmin(txid_current_snapshot())")
+		args = append(args, r.at.xid, r.at.seq)
+	} else {
+		where = append(where, "c.seq > ?")
+		args = append(args, r.at.seq)
+	}
+	if f := r.filter; f != nil && f.WebsiteID != 0 {
+		where, args = append(where, "c.website_id = ?"), append(args, f.WebsiteID)
+	}
+	if f := r.filter; f != nil && f.Resource != "" {
+		where, args = append(where, "c.resource = ?"), append(args, f.Resource)
+	}
+	cols, order := "0, c.seq", "c.seq"
+	if r.b == PostgreSQL {
+		cols, order = "c.xid, c.seq", "c.xid, c.seq"
+	}
+	q := fmt.Sprintf(`SELECT %s, c.website_id, c.resource, c.id, c.change, c.recorded_at, CAST(c.record AS TEXT)
+		FROM mirror_change_records c WHERE %s ORDER BY %s LIMIT %d`, cols, strings.Join(where, " AND "), order, changesPage)
+	rows, err := r.conn.QueryContext(ctx, r.b.rebind(q), args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := make([]Change, 0, changesPage)
+	for rows.Next() {
+		var c Change
+		var p position
+		var kind string
+		at := stampScanner{&c.At}
+		if err := rows.Scan(&p.xid, &p.seq, &c.WebsiteID, &c.Resource, &c.ID, &kind, &at, &c.Record); err != nil {
+			return nil, err
+		}
+		c.Kind = ChangeKind(kind)
+		c.Cursor = r.b.cursor(r.origin, p)
+		r.at = p
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+// wait returns when there may be new changes to read: in PostgreSQL on a
+// writer's NOTIFY, or after pgFallbackPoll (sooner while committed changes
+// are held back); in SQLite after FollowPollInterval. It returns ctx's
+// error once ctx ends.
+func (r *changeReader) wait(ctx context.Context) error {
+	if r.b != PostgreSQL {
+		t := time.NewTimer(FollowPollInterval)
+		defer t.Stop()
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-t.C:
+			return nil
+		}
+	}
+	// Changes committed but held back by an earlier transaction still in
+	// flight, which may send no NOTIFY (one without changes): read again
+	// soon, then less and less often.
+	var held bool
+	err := r.conn.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM mirror_changes
+		WHERE (xid, seq) > ($1, $2) AND xid >= txid_snapshot_xmin(txid_current_snapshot()))`, r.at.xid, r.at.seq).Scan(&held)
+	if err != nil {
+		return err
+	}
+	poll := pgFallbackPoll
+	if held {
+		r.backoff = min(max(2*r.backoff, 5*time.Millisecond), pgFallbackPoll)
+		poll = r.backoff
+	} else {
+		r.backoff = 0
+	}
+	return r.conn.Raw(func(dc any) error {
+		pc, ok := dc.(pgxConn)
+		if !ok {
+			return notPgx(dc)
+		}
+		wctx, cancel := context.WithTimeout(ctx, poll)
+		defer cancel()
+		_, err := pc.Conn().WaitForNotification(wctx)
+		if err != nil && ctx.Err() == nil && wctx.Err() != nil {
+			return nil // no NOTIFY: read all the same
+		}
+		return err
+	})
+}
+
+// close hands the connection back; one that listened is closed instead, so
+// that no connection of the pool gathers notifications that nobody reads.
+func (r *changeReader) close() {
+	if r.listening {
+		r.conn.Raw(func(any) error { return errBadConn })
+	}
+	r.conn.Close()
+}
+
+// stampScanner scans a typeStamp column into *t: a time in PostgreSQL,
+// RFC 3339 text in SQLite.
+type stampScanner struct{ t *time.Time }
+
+func (s *stampScanner) Scan(v any) error {
+	switch v := v.(type) {
+	case time.Time:
+		*s.t = v
+		return nil
+	case string:
+		t, err := time.Parse(time.RFC3339Nano, v)
+		*s.t = t
+		return err
+	case []byte:
+		t, err := time.Parse(time.RFC3339Nano, string(v))
+		*s.t = t
+		return err
+	}
+	return fmt.Errorf("mirror: a time stored as %T", v)
+}
