@@ -301,3 +301,37 @@ func (s *stampScanner) Scan(v any) error {
 	}
 	return fmt.Errorf("mirror: a time stored as %T", v)
 }
+
+// Change returns the change at cursor, as Changes yields it: for a program
+// that keeps cursors and reads each change again later, such as a webhook
+// delivery. A cursor that is malformed or not this database's yields a
+// *CursorError, and one of a change no longer kept one that matches
+// ErrCursorExpired; errors of the database match ErrDatabase.
+func (m *Mirror) Change(ctx context.Context, cursor string) (Change, error) {
+	if cursor == "" {
+		return Change{}, &CursorError{Cursor: cursor}
+	}
+	conn, err := m.conn(ctx)
+	if err != nil {
+		return Change{}, dbErrOf(ctx, err)
+	}
+	r := &changeReader{b: m.backend, conn: conn}
+	defer r.close()
+	if err := r.start(ctx, cursor); err != nil {
+		var cursorErr *CursorError
+		if errors.As(err, &cursorErr) {
+			return Change{}, err
+		}
+		return Change{}, dbErrOf(ctx, err)
+	}
+	at := r.at
+	r.at.seq-- // seq is unique: the page then starts at the change itself
+	page, err := r.page(ctx)
+	if err != nil {
+		return Change{}, dbErrOf(ctx, err)
+	}
+	if len(page) == 0 || r.b.cursor(r.origin, at) != page[0].Cursor {
+		return Change{}, &CursorError{Cursor: cursor, Expired: true}
+	}
+	return page[0], nil
+}
