@@ -2,10 +2,8 @@ package mirror
 
 import (
 	"database/sql/driver"
-	"fmt"
 	"hash/fnv"
 	"strconv"
-	"strings"
 	"time"
 )
 
@@ -38,22 +36,7 @@ func (b Backend) String() string {
 func (b Backend) valid() bool { return b == SQLite || b == PostgreSQL }
 
 // rebind turns the ? placeholders of query into the backend's.
-func (b Backend) rebind(query string) string {
-	if b != PostgreSQL {
-		return query
-	}
-	var out strings.Builder
-	n := 0
-	for _, r := range query {
-		if r == '?' {
-			n++
-			fmt.Fprintf(&out, "$%d", n)
-			continue
-		}
-		out.WriteRune(r)
-	}
-	return out.String()
-}
+func (b Backend) rebind(query string) string { return b.ops().rebind(query) }
 
 // begin is the statement that starts a write transaction: in SQLite an
 // immediate one, which takes the write lock at once (waiting its busy

@@ -205,9 +205,9 @@ func (m *Mirror) SyncFleet(ctx context.Context, websites iter.Seq[Website], opts
 	}
 	parallel := cmp.Or(o.Parallel, DefaultParallel)
 	if limit := m.db.Stats().MaxOpenConnections; limit > 0 {
-		if m.backend == SQLite && limit > 1 {
-			// A lease is moved on from a connection of its own (lease.go).
-			limit--
+		if spare := m.ops.leaseConns(); limit > spare {
+			// Leases are moved on from connections of their own.
+			limit -= spare
 		}
 		parallel = min(parallel, limit)
 	}
@@ -287,47 +287,64 @@ func (f *fleet) slot(ctx context.Context, todo <-chan Website) {
 }
 
 // syncOn syncs w on *conn, the slot's connection, and takes one of the
-// pool first when *conn is nil. It lets the connection go when w's result
-// leaves it unfit to keep (see unfit), and in PostgreSQL ends its session
-// then, so that no lock of the website outlives it. In PostgreSQL, when
-// the connection it kept from an earlier website fails before w's Sync
-// began (its session ended while idle: a restart of the server, an idle
-// timeout), it tries w once more on another connection of the pool.
+// pool first when *conn is nil. When the connection it kept from an
+// earlier website fails in a way that says nothing of w (see
+// retryOnFreshConn), it tries w once more on another connection.
 func (f *fleet) syncOn(ctx context.Context, conn **sql.Conn, w Website) WebsiteResult {
-	for retried := false; ; retried = true {
-		kept := *conn != nil
-		if !kept {
-			c, err := f.m.conn(ctx)
-			if err != nil {
-				return WebsiteResult{WebsiteID: w.ID, Err: dbErrOf(ctx, err)}
-			}
-			*conn = c
-		}
-		r, ended := f.syncWebsite(ctx, *conn, w)
-		if f.unfit(*conn, r, ended) {
-			if f.m.backend == PostgreSQL && !ended {
-				(*conn).Raw(func(any) error { return errBadConn })
-			}
-			(*conn).Close()
-			*conn = nil
-		}
-		if f.m.backend != PostgreSQL || !kept || retried || !r.Started.IsZero() || !errors.Is(r.Err, ErrDatabase) || ctx.Err() != nil {
-			return r
-		}
+	kept := *conn != nil
+	r := f.syncOnce(ctx, conn, w)
+	if kept && f.retryOnFreshConn(ctx, r) {
+		r = f.syncOnce(ctx, conn, w)
 	}
+	return r
+}
+
+// syncOnce syncs w on *conn, taking one of the pool first when *conn is
+// nil. It lets the connection go (*conn nil) when w's result leaves it
+// unfit to keep (see unfit), and then ends its session when a hold may
+// belong to it, so that no hold of the website outlives it.
+func (f *fleet) syncOnce(ctx context.Context, conn **sql.Conn, w Website) WebsiteResult {
+	if *conn == nil {
+		c, err := f.m.conn(ctx)
+		if err != nil {
+			return WebsiteResult{WebsiteID: w.ID, Err: dbErrOf(ctx, err)}
+		}
+		*conn = c
+	}
+	r, sessionEnded := f.syncWebsite(ctx, *conn, w)
+	if f.unfit(*conn, r, sessionEnded) {
+		if f.m.ops.onSession() && !sessionEnded {
+			endSession(*conn)
+		}
+		(*conn).Close()
+		*conn = nil
+	}
+	return r
+}
+
+// retryOnFreshConn reports whether a website whose result on a kept
+// connection is r is tried once more, on a fresh connection. A connection
+// kept idle since the last website may have lost its session meanwhile
+// (a restart of the server, an idle timeout: see idleEnds), which the
+// website's first statement finds: a failure of the database before the
+// website's Sync began then says nothing of the website, and a fresh
+// connection likely succeeds. Any other failure is the website's, and is
+// not tried again, nor is any once ctx has ended.
+func (f *fleet) retryOnFreshConn(ctx context.Context, r WebsiteResult) bool {
+	return f.m.ops.idleEnds() && r.Started.IsZero() && errors.Is(r.Err, ErrDatabase) && ctx.Err() == nil
 }
 
 // unfit reports whether a slot's connection is unfit to keep after a
-// website's result r: its session was ended (ended), or database/sql
-// closed it (its driver said driver.ErrBadConn); the database failed; or,
-// in PostgreSQL, the website failed before it was held, so that a lock
-// the server granted may be held still (its answer lost). A failure of the
-// API leaves the connection as it was: ending it would end a SQLite
-// database in memory.
-func (f *fleet) unfit(conn *sql.Conn, r WebsiteResult, ended bool) bool {
+// website's result r: its session was ended (sessionEnded), or
+// database/sql closed it (its driver said driver.ErrBadConn); the database
+// failed; or the website failed before it was held, when holds belong to
+// the session, so that a hold the server granted may be held still (its
+// answer lost). A failure of the API leaves the connection as it was:
+// ending it would end a SQLite database in memory.
+func (f *fleet) unfit(conn *sql.Conn, r WebsiteResult, sessionEnded bool) bool {
 	closed := conn.Raw(func(any) error { return nil }) != nil
-	return ended || closed || errors.Is(r.Err, ErrDatabase) ||
-		(f.m.backend == PostgreSQL && r.Err != nil && r.Started.IsZero())
+	return sessionEnded || closed || errors.Is(r.Err, ErrDatabase) ||
+		(f.m.ops.onSession() && r.Err != nil && r.Started.IsZero())
 }
 
 // report adds what was done with a website to the fleet's result, and
@@ -355,18 +372,27 @@ func (f *fleet) report(r WebsiteResult) {
 
 // syncWebsite syncs one website of the fleet on conn, unless another
 // worker holds it or synced it since the fleet began, and records its run.
-// ended reports that conn's session was ended, to release the website.
-func (f *fleet) syncWebsite(ctx context.Context, conn *sql.Conn, w Website) (r WebsiteResult, ended bool) {
+// sessionEnded reports that the release of the website ended conn's
+// session.
+func (f *fleet) syncWebsite(ctx context.Context, conn *sql.Conn, w Website) (r WebsiteResult, sessionEnded bool) {
 	r = WebsiteResult{WebsiteID: w.ID}
 	if r.Err = checkWebsite(w.Client, w.ID); r.Err != nil {
 		return r, false
 	}
-	release, skip, ended, err := f.m.hold(ctx, conn, w.ID, f.since)
-	if err != nil || skip != NotSkipped {
-		r.Err, r.Skipped = dbErrOf(ctx, err), skip
-		return r, ended
+	h, err := f.m.tryHold(ctx, conn, w.ID)
+	switch {
+	case err != nil:
+		r.Err = dbErrOf(ctx, err)
+		return r, false
+	case h == nil:
+		r.Skipped = SkipHeld
+		return r, false
 	}
-	defer func() { ended = release() }()
+	defer func() { sessionEnded = h.Release() }()
+	if r.Skipped, err = f.m.syncedSince(ctx, conn, w.ID, f.since); err != nil || r.Skipped != NotSkipped {
+		r.Err = dbErrOf(ctx, err)
+		return r, false
+	}
 	return f.m.syncHeld(ctx, conn, conn, w, &f.opts), false
 }
 
@@ -392,78 +418,38 @@ func (m *Mirror) syncHeld(ctx context.Context, conn, runConn *sql.Conn, w Websit
 	return r
 }
 
-// hold takes a website for this worker, on conn, until release is called:
-// in PostgreSQL, a session advisory lock, in SQLite a lease (lease.go),
-// tried and never waited for. It returns SkipHeld when another worker
-// holds the website, and SkipSynced when another synced it since the given
-// time. release reports whether it ended conn's session, which it does
-// when the lock cannot be released otherwise; so does ended, when hold
-// released the website itself (SkipSynced, or an error after the lock).
-func (m *Mirror) hold(ctx context.Context, conn *sql.Conn, site int64, since time.Time) (release func() (ended bool), skip Skip, ended bool, err error) {
-	if m.backend == PostgreSQL {
-		key := websiteKey(site)
-		var held bool
-		if err := conn.QueryRowContext(ctx, "SELECT pg_try_advisory_lock($1)", key).Scan(&held); err != nil {
-			return nil, NotSkipped, false, fmt.Errorf("mirror: taking website %d: %w", site, err)
-		}
-		if !held {
-			return nil, SkipHeld, false, nil
-		}
-		release = advisoryUnlock(ctx, conn, key)
-	} else {
-		leased, err := m.tryLease(ctx, conn, site, fleetLease)
-		switch {
-		case err != nil:
-			return nil, NotSkipped, false, fmt.Errorf("mirror: taking website %d: %w", site, err)
-		case leased == nil:
-			return nil, SkipHeld, false, nil
-		}
-		release = func() bool { leased(); return false }
+// heldWebsite is a website that a run holds on a connection, so that no
+// other run syncs it meanwhile: in PostgreSQL by an advisory lock of the
+// connection's session, in SQLite by a lease (lease.go).
+type heldWebsite struct{ release func() (sessionEnded bool) }
+
+// Release lets the website go. It reports whether it ended the session of
+// the connection that held it, which it does only when a lock cannot be
+// let go otherwise: the connection is then gone from the pool.
+func (h *heldWebsite) Release() (sessionEnded bool) { return h.release() }
+
+// tryHold takes a website for this worker, on conn, never waiting: nil
+// when another run holds it.
+func (m *Mirror) tryHold(ctx context.Context, conn *sql.Conn, site int64) (*heldWebsite, error) {
+	release, err := m.ops.hold(ctx, m, conn, holding{site, fleetLease}, false)
+	if err != nil {
+		return nil, fmt.Errorf("mirror: taking website %d: %w", site, err)
 	}
-	if skip, err = m.syncedSince(ctx, conn, site, since); err != nil || skip != NotSkipped {
-		return nil, skip, release(), err
+	if release == nil {
+		return nil, nil
 	}
-	return release, NotSkipped, false, nil
+	return &heldWebsite{release}, nil
 }
 
-// waitFor holds a website for a Sync, on conn, until release is called,
-// waiting while another run holds it (a fleet's worker, another Sync): in
-// PostgreSQL through the advisory lock that hold tries, in SQLite through
-// the same lease. release reports whether it ended conn's session.
-func (m *Mirror) waitFor(ctx context.Context, conn *sql.Conn, site int64) (release func() (ended bool), err error) {
-	if m.backend == PostgreSQL {
-		key := websiteKey(site)
-		if _, err := conn.ExecContext(ctx, "SELECT pg_advisory_lock($1)", key); err != nil {
-			return nil, fmt.Errorf("mirror: waiting for website %d: %w", site, err)
-		}
-		return advisoryUnlock(ctx, conn, key), nil
-	}
-	leased, err := m.lease(ctx, conn, site, fleetLease)
+// waitFor holds a website for a Sync, on conn, waiting while another run
+// holds it (a fleet's worker, another Sync), through the same lock or
+// lease that tryHold tries.
+func (m *Mirror) waitFor(ctx context.Context, conn *sql.Conn, site int64) (*heldWebsite, error) {
+	release, err := m.ops.hold(ctx, m, conn, holding{site, fleetLease}, true)
 	if err != nil {
 		return nil, fmt.Errorf("mirror: waiting for website %d: %w", site, err)
 	}
-	return func() bool { leased(); return false }, nil
-}
-
-// websiteKey is the PostgreSQL advisory lock of a website that a run
-// holds while it syncs it.
-func websiteKey(site int64) int64 {
-	return advisoryKey(fmt.Sprintf("ordermsg mirror fleet website %d", site))
-}
-
-// advisoryUnlock is the release of the advisory lock key that conn's
-// session holds. It reports whether it ended the session, which it does
-// when the lock cannot be released otherwise.
-func advisoryUnlock(ctx context.Context, conn *sql.Conn, key int64) func() (ended bool) {
-	return func() bool {
-		if _, err := conn.ExecContext(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock($1)", key); err != nil {
-			// The lock belongs to the session: end it rather than return
-			// it to the pool still locked.
-			conn.Raw(func(any) error { return errBadConn })
-			return true
-		}
-		return false
-	}
+	return &heldWebsite{release}, nil
 }
 
 // fleetLease is the resource of the lease of a website that a run holds

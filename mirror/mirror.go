@@ -79,6 +79,7 @@ func endedWith(ctx context.Context, err error) bool {
 type Mirror struct {
 	db      *sql.DB
 	backend Backend
+	ops     backendOps // backend's
 	// writes is taken by each transaction of a writer in SQLite, which
 	// writes one transaction at a time: the writers of this Mirror (the
 	// orders' and the messages', a fleet's websites) take turns on it, so
@@ -103,12 +104,10 @@ func Open(ctx context.Context, db *sql.DB, backend Backend) (*Mirror, error) {
 	if !backend.valid() {
 		return nil, fmt.Errorf("mirror: unknown backend %v", backend)
 	}
-	m := &Mirror{db: db, backend: backend}
+	m := &Mirror{db: db, backend: backend, ops: backend.ops()}
 	err := m.withConn(ctx, func(conn *sql.Conn) error {
-		if backend == PostgreSQL {
-			if err := usesPgx(conn); err != nil {
-				return err
-			}
+		if err := m.ops.checkDriver(conn); err != nil {
+			return err
 		}
 		if err := useWAL(ctx, backend, conn); err != nil {
 			return err
@@ -152,12 +151,9 @@ func (m *Mirror) conn(ctx context.Context) (*sql.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	if m.backend == SQLite {
-		// Another run may hold the write lock for one batch: wait for it.
-		if _, err := conn.ExecContext(ctx, fmt.Sprintf("PRAGMA busy_timeout = %d", busyWait.Milliseconds())); err != nil {
-			conn.Close()
-			return nil, err
-		}
+	if err := m.ops.prepare(ctx, conn); err != nil {
+		conn.Close()
+		return nil, err
 	}
 	return conn, nil
 }
@@ -300,16 +296,16 @@ func (m *Mirror) Sync(ctx context.Context, c *ordermsg.Client, websiteID int64, 
 		return Result{}, dbErrOf(ctx, err)
 	}
 	defer conn.Close()
-	release, err := m.waitFor(ctx, conn, websiteID)
+	h, err := m.waitFor(ctx, conn, websiteID)
 	if err != nil {
-		if m.backend == PostgreSQL {
+		if m.ops.onSession() {
 			// A lock the server granted may be held still, its answer
 			// lost: end the session rather than return it to the pool.
-			conn.Raw(func(any) error { return errBadConn })
+			endSession(conn)
 		}
 		return Result{}, dbErrOf(ctx, err)
 	}
-	defer release()
+	defer h.Release()
 	var runConn *sql.Conn
 	if !m.roomForBothTables() {
 		runConn = conn
@@ -369,10 +365,7 @@ func (m *Mirror) sync(ctx context.Context, c *ordermsg.Client, websiteID int64, 
 // of their leases to be moved on from (lease.go); any number when the pool
 // has no limit.
 func (m *Mirror) roomForBothTables() bool {
-	need := 3
-	if m.backend == SQLite {
-		need = 6
-	}
+	need := 3 * (1 + m.ops.leaseConns())
 	limit := m.db.Stats().MaxOpenConnections
 	return limit == 0 || limit >= need
 }

@@ -90,7 +90,7 @@ func OpenExisting(ctx context.Context, db *sql.DB, backend Backend) (*Mirror, er
 	if !backend.valid() {
 		return nil, fmt.Errorf("mirror: unknown backend %v", backend)
 	}
-	m := &Mirror{db: db, backend: backend}
+	m := &Mirror{db: db, backend: backend, ops: backend.ops()}
 	err := m.withConn(ctx, func(conn *sql.Conn) error {
 		version, err := schemaVersion(ctx, backend, conn)
 		if err == nil && version == 0 {

@@ -414,22 +414,10 @@ func joinFlush(walkErr, flushErr error) error {
 // a lease (lease.go). Runs of a website's table take turns, so that an
 // older read never overwrites a newer one.
 func (m *Mirror) lock(ctx context.Context, conn *sql.Conn, site int64, resource string) (unlock func(), err error) {
-	if m.backend != PostgreSQL {
-		unlock, err := m.lease(ctx, conn, site, resource)
-		if err != nil {
-			return nil, fmt.Errorf("mirror: waiting for the lease of website %d's %s: %w", site, resource, err)
-		}
-		return unlock, nil
+	h := holding{site, resource}
+	release, err := m.ops.hold(ctx, m, conn, h, true)
+	if err != nil {
+		return nil, fmt.Errorf("mirror: waiting for %v: %w", h, err)
 	}
-	key := advisoryKey(fmt.Sprintf("ordermsg mirror %s of website %d", resource, site))
-	if _, err := conn.ExecContext(ctx, "SELECT pg_advisory_lock($1)", key); err != nil {
-		return nil, fmt.Errorf("mirror: waiting for the lock of website %d's %s: %w", site, resource, err)
-	}
-	return func() {
-		if _, err := conn.ExecContext(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock($1)", key); err != nil {
-			// The lock belongs to the session: end it rather than return
-			// it to the pool still locked.
-			conn.Raw(func(any) error { return errBadConn })
-		}
-	}, nil
+	return func() { release() }, nil
 }
