@@ -128,16 +128,16 @@ func (p position) less(q position) bool {
 	return p.xid < q.xid || (p.xid == q.xid && p.seq < q.seq)
 }
 
-// cursor is the text of p for the database of the given origin: the
-// origin, a hyphen, then the position in fixed-width hex (PostgreSQL: xid
-// then seq), so that cursors sort as their positions do.
-func (b Backend) cursor(origin string, p position) string {
-	out := make([]byte, 0, len(origin)+1+32)
+// cursorText is a cursor of the database of the given origin: the
+// origin, a hyphen, then each of nums (a position's) in fixed-width hex,
+// so that cursors sort as their positions do.
+func cursorText(origin string, nums ...int64) string {
+	out := make([]byte, 0, len(origin)+1+16*len(nums))
 	out = append(append(out, origin...), '-')
-	if b == PostgreSQL {
-		out = appendHex16(out, p.xid)
+	for _, n := range nums {
+		out = appendHex16(out, n)
 	}
-	return string(appendHex16(out, p.seq))
+	return string(out)
 }
 
 // appendHex16 appends n, not negative, as 16 lower-case hex digits.
@@ -149,28 +149,21 @@ func appendHex16(b []byte, n int64) []byte {
 	return b
 }
 
-// parseCursor reads a cursor of the database of the given origin.
-func (b Backend) parseCursor(origin, cursor string) (position, bool) {
+// cursorNums reads a cursor of the database of the given origin that
+// holds n numbers (see cursorText), the last of them (seq) positive.
+func cursorNums(origin, cursor string, n int) ([]int64, bool) {
 	o, digits, ok := strings.Cut(cursor, "-")
-	want := 16
-	if b == PostgreSQL {
-		want = 32
+	if !ok || o != origin || len(digits) != 16*n {
+		return nil, false
 	}
-	if !ok || o != origin || len(digits) != want {
-		return position{}, false
-	}
-	var p position
-	var err error
-	if b == PostgreSQL {
-		if p.xid, err = parseHex(digits[:16]); err != nil {
-			return position{}, false
+	nums := make([]int64, n)
+	for i := range nums {
+		var err error
+		if nums[i], err = parseHex(digits[16*i : 16*(i+1)]); err != nil {
+			return nil, false
 		}
-		digits = digits[16:]
 	}
-	if p.seq, err = parseHex(digits); err != nil || p.seq <= 0 {
-		return position{}, false
-	}
-	return p, true
+	return nums, nums[n-1] > 0
 }
 
 // parseHex reads 16 lower-case hex digits of a non-negative int64.

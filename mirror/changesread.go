@@ -61,7 +61,7 @@ func (m *Mirror) changes(ctx context.Context, after string, f *ChangeFilter, fol
 			}
 			return
 		}
-		r := &changeReader{b: m.backend, conn: conn, filter: f}
+		r := &changeReader{ops: m.ops, conn: conn, filter: f}
 		defer r.close()
 		err = r.start(ctx, after)
 		for err == nil {
@@ -102,7 +102,7 @@ func (m *Mirror) changes(ctx context.Context, after string, f *ChangeFilter, fol
 
 // changeReader reads the changes on a connection of its own.
 type changeReader struct {
-	b         Backend
+	ops       backendOps
 	conn      *sql.Conn
 	filter    *ChangeFilter
 	origin    string
@@ -117,44 +117,25 @@ type changeReader struct {
 }
 
 // settled reports whether every change committed before the reader
-// started is readable: always in SQLite; in PostgreSQL once no transaction
-// older than the newest of them is in flight.
-func (r *changeReader) settled(ctx context.Context) (bool, error) {
-	if r.b != PostgreSQL {
-		return true, nil
-	}
-	var ok bool
-	err := r.conn.QueryRowContext(ctx, "SELECT txid_snapshot_xmin(txid_current_snapshot()) > $1", r.committed).Scan(&ok)
-	return ok, err
-}
+// started is readable (see feedOps.settled).
+func (r *changeReader) settled(ctx context.Context) (bool, error) { return r.ops.settled(ctx, r) }
 
-// start checks the cursor after and reads from it. In PostgreSQL it
-// listens for the writers' NOTIFY before the first read, so that none is
-// missed, and notes the newest transaction whose changes are committed.
+// start checks the cursor after and reads from it, once the backend's
+// reader has started (see feedOps.listen).
 func (r *changeReader) start(ctx context.Context, after string) error {
-	if r.b == PostgreSQL {
-		if _, err := r.conn.ExecContext(ctx, "LISTEN "+changesChannel); err != nil {
-			return err
-		}
-		r.listening = true
-		if err := r.conn.QueryRowContext(ctx, "SELECT COALESCE(max(xid), 0) FROM mirror_changes").Scan(&r.committed); err != nil {
-			return err
-		}
-	}
-	var pruned position
-	var prunedXID, prunedSeq sql.NullInt64
-	q := "SELECT origin, NULL, pruned_seq FROM mirror_changes_state"
-	if r.b == PostgreSQL {
-		q = "SELECT origin, pruned_xid, pruned_seq FROM mirror_changes_state"
-	}
-	if err := r.conn.QueryRowContext(ctx, q).Scan(&r.origin, &prunedXID, &prunedSeq); err != nil {
+	if err := r.ops.listen(ctx, r); err != nil {
 		return err
 	}
-	pruned = position{prunedXID.Int64, prunedSeq.Int64}
+	var prunedXID, prunedSeq sql.NullInt64
+	cols, _ := r.ops.positionSQL("pruned_")
+	if err := r.conn.QueryRowContext(ctx, "SELECT origin, "+cols+" FROM mirror_changes_state").Scan(&r.origin, &prunedXID, &prunedSeq); err != nil {
+		return err
+	}
+	pruned := position{prunedXID.Int64, prunedSeq.Int64}
 	if after == "" {
 		return nil
 	}
-	p, ok := r.b.parseCursor(r.origin, after)
+	p, ok := r.ops.parseCursor(r.origin, after)
 	switch {
 	case !ok:
 		return &CursorError{Cursor: after}
@@ -165,13 +146,8 @@ func (r *changeReader) start(ctx context.Context, after string) error {
 		return nil
 	}
 	var n int
-	q = "SELECT count(*) FROM mirror_changes WHERE seq = ?"
-	args := []any{p.seq}
-	if r.b == PostgreSQL {
-		q = "SELECT count(*) FROM mirror_changes WHERE xid = $1 AND seq = $2 AND xid < txid_snapshot_xmin(txid_current_snapshot())"
-		args = []any{p.xid, p.seq}
-	}
-	if err := r.conn.QueryRowContext(ctx, q, args...).Scan(&n); err != nil {
+	at, args := r.ops.readable("", "=", p)
+	if err := r.conn.QueryRowContext(ctx, r.ops.rebind("SELECT count(*) FROM mirror_changes WHERE "+at), args...).Scan(&n); err != nil {
 		return err
 	}
 	if n == 0 {
@@ -183,28 +159,18 @@ func (r *changeReader) start(ctx context.Context, after string) error {
 
 // page reads the next changes, up to changesPage of them.
 func (r *changeReader) page(ctx context.Context) ([]Change, error) {
-	var where []string
-	var args []any
-	if r.b == PostgreSQL {
-		where = append(where, "(c.xid, c.seq) > (?, ?)", "c.xid < txid_snapshot_xmin(txid_current_snapshot())")
-		args = append(args, r.at.xid, r.at.seq)
-	} else {
-		where = append(where, "c.seq > ?")
-		args = append(args, r.at.seq)
-	}
+	after, args := r.ops.readable("c.", ">", r.at)
+	where := []string{after}
 	if f := r.filter; f != nil && f.WebsiteID != 0 {
 		where, args = append(where, "c.website_id = ?"), append(args, f.WebsiteID)
 	}
 	if f := r.filter; f != nil && f.Resource != "" {
 		where, args = append(where, "c.resource = ?"), append(args, f.Resource)
 	}
-	cols, order := "0, c.seq", "c.seq"
-	if r.b == PostgreSQL {
-		cols, order = "c.xid, c.seq", "c.xid, c.seq"
-	}
+	cols, order := r.ops.positionSQL("c.")
 	q := fmt.Sprintf(`SELECT %s, c.website_id, c.resource, c.id, c.change, c.recorded_at, CAST(c.record AS TEXT)
 		FROM mirror_change_records c WHERE %s ORDER BY %s LIMIT %d`, cols, strings.Join(where, " AND "), order, changesPage)
-	rows, err := r.conn.QueryContext(ctx, r.b.rebind(q), args...)
+	rows, err := r.conn.QueryContext(ctx, r.ops.rebind(q), args...)
 	if err != nil {
 		return nil, err
 	}
@@ -219,58 +185,16 @@ func (r *changeReader) page(ctx context.Context) ([]Change, error) {
 			return nil, err
 		}
 		c.Kind = ChangeKind(kind)
-		c.Cursor = r.b.cursor(r.origin, p)
+		c.Cursor = r.ops.cursor(r.origin, p)
 		r.at = p
 		out = append(out, c)
 	}
 	return out, rows.Err()
 }
 
-// wait returns when there may be new changes to read: in PostgreSQL on a
-// writer's NOTIFY, or after pgFallbackPoll (sooner while committed changes
-// are held back); in SQLite after FollowPollInterval. It returns ctx's
-// error once ctx ends.
-func (r *changeReader) wait(ctx context.Context) error {
-	if r.b != PostgreSQL {
-		t := time.NewTimer(FollowPollInterval)
-		defer t.Stop()
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-t.C:
-			return nil
-		}
-	}
-	// Changes committed but held back by an earlier transaction still in
-	// flight, which may send no NOTIFY (one without changes): read again
-	// soon, then less and less often.
-	var held bool
-	err := r.conn.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM mirror_changes
-		WHERE (xid, seq) > ($1, $2) AND xid >= txid_snapshot_xmin(txid_current_snapshot()))`, r.at.xid, r.at.seq).Scan(&held)
-	if err != nil {
-		return err
-	}
-	poll := pgFallbackPoll
-	if held {
-		r.backoff = min(max(2*r.backoff, 5*time.Millisecond), pgFallbackPoll)
-		poll = r.backoff
-	} else {
-		r.backoff = 0
-	}
-	return r.conn.Raw(func(dc any) error {
-		pc, ok := dc.(pgxConn)
-		if !ok {
-			return notPgx(dc)
-		}
-		wctx, cancel := context.WithTimeout(ctx, poll)
-		defer cancel()
-		_, err := pc.Conn().WaitForNotification(wctx)
-		if err != nil && ctx.Err() == nil && wctx.Err() != nil {
-			return nil // no NOTIFY: read all the same
-		}
-		return err
-	})
-}
+// wait returns when there may be new changes to read (see feedOps.wait).
+// It returns ctx's error once ctx ends.
+func (r *changeReader) wait(ctx context.Context) error { return r.ops.wait(ctx, r) }
 
 // close hands the connection back; one that listened is closed instead, so
 // that no connection of the pool gathers notifications that nobody reads.
@@ -315,7 +239,7 @@ func (m *Mirror) Change(ctx context.Context, cursor string) (Change, error) {
 	if err != nil {
 		return Change{}, dbErrOf(ctx, err)
 	}
-	r := &changeReader{b: m.backend, conn: conn}
+	r := &changeReader{ops: m.ops, conn: conn}
 	defer r.close()
 	if err := r.start(ctx, cursor); err != nil {
 		var cursorErr *CursorError
@@ -330,7 +254,7 @@ func (m *Mirror) Change(ctx context.Context, cursor string) (Change, error) {
 	if err != nil {
 		return Change{}, dbErrOf(ctx, err)
 	}
-	if len(page) == 0 || r.b.cursor(r.origin, at) != page[0].Cursor {
+	if len(page) == 0 || r.ops.cursor(r.origin, at) != page[0].Cursor {
 		return Change{}, &CursorError{Cursor: cursor, Expired: true}
 	}
 	return page[0], nil

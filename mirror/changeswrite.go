@@ -16,11 +16,7 @@ const changesChannel = "ordermsg_mirror_changes"
 // place in the feed (PostgreSQL: xid and seq; SQLite: seq), then the
 // columns a writer writes (changeColumns).
 func changesTable(b Backend) tableDef {
-	key := []column{notNull("xid", typeBigint), notNull("seq", typeBigint)}
-	if b == SQLite {
-		key = []column{notNull("seq", typeInteger)}
-	}
-	return tableDef{"mirror_changes", append(key,
+	return tableDef{"mirror_changes", append(b.ops().changeKey(),
 		notNull("website_id", typeBigint), notNull("resource", typeText), notNull("id", typeBigint),
 		notNull("change", typeText), notNull("recorded_at", typeStamp), nullable("json", typeJSON))}
 }
@@ -32,11 +28,7 @@ var changeColumns = []string{"website_id", "resource", "id", "change", "recorded
 // changesStateTable holds the database's origin, which its cursors carry,
 // and the position of the newest change removed (NULL when none).
 func changesStateTable(b Backend) tableDef {
-	cols := []column{notNull("origin", typeText), nullable("pruned_xid", typeBigint), nullable("pruned_seq", typeBigint)}
-	if b == SQLite {
-		cols = []column{cols[0], cols[2]}
-	}
-	return tableDef{"mirror_changes_state", cols}
+	return tableDef{"mirror_changes_state", append([]column{notNull("origin", typeText)}, b.ops().prunedColumns()...)}
 }
 
 // recordsChanges is whether writers record changes: always, but for the
@@ -83,14 +75,7 @@ func (w *writer) recordChanges(ctx context.Context, at time.Time) error {
 	for i, c := range w.changes {
 		rows[i] = []any{w.site, w.t.name, c.id, string(c.kind), stamp}
 	}
-	if w.b == SQLite {
-		return insertRowsSQLite(ctx, w.conn, changesInsertSQL, rows)
-	}
-	if err := copyRows(ctx, w.conn, "mirror_changes", changeColumns, rows); err != nil {
-		return err
-	}
-	_, err := w.conn.ExecContext(ctx, "NOTIFY "+changesChannel)
-	return err
+	return w.b.ops().writeChanges(ctx, w.conn, rows)
 }
 
 // changesInsertSQL is the INSERT of k changes, in SQLite.

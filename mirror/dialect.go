@@ -33,29 +33,17 @@ func (b Backend) String() string {
 }
 
 // valid reports whether b is one of the constants.
-func (b Backend) valid() bool { return b == SQLite || b == PostgreSQL }
+func (b Backend) valid() bool { return b.ops() != nil }
 
 // rebind turns the ? placeholders of query into the backend's.
 func (b Backend) rebind(query string) string { return b.ops().rebind(query) }
 
-// begin is the statement that starts a write transaction: in SQLite an
-// immediate one, which takes the write lock at once (waiting its busy
-// timeout), so that it never fails for a lock it would take later.
-func (b Backend) begin() string {
-	if b == SQLite {
-		return "BEGIN IMMEDIATE"
-	}
-	return "BEGIN"
-}
+// begin is the statement that starts a write transaction (see sqlOps).
+func (b Backend) begin() string { return b.ops().begin() }
 
 // tableExists is a query of one row whose count is 1 when the table (its
 // name the argument) exists.
-func (b Backend) tableExists() string {
-	if b == PostgreSQL {
-		return "SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = $1"
-	}
-	return "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?"
-}
+func (b Backend) tableExists() string { return b.ops().tableExists() }
 
 // advisoryKey is the key of PostgreSQL's advisory lock of the given name:
 // the name's 64-bit FNV-1a hash.
@@ -69,28 +57,19 @@ func advisoryKey(name string) int64 {
 var errBadConn = driver.ErrBadConn
 
 // value is v as the argument of a column of type typ: a time.Time as the
-// column keeps it (see typeTime and typeStamp), JSON's bytes as text in
-// SQLite (not a BLOB), anything else as it is.
+// column keeps it (see typeTime and typeStamp), JSON's bytes as the
+// backend takes them, anything else as it is.
 func (b Backend) value(typ colType, v any) any {
-	switch v := v.(type) {
+	switch t := v.(type) {
 	case []byte:
-		if typ == typeJSON && b == SQLite {
-			return sqliteText(v)
+		if typ == typeJSON {
+			return b.ops().jsonArg(t)
 		}
 	case time.Time:
-		switch {
-		case b == PostgreSQL:
-			return v.UTC()
-		case typ == typeStamp:
-			return v.UTC().Format(stampLayout)
-		}
-		return v.UTC().Format(time.RFC3339)
+		return b.ops().timeArg(typ, t)
 	}
 	return v
 }
-
-// stampLayout is the SQLite text of a typeStamp column.
-const stampLayout = "2006-01-02T15:04:05.000000Z"
 
 // sqliteText is bytes that SQLite stores as TEXT, as a string, which its
 // drivers bind as text where they bind bytes as a BLOB. The string is made

@@ -115,10 +115,7 @@ var (
 func schemaTables(b Backend) []tableDef {
 	out := []tableDef{mirrorSchemaTable, ordersTable.def(), messagesTable.def(), syncStateTable, refusedTable, sourcesTable, runsTable,
 		changesTable(b), changesStateTable(b)}
-	if b == SQLite {
-		out = append(out, leasesTable)
-	}
-	return out
+	return append(out, b.ops().ownTables()...)
 }
 
 // field is a column of a record's table that holds one of the record's

@@ -199,68 +199,12 @@ func viewsSQL(b Backend) string {
 }
 
 // walk is the join that walks w.
-func (b Backend) walk(w each) string {
-	want := "array"
-	if w.object {
-		want = "object"
-	}
-	if b == PostgreSQL {
-		fn, names := "json_array_elements", "(value)"
-		if w.object {
-			fn, names = "json_each", "(key, value)"
-		}
-		at := w.parent + " #> '" + pgPath(w.path) + "'"
-		return fmt.Sprintf("\nCROSS JOIN LATERAL %s(CASE WHEN json_typeof(%s) = '%s' THEN %s END) AS %s%s", fn, at, want, at, w.alias, names)
-	}
-	p := "'$." + w.path + "'"
-	return fmt.Sprintf("\nJOIN json_each(CASE json_type(%s, %s) WHEN '%s' THEN json_extract(%s, %s) END) AS %s",
-		w.parent, p, want, w.parent, p, w.alias)
-}
+func (b Backend) walk(w each) string { return b.ops().walk(w) }
 
 // column is the expression of c.
 func (b Backend) column(c col) string {
 	if c.kind == colSQL {
 		return c.path
 	}
-	e := c.element + ".value"
-	if b == PostgreSQL {
-		at := e + " #>> '" + pgPath(c.path) + "'"
-		switch c.kind {
-		case colInt:
-			return "CAST(" + at + " AS BIGINT)"
-		case colReal:
-			return "CAST(" + at + " AS NUMERIC)" // exact, and any JSON number fits (a double does not hold 1e-400)
-		case colBool:
-			return "CAST(" + at + " AS BOOLEAN)"
-		case colRef:
-			obj := e + " #> '" + pgPath(c.path) + "'"
-			return fmt.Sprintf("NULLIF(CAST(CASE WHEN json_typeof(%s) = 'object' THEN %s ELSE %s END AS BIGINT), 0)",
-				obj, e+" #>> '"+pgPath(c.path+".id")+"'", at)
-		case colJSON:
-			return "CAST(" + e + " #> '" + pgPath(c.path) + "' AS TEXT)"
-		case colTime:
-			// An RFC 3339 time that PostgreSQL cannot hold (year 0000, an
-			// offset beyond 15:59) is NULL rather than an error of the view.
-			return fmt.Sprintf("CASE WHEN %s ~ '%s' AND %s NOT LIKE '0000%%' THEN CAST(%s AS timestamptz) END", at, pgTime, at, at)
-		}
-		return at
-	}
-	p := "'$." + c.path + "'"
-	switch c.kind {
-	case colRef:
-		return fmt.Sprintf("NULLIF(CASE json_type(%s, %s) WHEN 'object' THEN json_extract(%s, '$.%s.id') ELSE json_extract(%s, %s) END, 0)",
-			e, p, e, c.path, e, p)
-	case colJSON:
-		return e + " -> " + p
-	case colTime:
-		return "strftime('%Y-%m-%dT%H:%M:%SZ', json_extract(" + e + ", " + p + "))"
-	}
-	return "json_extract(" + e + ", " + p + ")"
+	return b.ops().jsonColumn(c)
 }
-
-// pgTime matches the RFC 3339 times that PostgreSQL reads as timestamptz
-// (but for year 0000).
-const pgTime = `^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?(Z|[+-](0[0-9]|1[0-5]):[0-9]{2})$`
-
-// pgPath is a dotted path as a PostgreSQL text array: a.b is {a,b}.
-func pgPath(dotted string) string { return "{" + strings.ReplaceAll(dotted, ".", ",") + "}" }

@@ -103,7 +103,7 @@ func (b *batch) size() int { return len(b.records) + len(b.gone) + len(b.refused
 func newWriter(ctx context.Context, p *pass, insertFirst bool) *writer {
 	b := p.r.m.backend
 	w := &writer{b: b, conn: p.conn, t: p.t, site: p.r.site, insertFirst: insertFirst, refusedIDs: p.refusedIDs}
-	if b == SQLite {
+	if p.r.m.ops.oneWriter() {
 		w.turns = &p.r.m.writes
 	}
 	w.jobs, w.done = make(chan batch), make(chan struct{})
@@ -431,14 +431,7 @@ func (w *writer) insert(ctx context.Context, ids []int64, byID map[int64]read) e
 	for i, id := range ids {
 		rows[i] = byID[id].row
 	}
-	if w.b == SQLite {
-		return w.insertSQLite(ctx, rows)
-	}
-	err := copyRows(ctx, w.conn, w.t.name, w.writtenColumns(), rows)
-	if isUniqueViolation(err) {
-		return fmt.Errorf("%w: %w", errHeld, err)
-	}
-	return err
+	return w.b.ops().insert(ctx, w, rows)
 }
 
 // update rewrites r's row, and makes it live again, unless the stored row
