@@ -55,7 +55,7 @@ func releasedVersions(t *testing.T) []int {
 
 // atVersion makes, in the database at target, the schema of version v: its
 // steps 1 to v, as the release that made it ran them, and its version.
-func atVersion(t *testing.T, be mirrortest.Backend, target string, v int) *sql.DB {
+func atVersion(t *testing.T, be mirrortest.Backend, target string, v int) {
 	t.Helper()
 	db := be.Open(t, target)
 	files, err := filepath.Glob(filepath.Join("migrations", strings.ToLower(be.Backend.String()), "*.sql"))
@@ -74,7 +74,6 @@ func atVersion(t *testing.T, be mirrortest.Backend, target string, v int) *sql.D
 	if _, err := db.Exec(fmt.Sprintf("INSERT INTO mirror_schema (version) VALUES (%d)", v)); err != nil {
 		t.Fatal(err)
 	}
-	return db
 }
 
 // TestUpgradeFromEachReleasedStep opens a database of each version older
