@@ -16,9 +16,9 @@ import (
 // worker per file.
 func SQLiteQueue(db *sql.DB) *Queue {
 	tx := txOps[*sql.Tx]{
-		begin:          func(ctx context.Context) (*sql.Tx, error) { return db.BeginTx(ctx, nil) },
-		commit:         func(_ context.Context, tx *sql.Tx) error { return tx.Commit() },
-		rollback:       func(_ context.Context, tx *sql.Tx) error { return tx.Rollback() },
+		begin:    func(ctx context.Context) (*sql.Tx, error) { return db.BeginTx(ctx, nil) },
+		commit:   func(_ context.Context, tx *sql.Tx) error { return tx.Commit() },
+		rollback: func(_ context.Context, tx *sql.Tx) error { return tx.Rollback() },
 	}
 	// One worker per file: no other migrates at once.
 	b := backend{ping: db.PingContext, lockMigrations: func(context.Context) (func(), error) { return func() {}, nil }}
