@@ -77,8 +77,8 @@ type syncWorker struct {
 	w *Worker
 }
 
-// Work syncs the website once and puts its next job one Every after this
-// run's start.
+// Work syncs the website once and has its job run again one Every after
+// this run's start.
 func (s *syncWorker) Work(ctx context.Context, job *river.Job[syncArgs]) error {
 	return s.w.work(ctx, job.JobRow, job.Args.WebsiteID, s.w.cfg.Options, syncArgs{job.Args.WebsiteID}, s.w.cfg.Every)
 }
@@ -97,7 +97,7 @@ type reconcileWorker struct {
 	w *Worker
 }
 
-// Work reconciles the website once and puts its next reconcile one
+// Work reconciles the website once and has its job run again one
 // ReconcileEvery after this run's start.
 func (r *reconcileWorker) Work(ctx context.Context, job *river.Job[reconcileArgs]) error {
 	opts := r.w.cfg.Options
@@ -123,8 +123,8 @@ type pruneWorker struct {
 	w *Worker
 }
 
-// Work removes the rows of mirror_runs older than KeepRuns, and puts the
-// next prune an hour later.
+// Work removes the rows of mirror_runs older than KeepRuns, and runs
+// again an hour later.
 func (p *pruneWorker) Work(ctx context.Context, job *river.Job[pruneArgs]) error {
 	n, err := p.w.cfg.Mirror.PruneRuns(ctx, time.Now().Add(-p.w.cfg.KeepRuns))
 	if err != nil {
@@ -133,7 +133,7 @@ func (p *pruneWorker) Work(ctx context.Context, job *river.Job[pruneArgs]) error
 	if n > 0 {
 		p.w.log.Info("removed old rows of mirror_runs", "rows", n, "older_than", p.w.cfg.KeepRuns.String())
 	}
-	return p.w.engine.completeAndNext(ctx, job.JobRow, jobAt(pruneArgs{}, time.Now().Add(pruneEvery)))
+	return p.w.again(ctx, job.JobRow, pruneArgs{}, time.Now().Add(pruneEvery))
 }
 
 // work runs the job of a website: it syncs the website with opts unless
@@ -154,8 +154,8 @@ func (w *Worker) work(ctx context.Context, job *rivertype.JobRow, id int64, opts
 // stopped is taken up again by the next worker (River makes its job
 // available again); one that found the website held tries again shortly;
 // a 429 waits its Retry-After; another failure is retried (NextRetry) with
-// its text masked; a success completes the job and puts the next at the
-// run's start plus period.
+// its text masked; after a success the job runs again at the run's start
+// plus period.
 func (w *Worker) after(ctx context.Context, job *rivertype.JobRow, site mirror.Website, r mirror.WebsiteResult, next river.JobArgs, period time.Duration) error {
 	var apiErr *ordermsg.APIError
 	switch {
@@ -169,7 +169,20 @@ func (w *Worker) after(ctx context.Context, job *rivertype.JobRow, site mirror.W
 		return errors.New(maskedText(r.Err, site.Secrets))
 	}
 	start := cmp.Or(r.Started, time.Now())
-	return w.engine.completeAndNext(ctx, job, jobAt(next, start.Add(period)))
+	return w.again(ctx, job, next, start.Add(period))
+}
+
+// again has the website's job run again at the given time. A job that
+// has not failed is snoozed: River makes it available at once when the
+// time is within its scheduler's interval (5 s), where a scheduled job
+// waits for the scheduler. A job that failed before this run is completed
+// and followed by a new one, so that its failures (River's attempts,
+// which a snooze keeps) count from zero again.
+func (w *Worker) again(ctx context.Context, job *rivertype.JobRow, next river.JobArgs, at time.Time) error {
+	if job.Attempt <= 1 {
+		return river.JobSnooze(max(time.Until(at), 0))
+	}
+	return w.engine.completeAndNext(ctx, job, jobAt(next, at))
 }
 
 // nextRetry is when a website's job that failed job.Attempt times in a row

@@ -101,7 +101,8 @@ func startWorker(t *testing.T, be mirrortest.Backend, target string, cfg worker.
 // each good website gets run after run, each starting within Every + Slack
 // of the last, none overlapping, and is exact after orders are added
 // while it runs; the refused one gets failed runs only, retried, and its
-// key shows neither in mirror_runs nor in River's jobs; Events hears of
+// key shows neither in mirror_runs nor in River's jobs; each website has
+// one live job (unique by its id); Events hears of
 // every run; Run returns nil when its context ends.
 func TestWorkerSyncsEveryWebsiteEachPeriod(t *testing.T) {
 	mirrortest.ForEach(t, func(t *testing.T, be mirrortest.Backend, target string) {
@@ -185,6 +186,14 @@ func TestWorkerSyncsEveryWebsiteEachPeriod(t *testing.T) {
 		}
 		if strings.Contains(jobs, refusedKey) || strings.Contains(jobs, f.keys[f.sites[0].ID]) {
 			t.Errorf("River's jobs hold a key: %s", jobs)
+		}
+		var most int
+		if err := db.QueryRow(`SELECT coalesce(max(n), 0) FROM (SELECT count(*) AS n FROM river_job
+			WHERE state IN ('available', 'pending', 'running', 'retryable', 'scheduled') GROUP BY kind, CAST(args AS TEXT)) AS live`).Scan(&most); err != nil {
+			t.Fatal(err)
+		}
+		if most != 1 {
+			t.Errorf("a website has %d live jobs of a kind, want one", most)
 		}
 		ev.mu.Lock()
 		defer ev.mu.Unlock()
