@@ -7,9 +7,14 @@ import (
 	"database/sql"
 	"fmt"
 	"os"
+	"net"
+	"net/http"
+	"net/http/httptest"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -55,6 +60,55 @@ func waitUntil(t *testing.T, within time.Duration, what string, cond func() bool
 	}
 }
 
+// requestTrap passes requests to the service until it is armed; then it
+// holds the next request for a website's orders until the client goes,
+// and says on trapped which client sent it (its address) and for which
+// website (the path).
+type requestTrap struct {
+	next    http.Handler
+	armed   atomic.Bool
+	trapped chan *http.Request
+}
+
+func (tr *requestTrap) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if strings.HasSuffix(r.URL.Path, "/orders") && tr.armed.CompareAndSwap(true, false) {
+		tr.trapped <- r
+		<-r.Context().Done()
+		return
+	}
+	tr.next.ServeHTTP(w, r)
+}
+
+// processOfClient returns which of pids has the loopback TCP connection
+// whose local address is addr (Linux: /proc/net/tcp and each process's
+// descriptors).
+func processOfClient(t *testing.T, addr string, pids []int) int {
+	t.Helper()
+	_, portText, _ := net.SplitHostPort(addr)
+	port, _ := strconv.Atoi(portText)
+	table, err := os.ReadFile("/proc/net/tcp")
+	if err != nil {
+		t.Skipf("finds a connection's process through /proc: %v", err)
+	}
+	inode := ""
+	for _, line := range strings.Split(string(table), "\n")[1:] {
+		f := strings.Fields(line)
+		if len(f) > 9 && strings.EqualFold(f[1], fmt.Sprintf("0100007F:%04X", port)) {
+			inode = f[9]
+		}
+	}
+	for _, pid := range pids {
+		fds, _ := os.ReadDir(fmt.Sprintf("/proc/%d/fd", pid))
+		for _, fd := range fds {
+			if link, _ := os.Readlink(fmt.Sprintf("/proc/%d/fd/%s", pid, fd.Name())); inode != "" && link == "socket:["+inode+"]" {
+				return pid
+			}
+		}
+	}
+	t.Fatalf("no worker has the connection from %s", addr)
+	return 0
+}
+
 // writeFileAtomically replaces the file at path with text, mode 0600.
 func writeFileAtomically(t *testing.T, path, text string) {
 	t.Helper()
@@ -70,9 +124,9 @@ func writeFileAtomically(t *testing.T, path, text string) {
 // TestWorkersShareAFleetUntilStopped runs three `sync --every 2s` workers
 // on one PostgreSQL database, with five websites, one of them with a key
 // the service refuses, and orders added while they run. One worker is
-// killed with SIGKILL as the service answers slowly (most of the time it
-// syncs a website): the websites are synced again by the others within
-// --every plus one minute. A website added to FILE is synced without a
+// killed with SIGKILL in the middle of a website's run (its request held
+// by the service): River takes its job back, and the website, like every
+// other, is synced again by the others within --every plus one minute. A website added to FILE is synced without a
 // restart. The other two stop on SIGTERM with exit 0 within 30 s.
 // Afterwards every good website is exact, the runs of a website never
 // overlap, each good website has several ok runs, the refused one only
@@ -83,7 +137,10 @@ func TestWorkersShareAFleetUntilStopped(t *testing.T) {
 	}
 	be := mirrortest.Backends()[1]
 	target := be.New(t)
-	srv, all := fakeFleet(t, ordermsgtest.Config{Seed: 37, Websites: 6, OrdersPerWebsite: 40, MessagesPerWebsite: 30}, ordermsgtest.WithLatency(100*time.Millisecond))
+	srv, all := fakeFleet(t, ordermsgtest.Config{Seed: 37, Websites: 6, OrdersPerWebsite: 40, MessagesPerWebsite: 30}, ordermsgtest.WithLatency(20*time.Millisecond))
+	trap := &requestTrap{next: srv.Handler, trapped: make(chan *http.Request, 1)}
+	front := httptest.NewServer(trap)
+	defer front.Close()
 	good, refused, added := all[:4], all[4], all[5]
 	const refusedKey = "refused-key-0b5e1d7a"
 	text := fileOf(good) + fmt.Sprintf("%d %s\n", refused.ID, refusedKey)
@@ -96,12 +153,14 @@ func TestWorkersShareAFleetUntilStopped(t *testing.T) {
 		stdout, stderr *strings.Builder
 		done           chan error
 	}
-	var procs []*proc
+	procs := map[int]*proc{}
+	var pids []int
 	for range 3 {
-		cmd, stdout, stderr := fleetWorker(t, srv.URL, target, file, "--every", every.String(), "--count", "10")
+		cmd, stdout, stderr := fleetWorker(t, front.URL, target, file, "--every", every.String(), "--count", "10")
 		p := &proc{cmd, stdout, stderr, make(chan error, 1)}
 		go func() { p.done <- cmd.Wait() }()
-		procs = append(procs, p)
+		procs[cmd.Process.Pid] = p
+		pids = append(pids, cmd.Process.Pid)
 		t.Cleanup(func() { cmd.Process.Kill() })
 	}
 	var zero time.Time
@@ -119,11 +178,19 @@ func TestWorkersShareAFleetUntilStopped(t *testing.T) {
 		srv.Handler.AddMessages(w.ID, 2)
 	}
 
-	procs[0].cmd.Process.Kill()
+	// The victim is killed in the middle of a website's run: its job stays
+	// running in River's table until River takes it back as stuck.
+	trap.armed.Store(true)
+	held := <-trap.trapped
+	victim := processOfClient(t, held.RemoteAddr, pids)
+	procs[victim].cmd.Process.Kill()
 	killed := time.Now()
-	if err := <-procs[0].done; err == nil {
-		t.Fatalf("the killed worker exited 0:\n%s", procs[0].stderr)
+	if err := <-procs[victim].done; err == nil {
+		t.Fatalf("the killed worker exited 0:\n%s", procs[victim].stderr)
 	}
+	var heldSite int64
+	fmt.Sscanf(held.URL.Path, "/websites/%d/orders", &heldSite)
+	t.Logf("killed worker %d in a run of website %d", victim, heldSite)
 	writeFileAtomically(t, file, text+fmt.Sprintf("%d %s\n", added.ID, added.APIKey))
 	// A website the killed worker was syncing waits for River's rescue.
 	waitUntil(t, every+time.Minute, "two ok runs of each good website after the kill, and one of the added one", func() bool {
@@ -136,17 +203,23 @@ func TestWorkersShareAFleetUntilStopped(t *testing.T) {
 		return true
 	})
 
-	for _, p := range procs[1:] {
-		p.cmd.Process.Signal(syscall.SIGTERM)
+	t.Logf("website %d, whose run was killed, synced again %v after", heldSite, time.Since(killed).Round(time.Second))
+	for pid, p := range procs {
+		if pid != victim {
+			p.cmd.Process.Signal(syscall.SIGTERM)
+		}
 	}
-	for i, p := range procs[1:] {
+	for i, p := range procs {
+		if i == victim {
+			continue
+		}
 		select {
 		case err := <-p.done:
 			if code := exitCodeOf(t, err); code != exitOK {
-				t.Errorf("worker %d after SIGTERM: exit %d\n%s", i+1, code, p.stderr)
+				t.Errorf("worker %d after SIGTERM: exit %d\n%s", i, code, p.stderr)
 			}
 		case <-time.After(30 * time.Second):
-			t.Fatalf("worker %d still runs 30 s after SIGTERM", i+1)
+			t.Fatalf("worker %d still runs 30 s after SIGTERM", i)
 		}
 	}
 
@@ -176,9 +249,9 @@ func TestWorkersShareAFleetUntilStopped(t *testing.T) {
 		if strings.Contains(tables, key) {
 			t.Errorf("a table holds the key %s", key)
 		}
-		for i, p := range procs {
+		for pid, p := range procs {
 			if strings.Contains(p.stdout.String()+p.stderr.String(), key) {
-				t.Errorf("worker %d printed the key %s", i, key)
+				t.Errorf("worker %d printed the key %s", pid, key)
 			}
 		}
 	}
