@@ -3,8 +3,10 @@
 package main
 
 import (
+	"fmt"
 	"net"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -54,15 +56,18 @@ func TestWorkerRefusesBadStarts(t *testing.T) {
 	}
 }
 
-// TestWorkerServesHealthzUntilSIGTERM runs a SQLite worker, its --db from
-// ORDERMSG_DB, with --metrics: /healthz answers 200 once it runs, the
-// website gets synced, and SIGTERM ends it with exit 0.
-func TestWorkerServesHealthzUntilSIGTERM(t *testing.T) {
+// TestWorkerRereadsFileOnSIGHUP runs a SQLite worker, its --db from
+// ORDERMSG_DB, with --metrics: /healthz answers 200 once it runs. FILE
+// made readable by others, then naming a website twice, is refused on
+// SIGHUP with a clear message, and the worker goes on with the last good
+// list; FILE with a website added is read on SIGHUP and the website
+// synced. SIGTERM ends it with exit 0.
+func TestWorkerRereadsFileOnSIGHUP(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the command")
 	}
-	srv, sites := fakeFleet(t, ordermsgtest.Config{Seed: 39, Websites: 2, OrdersPerWebsite: 5, MessagesPerWebsite: 5})
-	file := websitesFile(t, fileOf(sites))
+	srv, sites := fakeFleet(t, ordermsgtest.Config{Seed: 39, Websites: 3, OrdersPerWebsite: 5, MessagesPerWebsite: 5})
+	file := websitesFile(t, fileOf(sites[:2]))
 	free, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -86,12 +91,40 @@ func TestWorkerServesHealthzUntilSIGTERM(t *testing.T) {
 		resp.Body.Close()
 		return resp.StatusCode == http.StatusOK
 	})
-	waitUntil(t, time.Minute, "a line of each website synced", func() bool {
-		return strings.Count(stderr.String(), "website synced") >= len(sites)
-	})
+	synced := func(id int64) int { return strings.Count(stderr.String(), fmt.Sprintf("website synced\" website=%d ", id)) }
+	waitUntil(t, time.Minute, "each website synced", func() bool { return synced(sites[0].ID) > 0 && synced(sites[1].ID) > 0 })
+
+	for _, c := range []struct {
+		name, text string
+		mode       os.FileMode
+		says       string
+	}{
+		{"readable by others", fileOf(sites[:2]), 0o644, "let group or others read or write it"},
+		{"a website twice", fileOf(sites[:2]) + fileOf(sites[:1]), 0o600, "lists website"},
+	} {
+		writeFileAtomically(t, file, c.text)
+		if err := os.Chmod(file, c.mode); err != nil {
+			t.Fatal(err)
+		}
+		cmd.Process.Signal(syscall.SIGHUP)
+		waitUntil(t, time.Minute, "FILE "+c.name+" refused", func() bool {
+			return strings.Contains(stderr.String(), c.says) && strings.Contains(stderr.String(), "the last good one is kept")
+		})
+		before := synced(sites[0].ID)
+		waitUntil(t, time.Minute, "the last good list synced on with FILE "+c.name, func() bool { return synced(sites[0].ID) > before })
+	}
+	writeFileAtomically(t, file, fileOf(sites))
+	cmd.Process.Signal(syscall.SIGHUP)
+	waitUntil(t, time.Minute, "the website added synced", func() bool { return synced(sites[2].ID) > 0 })
+
 	cmd.Process.Signal(syscall.SIGTERM)
 	if code := exitCodeOf(t, cmd.Wait()); code != exitOK {
 		t.Errorf("after SIGTERM: exit %d\n%s", code, stderr.String())
+	}
+	for _, w := range sites {
+		if strings.Contains(stdout.String()+stderr.String(), w.APIKey) {
+			t.Errorf("the worker printed the key of website %d", w.ID)
+		}
 	}
 }
 
