@@ -47,6 +47,9 @@ type txOps[TTx any] struct {
 type backend struct {
 	ping           func(ctx context.Context) error
 	lockMigrations func(ctx context.Context) (unlock func(), err error)
+	// pollOnly has River poll for jobs (every second) rather than listen
+	// for them.
+	pollOnly bool
 }
 
 // riverEngine is the engine of a River driver.
@@ -62,6 +65,7 @@ type riverEngine[TDriver riverdriver.Driver[TTx], TTx any] struct {
 
 // newEngine makes the River client of driver with cfg.
 func newEngine[TDriver riverdriver.Driver[TTx], TTx any](driver TDriver, cfg *river.Config, tx txOps[TTx], b backend) (engine, error) {
+	cfg.PollOnly = b.pollOnly
 	client, err := river.NewClient(driver, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("worker: River: %w", err)

@@ -20,8 +20,15 @@ func SQLiteQueue(db *sql.DB) *Queue {
 		commit:   func(_ context.Context, tx *sql.Tx) error { return tx.Commit() },
 		rollback: func(_ context.Context, tx *sql.Tx) error { return tx.Rollback() },
 	}
-	// One worker per file: no other migrates at once.
-	b := backend{ping: db.PingContext, lockMigrations: func(context.Context) (func(), error) { return func() {}, nil }}
+	b := backend{
+		ping: db.PingContext,
+		// One worker per file: no other migrates at once.
+		lockMigrations: func(context.Context) (func(), error) { return func() {}, nil },
+		// River's SQLite listener reads its table of notifications every
+		// 50 ms, which costs an idle worker of 200 websites 2% of a core; polling
+		// for jobs every second costs a third of that (BENCHMARKS.md).
+		pollOnly: true,
+	}
 	return &Queue{open: func(cfg *river.Config) (engine, error) {
 		return newEngine(riversqlite.New(db), cfg, tx, b)
 	}}
