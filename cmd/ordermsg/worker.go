@@ -82,6 +82,9 @@ func (r *workerRun) run(ctx context.Context) error {
 		return &localFailure{err}
 	}
 	defer db.Close()
+	// Each run of a website takes up to three connections: kept from one
+	// run to the next (worker.Config.Mirror).
+	db.SetMaxIdleConns(3 * f.parallel)
 	m, err := mirror.Open(ctx, db, f.target.backend)
 	if err != nil {
 		return &localFailure{f.target.hide(fmt.Errorf("%s: %w", f.target.name, err))}

@@ -104,6 +104,7 @@ const benchSites = 200
 func benchMirror(b *testing.B, be mirrortest.Backend, fleet []mirror.Website) (m *mirror.Mirror, db *sql.DB, target string, oneShot time.Duration) {
 	target = be.New(b)
 	db = be.Open(b, target)
+	db.SetMaxIdleConns(3 * mirror.DefaultParallel)
 	m, err := mirror.Open(context.Background(), db, be.Backend)
 	if err != nil {
 		b.Fatal(err)

@@ -29,7 +29,10 @@ const stopTimeout = 20 * time.Second
 
 // Config is what a Worker runs.
 type Config struct {
-	// Mirror is the mirror the websites are synced into.
+	// Mirror is the mirror the websites are synced into. Each run takes
+	// connections of its pool: let the pool keep 3 × Parallel of them idle
+	// (sql.DB.SetMaxIdleConns; database/sql keeps 2), else each run opens
+	// new ones (in PostgreSQL, with their authentication).
 	Mirror *mirror.Mirror
 	// Queue holds River's tables, in the mirror's database: PostgreSQLQueue
 	// or SQLiteQueue.
