@@ -91,7 +91,9 @@ func TestWorkerRereadsFileOnSIGHUP(t *testing.T) {
 		resp.Body.Close()
 		return resp.StatusCode == http.StatusOK
 	})
-	synced := func(id int64) int { return strings.Count(stderr.String(), fmt.Sprintf("website synced\" website=%d ", id)) }
+	synced := func(id int64) int {
+		return strings.Count(stderr.String(), fmt.Sprintf("website synced\" website=%d ", id))
+	}
 	waitUntil(t, time.Minute, "each website synced", func() bool { return synced(sites[0].ID) > 0 && synced(sites[1].ID) > 0 })
 
 	for _, c := range []struct {

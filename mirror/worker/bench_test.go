@@ -28,13 +28,12 @@ func processCPU() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-// periods counts the runs a worker ends, and says when every website has
-// ended n runs, and when a run starts.
+// periods counts the runs a worker ends, to tell when every website has
+// ended n runs, and says on started when a run starts.
 type periods struct {
 	mu      sync.Mutex
 	ended   map[int64]int
 	sites   int
-	waiting []chan struct{}
 	started chan struct{}
 }
 
