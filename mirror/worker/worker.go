@@ -27,6 +27,10 @@ const DefaultKeepRuns = 30 * 24 * time.Hour
 // in progress to finish before it stops them (they keep what they read).
 const stopTimeout = 20 * time.Second
 
+// cancelTimeout is how long Run waits, after stopTimeout, for the runs it
+// stopped to return.
+const cancelTimeout = 8 * time.Second
+
 // Config is what a Worker runs.
 type Config struct {
 	// Mirror is the mirror the websites are synced into. Each run takes
@@ -124,7 +128,11 @@ func (w *Worker) Run(ctx context.Context) error {
 	stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), stopTimeout)
 	defer cancel()
 	if err := e.stop(stopCtx); err != nil {
-		return e.stopAndCancel(context.WithoutCancel(ctx))
+		// The runs' contexts end at once; what is left of the 30 s a
+		// service manager allows bounds their return.
+		cancelCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cancelTimeout)
+		defer cancel()
+		return e.stopAndCancel(cancelCtx)
 	}
 	return nil
 }
