@@ -23,34 +23,11 @@ import (
 // A checkpoint belongs to one resource (orders or messages) of one website:
 // the first Sync it is given records which, and a Sync of another resource
 // or website refuses it with a *CheckpointMismatchError before sending any
-// request. A checkpoint stored before it carried that identity takes it on
-// its next use.
-//
-// Its size is the number of records created in the window (from midnight
-// UTC two days before the mark's UTC date, less 14 hours, up to the mark):
-// about three days of records, whatever the length of the history. Records
-// that fall out of the window as the mark moves are forgotten.
-//
-// # JSON format
-//
-// Version 2, the one written:
-//
-//	{"v":2,"resource":"orders","website":7,"created":"2024-03-10T12:05:00Z","seen":{"2024-03-10T12:04:00Z":[4],"2024-03-10T12:05:00Z":[5,6]}}
-//
-// resource ("orders" or "messages") and website are the checkpoint's
-// identity, absent until its first Sync; created is the mark; seen maps the
-// creation times (RFC 3339, UTC) of the records yielded within the window to
-// their ids, ascending. The zero Checkpoint is {}. An optional
-// "covered_before" time, not later than the mark, counts every record
-// created before it as yielded, until the window has moved past it: it is
-// written for a checkpoint made by NewCheckpointAt.
-//
-// Decoding is all or nothing: input that is not version 2 nor {}, that has
-// a member version 2 does not have, or whose fields contradict each other (a
-// seen record or a covered_before later than the mark, records without a
-// mark, an unknown resource), or that is null, leaves the Checkpoint as it
-// was and returns an error that says what is wrong and matches
-// ErrInvalidCheckpoint.
+// request. Its size is the number of records created in the window: about
+// three days of records, whatever the length of the history. Decoding is
+// all or nothing: input that is not a valid checkpoint leaves the
+// Checkpoint as it was and returns an error that says what is wrong and
+// matches ErrInvalidCheckpoint. docs/sync.md gives the JSON format.
 type Checkpoint struct {
 	s checkpoint.State
 }

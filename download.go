@@ -61,11 +61,9 @@ func (p *PrintReadyFile) Downloadable() (*File, error) {
 // attempt that receives nothing for the attempt timeout (WithAttemptTimeout)
 // is cut and resumed.
 //
-// Download asks for the file as it is (Accept-Encoding: identity). A body
-// sent with Content-Encoding gzip all the same (an object stored compressed
-// on its host) is decoded, and w gets the file; a cut one is fetched again
-// from its start, the bytes already written skipped. Any other encoding is
-// an error, never written as the file.
+// Download asks for the file as it is (Accept-Encoding: identity); a body
+// sent gzipped all the same is decoded, and a cut one fetched again from its
+// start, the bytes already written skipped. Any other encoding is an error.
 //
 // The API key is sent only when f.URL is on the client's own origin (scheme,
 // host and port), and never on a redirect to another origin. A link whose

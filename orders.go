@@ -41,44 +41,18 @@ func (s *OrdersService) All(ctx context.Context, websiteID int64, opts *ListOrde
 // when the loop body runs for an order, *cp already covers it. Save *cp at
 // any point (after an order, a break, an error) and pass it to a later Sync,
 // which yields every order not yielded yet exactly once. Pages are fetched
-// one at a time. opts may be nil; Sync sets Page, DateStart, DateEnd,
-// Direction and Sort itself and refuses options that set them.
+// one at a time, whatever WithConcurrency says. opts may be nil; Sync sets
+// Page, DateStart, DateEnd, Direction and Sort itself and refuses options
+// that set them. Of the walk options it takes WithSkipUndecodable.
 //
-// The spec's date filters are whole days, and it says neither whether a
-// bound is inclusive nor where a day starts, so Sync lists from five days
-// before the checkpoint's mark, by date_created ascending, and drops the
-// orders the checkpoint remembers yielding. An order the server shows late
-// is yielded when created inside the checkpoint's window (which starts 62 to
-// 86 hours before the mark), never when created before it. An order leaving
-// the list while another joins between two pages, or a server without a
-// tiebreak within one second, can leave an order to a later run
-// (RELIABILITY.md gives the bounds). A Status filter applies to each run's
-// listing: an order that takes the status later, created before the window,
-// is never yielded, so to see every order once, sync without Status and
-// filter in the loop.
-//
-// Sync yields a *CheckpointMismatchError, before any request, for a
-// checkpoint of another website or of messages, and an error that matches
-// ErrFutureCheckpoint for one whose mark is more than FutureTolerance after
-// this machine's clock; an *OverlapError (ErrOverlapMissing) when the
-// server's date filter starts after the mark (a record the checkpoint
-// remembers is missing from two listings in a row: one missing listing is
-// taken for the list shifting, and listed again); a *ListShiftedError
-// (ErrListShifted) when the list keeps shifting (four listings in a run;
-// nothing is lost); and an *OrderingError (ErrNotAscending) when the server
-// does not list in ascending creation order (nothing out of order is
-// yielded).
-//
-// Of the walk options, Sync takes WithSkipUndecodable: an order that cannot
-// be decoded is yielded as a *RecordDecodeError and the checkpoint advances
-// over it when its id and date_created can be read (else later Syncs yield
-// it again while it is in the checkpoint's window). With it, an order that
-// has no date_created or is dated in the future does not end the run
-// either: it is yielded as a *RecordDecodeError whose Err matches
-// ErrNoCreationTime or ErrFutureRecord, the mark does not move to it, and
-// later Syncs meet it again (a future one is yielded as an order once its
-// date is no longer ahead of the clock). Pages are fetched one at a time
-// whatever WithConcurrency says.
+// Before any request, Sync yields a *CheckpointMismatchError for a
+// checkpoint of another website or of messages, and ErrFutureCheckpoint for
+// one whose mark is ahead of this machine's clock. A listing it cannot trust
+// ends it with an *OverlapError, a *ListShiftedError or an *OrderingError,
+// having yielded nothing out of order and lost nothing. docs/sync.md says
+// how Sync reads the whole-day date filters, what each error means, and
+// what a record that cannot be decoded or is late does to the checkpoint;
+// RELIABILITY.md gives the bounds.
 func (s *OrdersService) Sync(ctx context.Context, websiteID int64, cp *Checkpoint, opts *ListOrdersOptions, walk ...WalkOption) iter.Seq2[*Order, error] {
 	return s.r.sync(ctx, websiteID, cp, orNew(opts), walk)
 }

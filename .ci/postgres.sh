@@ -36,6 +36,10 @@ start() {
   user=$(id -un)
   [ "$(id -u)" = 0 ] && user=postgres
   dir=$(mktemp -d /tmp/ordermsg-pg.XXXXXX)
+  # Until the caller has the cluster's folder, this script stops it if it
+  # ends early: an error, or a signal (bash runs the EXIT trap for SIGTERM,
+  # SIGHUP and SIGINT too).
+  trap "stop '$dir'; rm -rf '$dir'" EXIT
   chown "$user" "$dir"
   pw=$(head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n')
   printf '%s\n' "$pw" >"$dir/pw"
@@ -51,6 +55,7 @@ start() {
     setsid "$0" watch "$1" "$dir" </dev/null >/dev/null 2>&1 &
   fi
   printf 'export ORDERMSG_TEST_POSTGRES=%q\nexport PGTMP=%q\n' "postgres://mirror:$pw@127.0.0.1:$port/postgres?sslmode=disable" "$dir"
+  trap - EXIT
 }
 
 # watch PID DIR stops the cluster in DIR once process PID has ended.

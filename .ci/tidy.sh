@@ -34,6 +34,12 @@ for dir in "${dirs[@]}"; do
   path_of[$dir]=$(awk '$1 == "module" {print $2; exit}' "$dir/go.mod")
 done
 
+# The decode benchmark's ogen peer is generated, not checked in, and tidy
+# needs the packages its module imports: generate it when it is missing.
+if [ ! -d internal/benchpeers/ogen/ogenclient ]; then
+  out=$(cd internal/benchpeers/ogen && go generate ./... 2>&1) || { echo "$out" >&2; exit 1; }
+fi
+
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 untidy=()

@@ -139,51 +139,16 @@ func (e *FleetError) Unwrap() error { return e.First.Err }
 // Sync does with FleetOptions.Options, and records each website's run in
 // the table mirror_runs. A website that fails does not stop the others.
 //
-// Several workers share a fleet: processes, on one machine or many, that
-// call SyncFleet with the same websites on the same PostgreSQL database. A
-// worker holds a website while it syncs it (pg_try_advisory_lock, on a
-// session of its own); a worker that finds the website held skips it
-// (SkipHeld) and takes the next, and one that finds it synced by another
-// since it began skips it too (SkipSynced; the times are the machines'
-// clocks, so keep them in step). No worker waits for another's website,
-// and each website is synced about once per round however many workers
-// run. The hold belongs to the session: a worker that dies (kill
-// -9) loses it as PostgreSQL closes its connection, and the next run takes
-// the website; what the worker committed stays, as with Sync. (A machine
-// that vanishes without closing its connections keeps its holds until
-// PostgreSQL finds them dead: see its tcp_keepalives_idle.)
-//
-// SQLite has no such locks: there a worker holds a website through a
-// lease, a row of mirror_leases that it moves on while it syncs and deletes
-// when done; a lease whose time is past (a minute), or whose process ran
-// on this host and no longer runs (kill -9), is anyone's. Workers at once
-// share the work as in PostgreSQL, on one machine, but the file takes one
-// writer at a time: one worker per SQLite file is what pays.
-//
-// websites is read as slots free up, so that SyncFleet holds the state of
-// at most Parallel websites at a time: an iterator can make each client as
-// its website is taken. It is read on the goroutine that called SyncFleet:
-// a panic of the iterator reaches the caller, once the websites in
-// progress have stopped; an iterator that waits for its next website (a
-// queue) should stop waiting when ctx ends, as SyncFleet returns only
-// after it does. The schema is not checked again: Open did it.
-//
-// Each website that SyncFleet syncs gets one row in mirror_runs when its
-// Sync ends: website_id, started_at, finished_at, status ("ok" or
-// "failed"), new_records, updated_records and deleted_records (orders and
-// messages together) and error, the text of the failure (the SDK's errors
-// never hold the API key). A skipped website gets none, nor does the run of
-// a worker killed before the end of the website's Sync.
-//
-// Each of the Parallel websites at a time is synced on one connection of
-// db's pool, kept from one website to the next unless a website leaves it
-// unfit (it ended, the database failed); in PostgreSQL a kept connection
-// that fails before the next website's Sync begins (it ended while idle) is
-// replaced, once. When the pool is limited
-// (sql.DB.SetMaxOpenConns), Parallel is lowered to the limit, in SQLite to
-// the limit less one, which the leases move on from (a pool of one
-// connection leaves them none: a website whose Sync outlasts a lease may
-// then be taken by another worker).
+// Workers (processes that call SyncFleet with the same websites on one
+// database) share a fleet: a worker holds a website while it syncs it (in
+// PostgreSQL an advisory lock of its session, in SQLite a lease, a row of
+// mirror_leases) and skips one that another holds (SkipHeld) or synced
+// since it began (SkipSynced), never waiting. websites is read on the
+// caller's goroutine as slots free up, so that an iterator can make each
+// client as its website is taken. Each website is synced on one connection
+// of db's pool, kept for the next; a limited pool lowers Parallel.
+// docs/mirror.md ("How workers share a fleet") says what a killed worker
+// leaves, what mirror_runs records, and how connections are used.
 //
 // SyncFleet returns a *FleetError when websites failed. When ctx ends, it
 // takes no more websites and returns, once those in progress have stopped

@@ -260,29 +260,18 @@ type Result struct {
 // as the server sent it; then, with RefreshDays, the recent records again,
 // or with Reconcile every record. It holds the website while it runs, as a
 // fleet's worker does (see SyncFleet), waiting while another holds it, and
-// then records its run in mirror_runs, as SyncFleet does. It reads the
-// orders and the messages at once, each on a connection of db's pool
-// besides the one that holds the website, when the pool has room for them
-// (no limit, or in PostgreSQL at least 3 connections, in SQLite 6: each
-// lease is moved on from a connection of its own); else in turn. A record
-// that the SDK cannot decode is kept as sent in refused_records and counted
-// Refused, and the run goes on.
+// records its run in mirror_runs. It reads the orders and the messages at
+// once when db's pool has room for them, else in turn. A record that the
+// SDK cannot decode is kept as sent in refused_records and counted Refused.
 //
 // Before any write, Sync checks that the website is mirrored from c's base
 // URL (its first run records it): a run from another one returns a
-// *SourceError, unless Options.BaseURLMoved.
-//
-// Records are written in transactions of up to batchSize records, each with
-// the checkpoint that covers them, and no transaction is open while a page
-// is fetched. When the context ends or the API fails, what was read so far
-// is committed (the database work is not cancelled with ctx) and the error
-// returned; the next Sync goes on from there. The messages are mirrored
-// even when the orders fail, and the error is then the orders', joined with
-// the messages' when they fail too; but an error of the whole website
-// (ordermsg.ErrUnauthorized, ErrForbidden, ErrNotFound), or of a context
-// that ended, is said once: the orders' alone when the messages met the
-// same or none (read in turn, the messages are then not read). Errors of
-// the database match ErrDatabase; others come from the API or the network.
+// *SourceError, unless Options.BaseURLMoved. Records are written in
+// transactions of up to batchSize records, each with the checkpoint that
+// covers them. When the context ends or the API fails, what was read so far
+// is committed and the error returned; the next Sync goes on from there
+// (docs/mirror.md, "When a run fails", says which error). Errors of the
+// database match ErrDatabase; others come from the API or the network.
 func (m *Mirror) Sync(ctx context.Context, c *ordermsg.Client, websiteID int64, opts *Options) (Result, error) {
 	o, err := opts.withDefaults()
 	if err == nil {

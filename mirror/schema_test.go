@@ -1,6 +1,7 @@
 package mirror_test
 
 import (
+	"bufio"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -45,28 +46,24 @@ func TestStepsMakeTheDescribedTables(t *testing.T) {
 	})
 }
 
-// releasedSteps are the SHA-256 of every released step of the schema: a
-// step never changes once released (a change is a new step), for the
-// databases it made are already out there.
-var releasedSteps = map[string]string{
-	"sqlite/0001_one_website.sql":               "bf18e3b144eeb53b7c8b8c91ef8f3745386919ba20ca31ac04fb884e62ad3998",
-	"sqlite/0002_websites_and_includes.sql":     "ce25a04e59e91a5c97556b1a1c4d0e8c98e4978238eba826422b4a6b36919d75",
-	"sqlite/0003_exact_over_time.sql":           "1615e32bd99cd132a322fe6b2804d34fd97cd8d0d5c776db0d091e230dfd292c",
-	"postgresql/0001_one_website.sql":           "bf18e3b144eeb53b7c8b8c91ef8f3745386919ba20ca31ac04fb884e62ad3998",
-	"postgresql/0002_websites_and_includes.sql": "9b5dbd3777ec05c1465cd0ce4d0272eb6d8a22e6f07964603991a1cb05a4f6fe",
-	"postgresql/0003_exact_over_time.sql":       "4f7cdd0e08de46b6f7d061e782e78babf1edac38d41f53473c298c9341d0c00e",
-	"sqlite/0004_fleet_runs.sql":                "84e2adbc9663946a58283082b61fb88c08c7ac635fa34a689d1144e04f48a604",
-	"postgresql/0004_fleet_runs.sql":            "e7a6bfb65cdbd31a4850fe03ab88191c1f078dfae2b9bfb9f45d092fe6a382ef",
-	"sqlite/0005_website_states.sql":            "ea91697316e337a74a81238ca16a9e2658f8ce1c93c4b1b6295cac49b874adde",
-	"postgresql/0005_website_states.sql":        "d3d08f17fdecc1302cf8fc5e2a49149e53cebc962e8fab5520e1b3a83fd08cc8",
-	"sqlite/0006_changes.sql":                   "ccde45b70f43533fb55c50a2fdb05b0b53e27810a114cfc8f638f898ff2ca776",
-	"postgresql/0006_changes.sql":               "0f5316fb78927f25ce3127e56b704d208dce80c71fb025d3020fa6e66a0752a5",
+// stepHashes are the SHA-256 of every step of the schema, released or not:
+// a step is edited on purpose or not at all. A released step is also in
+// testdata/released_steps.txt, which holds it for good.
+var stepHashes = map[string]string{
+	"sqlite/0001_mirror.sql":     "fbc248e2f17ee1ab33c3be5583ded8ee8f8f8350edd37ef65ffd0cfd9bcfab24",
+	"postgresql/0001_mirror.sql": "355f52d8547134b72239597c55bc78e4268f43cb854c95543b79993a1c4dd9fb",
 }
 
-// TestReleasedStepsNeverChange: the steps are numbered from 1 to
-// SchemaVersion for each backend, and every released one is as released.
-func TestReleasedStepsNeverChange(t *testing.T) {
-	for _, backend := range []string{"sqlite", "postgresql"} {
+// stepBackends are the folders of migrations/.
+var stepBackends = []string{"sqlite", "postgresql"}
+
+// stepFiles returns the SHA-256 of each step of the schema, by
+// "<backend>/<file>", and checks that each backend's steps are numbered
+// from 1 to SchemaVersion.
+func stepFiles(t *testing.T) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	for _, backend := range stepBackends {
 		files, err := filepath.Glob(filepath.Join("migrations", backend, "*"))
 		if err != nil {
 			t.Fatal(err)
@@ -76,17 +73,149 @@ func TestReleasedStepsNeverChange(t *testing.T) {
 		}
 		for i, f := range files {
 			name := backend + "/" + filepath.Base(f)
-			if !strings.HasPrefix(filepath.Base(f), fmt.Sprintf("%04d_", i+1)) {
-				t.Errorf("step %d is %s", i+1, name)
+			if !strings.HasPrefix(filepath.Base(f), fmt.Sprintf("%04d_", i+1)) || !strings.HasSuffix(f, ".sql") {
+				t.Errorf("step %d is %s, want %04d_<name>.sql", i+1, name, i+1)
 			}
 			b, err := os.ReadFile(f)
 			if err != nil {
 				t.Fatal(err)
 			}
 			sum := sha256.Sum256(b)
-			if got, ok := releasedSteps[name]; !ok || got != hex.EncodeToString(sum[:]) {
-				t.Errorf("%s: SHA-256 %x, released %q", name, sum, got)
+			out[name] = hex.EncodeToString(sum[:])
+		}
+	}
+	return out
+}
+
+// releasedSteps reads testdata/released_steps.txt: the SHA-256 of each
+// released step, by "<backend>/<file>".
+func releasedSteps(t *testing.T) map[string]string {
+	t.Helper()
+	f, err := os.Open("testdata/released_steps.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	out := map[string]string{}
+	lines := bufio.NewScanner(f)
+	for lines.Scan() {
+		line := strings.TrimSpace(lines.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		name, sum, ok := strings.Cut(line, " ")
+		if _, dup := out[name]; !ok || dup || len(sum) != 64 {
+			t.Fatalf("testdata/released_steps.txt: %q is not a new \"<backend>/<file> <SHA-256>\"", line)
+		}
+		out[name] = sum
+	}
+	if err := lines.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestStepsAreAsRecorded: each step is as stepHashes records it, and
+// stepHashes names no step that is gone.
+func TestStepsAreAsRecorded(t *testing.T) {
+	files := stepFiles(t)
+	for name, sum := range files {
+		if stepHashes[name] != sum {
+			t.Errorf("%s: SHA-256 %s, recorded %q: a released step never changes (RELEASING.md); "+
+				"an unreleased one's hash is updated with it", name, sum, stepHashes[name])
+		}
+	}
+	for name := range stepHashes {
+		if _, ok := files[name]; !ok {
+			t.Errorf("stepHashes names %s, which is no step", name)
+		}
+	}
+}
+
+// releaseProblems lists what is wrong with the steps (SHA-256 by
+// "<backend>/<file>") against the released ones: a released step missing
+// or changed, a release of step n but not of an earlier one, of more steps
+// of one backend than of another, or more than one step not released (the
+// steps made between two releases are one step).
+func releaseProblems(steps, released map[string]string) []string {
+	var out []string
+	for name, sum := range released {
+		switch got, ok := steps[name]; {
+		case !ok:
+			out = append(out, fmt.Sprintf("released step %s is gone", name))
+		case got != sum:
+			out = append(out, fmt.Sprintf("released step %s was changed (SHA-256 %s, released %s)", name, got, sum))
+		}
+	}
+	count := map[string]int{}
+	for _, backend := range stepBackends {
+		var names []string
+		for name := range steps {
+			if strings.HasPrefix(name, backend+"/") {
+				names = append(names, name)
 			}
 		}
+		slices.Sort(names)
+		k := 0
+		for k < len(names) && released[names[k]] != "" {
+			k++
+		}
+		for _, name := range names[k:] {
+			if released[name] != "" {
+				out = append(out, fmt.Sprintf("%s is released but an earlier step of %s is not", name, backend))
+			}
+		}
+		count[backend] = k
+		if len(names)-k > 1 {
+			out = append(out, fmt.Sprintf("%s: %d steps not released; the steps made between two releases are one step", backend, len(names)-k))
+		}
+	}
+	if count[stepBackends[0]] != count[stepBackends[1]] {
+		out = append(out, fmt.Sprintf("released steps by backend: %v; each release makes the same version in both", count))
+	}
+	return out
+}
+
+// TestReleasedStepsNeverChange: every step testdata/released_steps.txt
+// lists is there, unchanged, every step before it is released too, and at
+// most the last step of each backend is not yet released.
+func TestReleasedStepsNeverChange(t *testing.T) {
+	for _, p := range releaseProblems(stepFiles(t), releasedSteps(t)) {
+		t.Error(p)
+	}
+}
+
+// TestReleaseProblemsFindsAnEdit: releaseProblems, which
+// TestReleasedStepsNeverChange relies on, finds a released step edited or
+// removed, a hole in the released steps, and a second unreleased step.
+func TestReleaseProblemsFindsAnEdit(t *testing.T) {
+	released := map[string]string{"sqlite/0001_a.sql": "aa", "postgresql/0001_a.sql": "bb"}
+	for _, c := range []struct {
+		name  string
+		steps map[string]string
+		want  string
+	}{
+		{"edited", map[string]string{"sqlite/0001_a.sql": "ac", "postgresql/0001_a.sql": "bb"}, "sqlite/0001_a.sql was changed"},
+		{"removed", map[string]string{"postgresql/0001_a.sql": "bb"}, "sqlite/0001_a.sql is gone"},
+		{"two unreleased", map[string]string{"sqlite/0001_a.sql": "aa", "sqlite/0002_b.sql": "cc", "sqlite/0003_c.sql": "dd",
+			"postgresql/0001_a.sql": "bb"}, "sqlite: 2 steps not released"},
+	} {
+		got := releaseProblems(c.steps, released)
+		if !slices.ContainsFunc(got, func(p string) bool { return strings.Contains(p, c.want) }) {
+			t.Errorf("%s: %q, want a problem naming %q", c.name, got, c.want)
+		}
+	}
+	hole := releaseProblems(map[string]string{"sqlite/0001_a.sql": "aa", "sqlite/0002_b.sql": "cc"},
+		map[string]string{"sqlite/0002_b.sql": "cc"})
+	if !slices.ContainsFunc(hole, func(p string) bool { return strings.Contains(p, "an earlier step of sqlite is not") }) {
+		t.Errorf("step 2 released without step 1: %q", hole)
+	}
+	both := map[string]string{"sqlite/0001_a.sql": "aa", "postgresql/0001_a.sql": "bb", "postgresql/0002_b.sql": "cc"}
+	if uneven := releaseProblems(both, both); !slices.ContainsFunc(uneven, func(p string) bool { return strings.Contains(p, "released steps by backend") }) {
+		t.Errorf("step 2 released for PostgreSQL alone: %q", uneven)
+	}
+	fine := releaseProblems(map[string]string{"sqlite/0001_a.sql": "aa", "sqlite/0002_b.sql": "cc", "postgresql/0001_a.sql": "bb"}, released)
+	if len(fine) != 0 {
+		t.Errorf("one new step after the release: %q", fine)
 	}
 }

@@ -12,9 +12,12 @@ import (
 	"github.com/ordermsg/ordermsg-go/internal/resources"
 )
 
-// The tables are described once, here, as data: the steps of the schema
-// (migrations/) make exactly these columns (a test holds the two to each
-// other), and the writes take their columns from here.
+// The columns of the tables, as the code reads and writes them, are
+// described here as data: the writes take their columns from here. The SQL
+// that makes them is each backend's steps of the schema (migrations/),
+// frozen once released, so written apart from this description, which is
+// always the latest; TestStepsMakeTheDescribedTables holds the tables a new
+// database gets to it, column by column, type and nullability.
 
 // colType is the type of a column, written in each backend's SQL.
 type colType int

@@ -5,32 +5,17 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/ordermsg/ordermsg-go/mirror"
 	"github.com/ordermsg/ordermsg-go/mirror/mirrortest"
 	"github.com/ordermsg/ordermsg-go/ordermsgtest"
 )
-
-// loadDump runs a dump of testdata (a database a released version made) in
-// the database at target, in one Exec, through a handle of its own: a
-// PostgreSQL dump empties the session's search_path.
-func loadDump(t *testing.T, be mirrortest.Backend, target, file string) {
-	t.Helper()
-	dump, err := os.ReadFile("testdata/" + file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	db := be.Open(t, target)
-	defer db.Close()
-	if _, err := db.Exec(string(dump)); err != nil {
-		t.Fatalf("loading %s: %v", file, err)
-	}
-}
 
 // version is the schema version the database records.
 func version(t *testing.T, db *sql.DB) int {
@@ -52,97 +37,77 @@ func count(t *testing.T, db *sql.DB, query string) int {
 	return n
 }
 
-// TestUpgradeFromVersion1 opens a database that ordermsg sync --db made
-// before this package (testdata/v1_sqlite.sql, made by that release; SQLite
-// only, as it was): Open upgrades it in place, keeping its records, and the
-// next Sync reads every record again with its includes, counting each one
-// updated.
-func TestUpgradeFromVersion1(t *testing.T) {
-	be := sqliteBackend(t)
-	target := be.New(t)
-	loadDump(t, be, target, "v1_sqlite.sql")
-	// The fake that version read from: seed 25, 7 orders, 9 messages.
-	srv := newFake(t, ordermsgtest.Config{Seed: 25, Websites: 1, OrdersPerWebsite: 7, MessagesPerWebsite: 9})
-	s := siteOf(t, srv, 0)
+// releasedVersions are the versions older than SchemaVersion that a
+// release made: those of testdata/released_steps.txt.
+func releasedVersions(t *testing.T) []int {
+	t.Helper()
+	released := releasedSteps(t)
+	var out []int
+	for v := 1; v < mirror.SchemaVersion; v++ {
+		prefix := fmt.Sprintf("sqlite/%04d_", v)
+		if !slices.ContainsFunc(slices.Collect(maps.Keys(released)), func(name string) bool { return strings.HasPrefix(name, prefix) }) {
+			break
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// atVersion makes, in the database at target, the schema of version v: its
+// steps 1 to v, as the release that made it ran them, and its version.
+func atVersion(t *testing.T, be mirrortest.Backend, target string, v int) {
+	t.Helper()
 	db := be.Open(t, target)
-	m := openMirror(t, be, db)
-	if v, kept := version(t, db), count(t, db, "SELECT count(*) FROM orders"); v != mirror.SchemaVersion || kept != 7 {
-		t.Fatalf("after Open: schema version %d, %d orders kept; want %d and 7", v, kept, mirror.SchemaVersion)
+	files, err := filepath.Glob(filepath.Join("migrations", strings.ToLower(be.Backend.String()), "*.sql"))
+	if err != nil || len(files) < v {
+		t.Fatalf("%d steps (%v), want at least %d", len(files), err, v)
 	}
-	res := syncSite(t, m, s, nil)
-	if res.Orders != (mirror.Counts{Updated: 7}) || res.Messages != (mirror.Counts{Updated: 9}) {
-		t.Errorf("the run after the upgrade: %+v; want every kept record updated with its includes", res)
+	for _, f := range files[:v] {
+		step, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.Exec(string(step)); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
 	}
-	sameRecords(t, db, s)
-	openMirror(t, be, be.Open(t, target))
-	if res := syncSite(t, m, s, nil); res != (mirror.Result{}) {
-		t.Errorf("a run with nothing new after the upgrade: %+v", res)
+	if _, err := db.Exec(fmt.Sprintf("INSERT INTO mirror_schema (version) VALUES (%d)", v)); err != nil {
+		t.Fatal(err)
 	}
 }
 
-// TestUpgradeFromVersion2 opens databases that the previous release made
-// (testdata/v2_sqlite.sql and v2_postgres.sql: two websites, and in one of
-// them a \u0000 nested in an order and in a message, on which that
-// release's PostgreSQL views failed): Open upgrades each in place to the
-// schema a new database gets, keeping every record; the views answer for
-// every website, with U+FFFD where the records hold \u0000; and a run that
-// reads every record again finds nothing changed (the stored records'
-// digests are worked out from their JSON) and takes the run's base URL as
-// the websites' source.
-func TestUpgradeFromVersion2(t *testing.T) {
-	mirrortest.ForEach(t, func(t *testing.T, be mirrortest.Backend, target string) {
-		loadDump(t, be, target, "v2_"+strings.ToLower(be.Name)+".sql")
-		db := be.Open(t, target)
-		m := openMirror(t, be, db)
-		if v := version(t, db); v != mirror.SchemaVersion {
-			t.Fatalf("schema version %d after Open, want %d", v, mirror.SchemaVersion)
-		}
-		fresh := be.Open(t, be.New(t))
-		openMirror(t, be, fresh)
-		got, want := schemaOf(t, be, db), schemaOf(t, be, fresh)
-		if len(want) < 20 {
-			t.Fatalf("the schema's description has %d lines: too few to tell anything", len(want))
-		}
-		if !slices.Equal(got, want) {
-			t.Errorf("the upgraded schema is not a new database's:\n%s", diffLines(got, want))
-		}
-		if n := count(t, db, "SELECT count(*) FROM orders") + count(t, db, "SELECT count(*) FROM messages"); n != 2*(6+8) {
-			t.Errorf("%d records after the upgrade, want 28", n)
-		}
-		for _, v := range viewNames {
-			count(t, db, "SELECT count(*) FROM "+v)
-		}
-		// Those that held \u0000 in the release's PostgreSQL failed.
-		for _, v := range []string{"order_items", "order_item_fields", "order_fields", "order_notes", "message_fields"} {
-			if n := count(t, db, "SELECT count(DISTINCT website_id) FROM "+v); n != 2 {
-				t.Errorf("view %s answers for %d websites, want 2", v, n)
-			}
-		}
-		for q, want := range map[string]int{
-			"SELECT count(*) FROM order_items WHERE order_id = 1001000030 AND title LIKE '\uFFFD%'":                1,
-			"SELECT count(*) FROM message_fields WHERE message_id = 1001000028 AND formatted_value LIKE '\uFFFD%'": 1,
-		} {
-			if n := count(t, db, q); n != want {
-				t.Errorf("%s: %d, want %d", q, n, want)
-			}
-		}
-
-		// The fake the release read from, with the same \u0000.
-		srv := newFake(t, ordermsgtest.Config{Seed: 25, Websites: 2, OrdersPerWebsite: 6, MessagesPerWebsite: 8})
-		sp, url := newSpoiler(t, srv.Handler)
-		sp.files = srv.FilesURL
-		sp.set(1001000030, at("title", `\u0000`))
-		sp.set(1001000028, at("formatted_value", `\u0000`))
-		for i := range 2 {
-			s := clientOf(t, url, siteOf(t, srv, i))
-			res := syncSite(t, m, s, &mirror.Options{RefreshDays: 1 << 20})
-			if res.Orders != (mirror.Counts{Unchanged: 6}) || res.Messages != (mirror.Counts{Unchanged: 8}) {
-				t.Errorf("website %d, read again after the upgrade: %+v; want every record unchanged", s.id, res)
-			}
-			sameRecords(t, db, s)
-		}
-		if n := count(t, db, "SELECT count(*) FROM website_sources WHERE base_url = '"+url+"'"); n != 2 {
-			t.Errorf("%d websites took the run's base URL, want 2", n)
+// TestUpgradeFromEachReleasedStep opens a database of each version older
+// than SchemaVersion that a release made: Open upgrades it in place to
+// exactly the schema a new database gets, and a run then mirrors a website
+// into it. TestReleasedStepsNeverChange holds the steps such a database ran
+// to the ones released. Until a second release there is no older version.
+func TestUpgradeFromEachReleasedStep(t *testing.T) {
+	older := releasedVersions(t)
+	if len(older) == 0 {
+		t.Skipf("no released version is older than SchemaVersion %d (testdata/released_steps.txt): nothing to upgrade from until the second release", mirror.SchemaVersion)
+	}
+	mirrortest.ForEach(t, func(t *testing.T, be mirrortest.Backend, _ string) {
+		for _, v := range older {
+			t.Run(fmt.Sprintf("from %d", v), func(t *testing.T) {
+				target := be.New(t)
+				atVersion(t, be, target, v)
+				db := be.Open(t, target)
+				m := openMirror(t, be, db)
+				if got := version(t, db); got != mirror.SchemaVersion {
+					t.Fatalf("schema version %d after Open, want %d", got, mirror.SchemaVersion)
+				}
+				fresh := be.Open(t, be.New(t))
+				openMirror(t, be, fresh)
+				if got, want := schemaOf(t, be, db), schemaOf(t, be, fresh); !slices.Equal(got, want) {
+					t.Errorf("the upgraded schema is not a new database's:\n%s", diffLines(got, want))
+				}
+				srv := newFake(t, ordermsgtest.Config{Seed: 25, Websites: 1, OrdersPerWebsite: 7, MessagesPerWebsite: 9})
+				s := siteOf(t, srv, 0)
+				if res := syncSite(t, m, s, nil); res.Orders != (mirror.Counts{New: 7}) || res.Messages != (mirror.Counts{New: 9}) {
+					t.Errorf("the first run after the upgrade: %+v", res)
+				}
+				sameRecords(t, db, s)
+			})
 		}
 	})
 }
@@ -243,38 +208,6 @@ func TestRefusesAnEmptySchemaTable(t *testing.T) {
 		var n int
 		if err := db.QueryRow("SELECT count(*) FROM mirror_schema").Scan(&n); err != nil || n != 0 {
 			t.Errorf("mirror_schema was changed: %d rows, %v", n, err)
-		}
-	})
-}
-
-// TestUpgradeOfYearZero: a database of schema 2 holds a creation time of
-// year 0 ("0000-01-01T00:00:00Z", valid RFC 3339, which the SDK reads),
-// which PostgreSQL's timestamptz does not take as text. Step 3 keeps it as
-// the same instant, 1 BC in PostgreSQL's notation, which is what a run
-// writes for it; SQLite keeps the text.
-func TestUpgradeOfYearZero(t *testing.T) {
-	mirrortest.ForEach(t, func(t *testing.T, be mirrortest.Backend, target string) {
-		loadDump(t, be, target, "v2_"+strings.ToLower(be.Name)+".sql")
-		db := be.Open(t, target)
-		const zero = "0000-01-01T00:00:00Z"
-		if _, err := db.Exec("UPDATE orders SET date_created = '" + zero + "' WHERE id = 1001000030"); err != nil {
-			t.Fatal(err)
-		}
-		openMirror(t, be, db)
-		var want any = zero
-		if be.Backend == mirror.PostgreSQL {
-			want = time.Date(0, time.January, 1, 0, 0, 0, 0, time.UTC)
-		}
-		q := "SELECT count(*) FROM orders WHERE id = 1001000030 AND date_created = ?"
-		if be.Backend == mirror.PostgreSQL {
-			q = strings.Replace(q, "?", "$1", 1)
-		}
-		var n int
-		if err := db.QueryRow(q, want).Scan(&n); err != nil || n != 1 {
-			t.Errorf("the order of year 0 after the upgrade: %d rows at %v (%v), want 1", n, want, err)
-		}
-		if n := count(t, db, "SELECT count(*) FROM orders") + count(t, db, "SELECT count(*) FROM messages"); n != 2*(6+8) {
-			t.Errorf("%d records after the upgrade, want 28", n)
 		}
 	})
 }

@@ -33,37 +33,12 @@ type fleetRun struct {
 // disk).
 func (f *fleetRun) run(ctx context.Context) error {
 	a := f.a
-	for _, name := range []string{"api-key", "website", "demo"} {
-		if a.cmd != nil && a.cmd.Flags().Changed(name) {
-			return usagef("--%s does not go with --websites, whose FILE lists the websites and their keys", name)
-		}
-	}
-	opts, _, err := a.clientOptions()
+	opts, closeIdle, err := f.clientOptions()
 	if err != nil {
 		return err
 	}
-	if a.baseURL == "" {
-		return usagef("missing %s (or --base-url): the service the websites of --websites FILE are read from", envBaseURL)
-	}
-	if u, err := url.Parse(a.baseURL); err == nil && u.User != nil {
-		return usagef("--base-url must not carry credentials: the keys come from --websites FILE")
-	}
-	// One transport for every website: the service is the same.
-	transport := http.DefaultTransport.(*http.Transport).Clone()
-	transport.MaxIdleConnsPerHost = f.parallel * f.opts.Concurrency
-	hc := &http.Client{Transport: transport}
-	defer hc.CloseIdleConnections()
-	opts = append(opts, ordermsg.WithHTTPClient(hc))
-	// The base URL is checked once, with a key of no consequence that no
-	// URL holds (the SDK hides a URL that holds the key), so that the
-	// error of a line is its key's.
-	if _, err := a.newClient("ordermsg-fleet-base-url-check", opts); err != nil {
-		return err
-	}
-	sites, err := readWebsites(ctx, f.file, func(key string) error {
-		_, err := ordermsg.NewClient(a.baseURL, key, opts...)
-		return err
-	})
+	defer closeIdle()
+	sites, err := f.readFile(ctx, opts)
 	if err != nil {
 		if ctx.Err() != nil {
 			return &stopped{"while waiting to read --websites " + f.file + ", before any website"}
@@ -128,6 +103,50 @@ func (f *fleetRun) run(ctx context.Context) error {
 		return &configError{err}
 	}
 	return &apiFailure{err}
+}
+
+// clientOptions are the options of the clients of FILE's websites, which
+// share one transport, once the flags that do not go with --websites are
+// refused and the base URL is checked; closeIdle closes the transport's
+// idle connections.
+func (f *fleetRun) clientOptions() (opts []ordermsg.Option, closeIdle func(), err error) {
+	a := f.a
+	for _, name := range []string{"api-key", "website", "demo"} {
+		if a.cmd != nil && a.cmd.Flags().Changed(name) {
+			return nil, nil, usagef("--%s does not go with --websites, whose FILE lists the websites and their keys", name)
+		}
+	}
+	opts, _, err = a.clientOptions()
+	if err != nil {
+		return nil, nil, err
+	}
+	if a.baseURL == "" {
+		return nil, nil, usagef("missing %s (or --base-url): the service the websites of --websites FILE are read from", envBaseURL)
+	}
+	if u, err := url.Parse(a.baseURL); err == nil && u.User != nil {
+		return nil, nil, usagef("--base-url must not carry credentials: the keys come from --websites FILE")
+	}
+	// One transport for every website: the service is the same.
+	transport := http.DefaultTransport.(*http.Transport).Clone()
+	transport.MaxIdleConnsPerHost = f.parallel * f.opts.Concurrency
+	hc := &http.Client{Transport: transport}
+	opts = append(opts, ordermsg.WithHTTPClient(hc))
+	// The base URL is checked once, with a key of no consequence that no
+	// URL holds (the SDK hides a URL that holds the key), so that the
+	// error of a line is its key's.
+	if _, err := a.newClient("ordermsg-fleet-base-url-check", opts); err != nil {
+		return nil, nil, err
+	}
+	return opts, hc.CloseIdleConnections, nil
+}
+
+// readFile reads --websites FILE, refusing a key that no client of opts
+// can take.
+func (f *fleetRun) readFile(ctx context.Context, opts []ordermsg.Option) ([]websiteLine, error) {
+	return readWebsites(ctx, f.file, func(key string) error {
+		_, err := ordermsg.NewClient(f.a.baseURL, key, opts...)
+		return err
+	})
 }
 
 // fleetOutput prints the line of each website as it ends, and keeps what

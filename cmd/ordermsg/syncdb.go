@@ -9,8 +9,10 @@ import (
 	"time"
 
 	"github.com/ordermsg/ordermsg-go/mirror"
+	"github.com/ordermsg/ordermsg-go/mirror/worker"
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 func (a *app) syncCommand() *cobra.Command {
@@ -24,6 +26,7 @@ func (a *app) syncCommand() *cobra.Command {
 		websites     string
 		parallel     int
 		keepChanges  time.Duration
+		work         workerRun
 	)
 	cmd := &cobra.Command{
 		Use:   "sync --db FILE|URL [--websites FILE]",
@@ -129,6 +132,22 @@ machine leaves to the next run at once, and one killed elsewhere after a
 minute; the file takes one writer at a time, so run one worker per SQLite
 file.
 
+A worker that runs until it is stopped: --every DURATION (with --websites)
+syncs each website of FILE about once per DURATION, until SIGTERM or SIGINT,
+which let the runs in progress finish (or stop them after 20 s, keeping what
+they read) and exit 0; a second signal exits at once, losing nothing. FILE is
+read again every DURATION/2 and on SIGHUP: a website added is synced within
+DURATION, one removed is no longer synced, and a FILE refused (unsafe,
+malformed, a website twice) is said on stderr while the last good list goes
+on. A website that fails is retried after 5s, 10s, 20s, 40s (never later
+than DURATION), and after 5 failures in a row once per DURATION; a 429
+waits its Retry-After. --reconcile-every DURATION reconciles each website on
+that period too; --keep-runs removes older rows of mirror_runs (default
+720h); --metrics ADDR serves /healthz. Several workers share the websites
+through PostgreSQL (River's job queue, in the same database); in SQLite run
+one. The database may come from ORDERMSG_DB instead of --db. docs/cli.md
+tells it all.
+
 For PostgreSQL, give the URL in quotes, such as
   --db 'postgres://mirror@db.example.com/shop?sslmode=require'
 with the password in the URL, in PGPASSWORD or in ~/.pgpass (pgx reads
@@ -143,9 +162,10 @@ records that were new, updated, unchanged and deleted, and the seconds taken:
   ordermsg sync --db fleet.db --websites websites.txt  # needs ORDERMSG_BASE_URL; websites.txt: WEBSITE_ID API_KEY lines, chmod 600`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			dbTarget = cmp.Or(dbTarget, a.getenv(envDB))
 			switch {
 			case dbTarget == "":
-				return usagef("--db FILE|URL is required")
+				return usagef("--db FILE|URL (or %s) is required", envDB)
 			case refreshDays < 0:
 				return usagef("--refresh-days %d: want 0 or more", refreshDays)
 			case count < 1 || pages < 1:
@@ -166,9 +186,16 @@ records that were new, updated, unchanged and deleted, and the seconds taken:
 			case fleet && parallel < 1:
 				return usagef("--parallel %d: want 1 or more", parallel)
 			}
+			if err := checkWorkerFlags(cmd.Flags(), fleet); err != nil {
+				return err
+			}
 			if fleet {
 				f := &fleetRun{a: a, target: target, file: websites, parallel: parallel, opts: mirror.Options{RefreshDays: refreshDays,
 					Reconcile: reconcile, AllowMassDelete: massDelete, BaseURLMoved: moved, PageSize: count, Concurrency: pages}}
+				if cmd.Flags().Changed("every") {
+					work.fleet = f
+					return work.run(cmd.Context())
+				}
 				return cmp.Or(f.run(cmd.Context()), a.pruneChanges(cmd.Context(), target, keepChanges))
 			}
 			c, site, closeFn, err := a.connectMirror()
@@ -223,6 +250,10 @@ records that were new, updated, unchanged and deleted, and the seconds taken:
 	fl.StringVar(&websites, "websites", "", "sync every website FILE lists, a line of WEBSITE_ID API_KEY each (FILE readable by you alone)")
 	fl.IntVar(&parallel, "parallel", mirror.DefaultParallel, "websites synced at once, with --websites")
 	fl.DurationVar(&keepChanges, "keep-changes", 0, "after the run, remove the changes (ordermsg changes) recorded longer ago than this, such as 720h (0: keep all)")
+	fl.DurationVar(&work.every, "every", 0, "with --websites: run until SIGTERM, syncing each website once per DURATION (at least 1s)")
+	fl.DurationVar(&work.reconcileEvery, "reconcile-every", 0, "with --every: also reconcile each website once per DURATION, such as 24h")
+	fl.DurationVar(&work.keepRuns, "keep-runs", worker.DefaultKeepRuns, "with --every: remove the rows of mirror_runs older than DURATION")
+	fl.StringVar(&work.metricsAddr, "metrics", "", "with --every: serve /healthz on ADDR, such as 127.0.0.1:9464")
 	fl.IntVar(&pages, "concurrency", 4, "pages fetched at once by the --refresh-days and --reconcile passes of the orders, and of the messages, which are read at once (new records are read one page at a time)")
 	return cmd
 }
@@ -248,6 +279,24 @@ func (a *app) pruneChanges(ctx context.Context, target *mirrorTarget, keep time.
 	}
 	if _, err := fmt.Fprintf(a.stdout, "changes: %d recorded more than %v ago removed\n", n, keep); err != nil {
 		return stdoutFailure(err)
+	}
+	return nil
+}
+
+// workerFlags go with --every, which goes with --websites.
+var workerFlags = []string{"reconcile-every", "keep-runs", "metrics"}
+
+// checkWorkerFlags refuses --every without --websites (a single website is
+// a FILE of one line), and the worker's other flags without --every.
+func checkWorkerFlags(fl *pflag.FlagSet, fleet bool) error {
+	every := fl.Changed("every")
+	if every && !fleet {
+		return usagef("--every goes with --websites FILE: the worker syncs the websites FILE lists (one website is a FILE of one line)")
+	}
+	for _, name := range workerFlags {
+		if fl.Changed(name) && !every {
+			return usagef("--%s goes with --every DURATION: it tunes the worker", name)
+		}
 	}
 	return nil
 }

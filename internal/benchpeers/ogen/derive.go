@@ -5,25 +5,18 @@
 // five changes, and no other:
 //
 //   - retrieved_message narrows message's user to `type: [integer, object]`:
-//     ogen rejects a list of types, so it stays message (a user that is an
-//     id, an object or null).
+//     ogen rejects a list of types, so it stays message's (id, object, null).
 //   - message_order and order_promo_code are renamed expanded_order and
-//     applied_promo_code: ogen names both the schema and the oneOf of the
-//     property that refers to it (message.order, order.promo_code) alike
-//     (MessageOrder, OrderPromoCode), and stops.
-//   - order's message is optional: an order holds its message, which holds
-//     its order, and ogen rejects a cycle of required members ("infinite
-//     recursion"); an optional one is a pointer.
+//     applied_promo_code: ogen names the schema and the oneOf of the property
+//     that refers to it alike (MessageOrder, OrderPromoCode), and stops.
+//   - order's message is optional: ogen rejects a cycle of required members
+//     (an order holds its message, which holds its order).
 //   - item, the oneOf of order_item and versadoc_order_item, gets a
-//     discriminator on "object": ogen tells the two apart by the members
-//     only one of them has, and an item of a message's expanded order has
-//     none of those (no attributes, no versadoc_order_form), so ogen fails
-//     with "unable to detect sum type variant".
-//   - every `const` without a `type` gets `type: string` (all of them are
-//     strings): ogen needs the type to tell the items apart by "object" (it
-//     reports a "value-based discriminator" over untyped values as not
-//     implemented), and an untyped const elsewhere would be kept as raw
-//     bytes (jx.Raw), unchecked.
+//     discriminator on "object": an item of a message's expanded order has
+//     none of the members by which ogen would tell the two apart.
+//   - every `const` without a `type` gets `type: string` (all are strings):
+//     ogen needs it for that discriminator, and keeps an untyped const as
+//     raw bytes (jx.Raw), unchecked.
 package main
 
 import (

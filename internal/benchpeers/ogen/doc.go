@@ -4,9 +4,11 @@
 // benchmark (bench_test.go), so that neither the SDK nor its users depend on
 // ogen or on the code it generates.
 //
-// ogen does not accept openapi.yaml as it is: derive.go writes the copy it
-// accepts, openapi.ogen.yaml, and says what it changes. ogen.yml is ogen's
-// configuration.
+// The client is generated, never checked in: run `go generate ./...` in
+// this folder before building the benchmark (.ci/run does). ogen, pinned at
+// v1.24.0, does not accept openapi.yaml as it is: derive.go writes the copy
+// it accepts, openapi.ogen.yaml (generated too), and says what it changes.
+// ogen.yml is ogen's configuration.
 package ogenpeer
 
 //go:generate go run derive.go

@@ -1,0 +1,175 @@
+package worker
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/riverdriver"
+	"github.com/riverqueue/river/rivermigrate"
+	"github.com/riverqueue/river/rivertype"
+)
+
+// Queue is where a worker's jobs live: River's tables in the mirror's
+// database, made by PostgreSQLQueue or SQLiteQueue.
+type Queue struct {
+	open func(cfg *river.Config) (engine, error)
+}
+
+// engine is River's client on one backend, as the worker uses it.
+type engine interface {
+	// migrate brings River's tables to the version of this River.
+	migrate(ctx context.Context) error
+	start(ctx context.Context) error
+	// stop waits for the jobs in progress, until ctx ends.
+	stop(ctx context.Context) error
+	// stopAndCancel stops the jobs in progress (their contexts end).
+	stopAndCancel(ctx context.Context) error
+	// insert inserts jobs, leaving out those whose unique job lives.
+	insert(ctx context.Context, jobs []river.InsertManyParams) error
+	// completeAndNext completes a running job and inserts its next, in
+	// one transaction.
+	completeAndNext(ctx context.Context, job *rivertype.JobRow, next river.InsertManyParams) error
+	// ping reports whether the database answers.
+	ping(ctx context.Context) error
+}
+
+// txOps are the transactions of a backend's driver.
+type txOps[TTx any] struct {
+	begin    func(ctx context.Context) (TTx, error)
+	commit   func(ctx context.Context, tx TTx) error
+	rollback func(ctx context.Context, tx TTx) error
+}
+
+// backend is what a backend gives an engine beside River's driver.
+type backend struct {
+	ping           func(ctx context.Context) error
+	lockMigrations func(ctx context.Context) (unlock func(), err error)
+	// pollOnly has River poll for jobs (every second) rather than listen
+	// for them.
+	pollOnly bool
+}
+
+// riverEngine is the engine of a River driver.
+type riverEngine[TDriver riverdriver.Driver[TTx], TTx any] struct {
+	driver TDriver
+	client *river.Client[TTx]
+	tx     txOps[TTx]
+	pinger func(ctx context.Context) error
+	// lockMigrations waits until no other worker migrates River's tables,
+	// and holds them until unlock.
+	lockMigrations func(ctx context.Context) (unlock func(), err error)
+}
+
+// newEngine makes the River client of driver with cfg.
+func newEngine[TDriver riverdriver.Driver[TTx], TTx any](driver TDriver, cfg *river.Config, tx txOps[TTx], b backend) (engine, error) {
+	cfg.PollOnly = b.pollOnly
+	client, err := river.NewClient(driver, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("worker: River: %w", err)
+	}
+	return &riverEngine[TDriver, TTx]{driver: driver, client: client, tx: tx, pinger: b.ping, lockMigrations: b.lockMigrations}, nil
+}
+
+func (e *riverEngine[TDriver, TTx]) migrate(ctx context.Context) error {
+	migrator, err := rivermigrate.New(e.driver, &rivermigrate.Config{Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		return fmt.Errorf("worker: River's migrations: %w", err)
+	}
+	// River's migrations run in transactions of their own: one adds a
+	// value to a type that the next uses.
+	unlock, err := e.lockMigrations(ctx)
+	if err != nil {
+		return fmt.Errorf("worker: migrating River's tables: %w", err)
+	}
+	defer unlock()
+	if _, err := migrator.Migrate(ctx, rivermigrate.DirectionUp, nil); err != nil {
+		return fmt.Errorf("worker: migrating River's tables: %w", err)
+	}
+	return nil
+}
+
+func (e *riverEngine[TDriver, TTx]) start(ctx context.Context) error {
+	if err := e.client.Start(ctx); err != nil {
+		return fmt.Errorf("worker: starting River: %w", err)
+	}
+	return nil
+}
+
+func (e *riverEngine[TDriver, TTx]) stop(ctx context.Context) error { return e.client.Stop(ctx) }
+
+func (e *riverEngine[TDriver, TTx]) stopAndCancel(ctx context.Context) error {
+	return e.client.StopAndCancel(ctx)
+}
+
+func (e *riverEngine[TDriver, TTx]) insert(ctx context.Context, jobs []river.InsertManyParams) error {
+	if _, err := e.client.InsertMany(ctx, jobs); err != nil {
+		return fmt.Errorf("worker: inserting the websites' jobs: %w", err)
+	}
+	return nil
+}
+
+// anyArgs stands for the args of a job that is completed by its row.
+type anyArgs struct{}
+
+func (anyArgs) Kind() string { return "" }
+
+func (e *riverEngine[TDriver, TTx]) completeAndNext(ctx context.Context, job *rivertype.JobRow, next river.InsertManyParams) error {
+	err := e.inTx(ctx, func(tx TTx) error {
+		if _, err := river.JobCompleteTx[TDriver](ctx, tx, &river.Job[anyArgs]{JobRow: job}); err != nil {
+			return err
+		}
+		_, err := e.client.InsertTx(ctx, tx, next.Args, next.InsertOpts)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("worker: putting the next job of %s: %w", job.Kind, err)
+	}
+	return nil
+}
+
+func (e *riverEngine[TDriver, TTx]) ping(ctx context.Context) error { return e.pinger(ctx) }
+
+// inTx runs f in a transaction, committed when f succeeds.
+func (e *riverEngine[TDriver, TTx]) inTx(ctx context.Context, f func(tx TTx) error) error {
+	tx, err := e.tx.begin(ctx)
+	if err != nil {
+		return err
+	}
+	if err := f(tx); err != nil {
+		e.tx.rollback(context.WithoutCancel(ctx), tx)
+		return err
+	}
+	return e.tx.commit(ctx, tx)
+}
+
+// riverConfig is River's configuration of the worker: its queue of
+// Parallel jobs at a time, the three kinds of job, and the times that
+// policy.go explains.
+func (w *Worker) riverConfig() *river.Config {
+	workers := river.NewWorkers()
+	river.AddWorker(workers, &syncWorker{w: w})
+	river.AddWorker(workers, &reconcileWorker{w: w})
+	river.AddWorker(workers, &pruneWorker{w: w})
+	every := w.cfg.Every
+	return &river.Config{
+		Queues:                      map[string]river.QueueConfig{queueName: {MaxWorkers: w.cfg.Parallel}},
+		Workers:                     workers,
+		JobTimeout:                  jobTimeout(every),
+		RescueStuckJobsAfter:        rescueAfter(every),
+		CompletedJobRetentionPeriod: completedRetention(every),
+		MaxAttempts:                 maxAttempts,
+		SoftStopTimeout:             stopTimeout - 5*time.Second,
+		Logger:                      slog.New(warnings{w.log.Handler()}),
+	}
+}
+
+// warnings is a handler that passes on River's warnings and errors only.
+type warnings struct{ slog.Handler }
+
+// Enabled is the handler's, from slog.LevelWarn up.
+func (h warnings) Enabled(ctx context.Context, l slog.Level) bool {
+	return l >= slog.LevelWarn && h.Handler.Enabled(ctx, l)
+}

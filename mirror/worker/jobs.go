@@ -1,0 +1,232 @@
+package worker
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/ordermsg/ordermsg-go"
+	"github.com/ordermsg/ordermsg-go/internal/secretmask"
+	"github.com/ordermsg/ordermsg-go/mirror"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
+)
+
+// queueName is the River queue of the worker's jobs.
+const queueName = "ordermsg_mirror"
+
+// syncArgs are the args of a website's job of new records: the website's
+// id, never its key.
+type syncArgs struct {
+	WebsiteID int64 `json:"website_id"`
+}
+
+// Kind names the job in River's tables.
+func (syncArgs) Kind() string { return "ordermsg_website_sync" }
+
+// reconcileArgs are the args of a website's reconcile job.
+type reconcileArgs struct {
+	WebsiteID int64 `json:"website_id"`
+}
+
+// Kind names the job in River's tables.
+func (reconcileArgs) Kind() string { return "ordermsg_website_reconcile" }
+
+// pruneArgs are the args of the job that removes old rows of mirror_runs.
+type pruneArgs struct{}
+
+// Kind names the job in River's tables.
+func (pruneArgs) Kind() string { return "ordermsg_prune_runs" }
+
+// liveStates are the states in which a job keeps another of the same
+// args out: a website has one job of a kind waiting or running, and the
+// job that completes may put the next one.
+var liveStates = []rivertype.JobState{rivertype.JobStateAvailable, rivertype.JobStatePending,
+	rivertype.JobStateRunning, rivertype.JobStateRetryable, rivertype.JobStateScheduled}
+
+// jobAt is the insertion of a job of args at the given time, unique by
+// its args while it lives.
+func jobAt(args river.JobArgs, at time.Time) river.InsertManyParams {
+	return river.InsertManyParams{Args: args, InsertOpts: &river.InsertOpts{
+		Queue: queueName, ScheduledAt: at, MaxAttempts: maxAttempts,
+		UniqueOpts: river.UniqueOpts{ByArgs: true, ByState: liveStates},
+	}}
+}
+
+// ensureJobs gives every website of the list its jobs, and the fleet its
+// prune job, unless they have them: a new website is synced at once, and
+// reconciled first ReconcileEvery later.
+func (w *Worker) ensureJobs(ctx context.Context) error {
+	now := time.Now()
+	jobs := []river.InsertManyParams{jobAt(pruneArgs{}, now)}
+	for _, id := range w.WebsiteIDs() {
+		jobs = append(jobs, jobAt(syncArgs{id}, now))
+		if w.cfg.ReconcileEvery > 0 {
+			jobs = append(jobs, jobAt(reconcileArgs{id}, now.Add(w.cfg.ReconcileEvery)))
+		}
+	}
+	return w.engine.insert(ctx, jobs)
+}
+
+// syncWorker runs the jobs of new records.
+type syncWorker struct {
+	river.WorkerDefaults[syncArgs]
+	w *Worker
+}
+
+// Work syncs the website once and has its job run again one Every after
+// this run's start.
+func (s *syncWorker) Work(ctx context.Context, job *river.Job[syncArgs]) error {
+	return s.w.work(ctx, job.JobRow, job.Args.WebsiteID, s.w.cfg.Options, syncArgs{job.Args.WebsiteID}, s.w.cfg.Every)
+}
+
+// NextRetry is the retry of a failed run (RetryWait).
+func (s *syncWorker) NextRetry(job *river.Job[syncArgs]) time.Time {
+	return nextRetry(job.JobRow, s.w.cfg.Every)
+}
+
+// Timeout is the longest a run lasts.
+func (s *syncWorker) Timeout(*river.Job[syncArgs]) time.Duration { return jobTimeout(s.w.cfg.Every) }
+
+// reconcileWorker runs the reconcile jobs.
+type reconcileWorker struct {
+	river.WorkerDefaults[reconcileArgs]
+	w *Worker
+}
+
+// Work reconciles the website once and has its job run again one
+// ReconcileEvery after this run's start.
+func (r *reconcileWorker) Work(ctx context.Context, job *river.Job[reconcileArgs]) error {
+	opts := r.w.cfg.Options
+	opts.Reconcile = true
+	return r.w.work(ctx, job.JobRow, job.Args.WebsiteID, opts, reconcileArgs{job.Args.WebsiteID}, r.w.cfg.ReconcileEvery)
+}
+
+// NextRetry is the retry of a failed reconcile (RetryWait).
+func (r *reconcileWorker) NextRetry(job *river.Job[reconcileArgs]) time.Time {
+	return nextRetry(job.JobRow, r.w.cfg.Every)
+}
+
+// Timeout leaves a reconcile, a full listing, as long as a website's run
+// and its job's rescue allow (River's rescuer takes it back after
+// rescueAfter).
+func (r *reconcileWorker) Timeout(*river.Job[reconcileArgs]) time.Duration {
+	return jobTimeout(r.w.cfg.Every)
+}
+
+// pruneWorker runs the prune job.
+type pruneWorker struct {
+	river.WorkerDefaults[pruneArgs]
+	w *Worker
+}
+
+// Work removes the rows of mirror_runs older than KeepRuns, and runs
+// again an hour later.
+func (p *pruneWorker) Work(ctx context.Context, job *river.Job[pruneArgs]) error {
+	n, err := p.w.cfg.Mirror.PruneRuns(ctx, time.Now().Add(-p.w.cfg.KeepRuns))
+	if err != nil {
+		return err
+	}
+	if n > 0 {
+		p.w.log.Info("removed old rows of mirror_runs", "rows", n, "older_than", p.w.cfg.KeepRuns.String())
+	}
+	return p.w.again(ctx, job.JobRow, pruneArgs{}, time.Now().Add(pruneEvery))
+}
+
+// work runs the job of a website: it syncs the website with opts unless
+// the website left the list (the job then ends), and decides what comes
+// next from the run (see after).
+func (w *Worker) work(ctx context.Context, job *rivertype.JobRow, id int64, opts mirror.Options, next river.JobArgs, period time.Duration) error {
+	site, ok := w.website(id)
+	if !ok {
+		w.log.Info("website left the list: its job ends", "website", id, "job", job.Kind)
+		return nil
+	}
+	r := w.runOnce(ctx, site, opts)
+	w.logRun(job, site, r)
+	return w.after(ctx, job, site, r, next, period)
+}
+
+// after decides what follows a website's run r: a run that a signal
+// stopped is taken up again by the next worker (River makes its job
+// available again); one that found the website held tries again shortly;
+// a 429 waits its Retry-After; another failure is retried (NextRetry) with
+// its text masked; after a success the job runs again at the run's start
+// plus period.
+func (w *Worker) after(ctx context.Context, job *rivertype.JobRow, site mirror.Website, r mirror.WebsiteResult, next river.JobArgs, period time.Duration) error {
+	var apiErr *ordermsg.APIError
+	switch {
+	case ctx.Err() != nil && (r.Err == nil || errors.Is(r.Err, ctx.Err())):
+		return ctx.Err()
+	case r.Skipped == mirror.SkipHeld:
+		return river.JobSnooze(heldWait(w.cfg.Every))
+	case errors.As(r.Err, &apiErr) && errors.Is(r.Err, ordermsg.ErrRateLimited) && apiErr.RetryAfter > 0:
+		return river.JobSnooze(apiErr.RetryAfter)
+	case r.Err != nil:
+		return errors.New(maskedText(r.Err, site.Secrets))
+	}
+	start := cmp.Or(r.Started, time.Now())
+	return w.again(ctx, job, next, start.Add(period))
+}
+
+// again has the website's job run again at the given time. A job that
+// has not failed is snoozed: River makes it available at once when the
+// time is within its scheduler's interval (5 s), where a scheduled job
+// waits for the scheduler. A job that failed before this run is completed
+// and followed by a new one, so that its failures (River's attempts,
+// which a snooze keeps) count from zero again.
+func (w *Worker) again(ctx context.Context, job *rivertype.JobRow, next river.JobArgs, at time.Time) error {
+	if job.Attempt <= 1 {
+		return river.JobSnooze(max(time.Until(at), 0))
+	}
+	return w.engine.completeAndNext(ctx, job, jobAt(next, at))
+}
+
+// nextRetry is when a website's job that failed job.Attempt times in a row
+// runs again: RetryWait after the start of the failed run.
+func nextRetry(job *rivertype.JobRow, every time.Duration) time.Time {
+	started := time.Now()
+	if job.AttemptedAt != nil {
+		started = *job.AttemptedAt
+	}
+	// River takes a time in the past for a mistake: now at the earliest.
+	return later(started.Add(RetryWait(job.Attempt, every)), time.Now().Add(time.Millisecond))
+}
+
+// later returns the later of a and b.
+func later(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
+}
+
+// maxErrorText is the most of a failure's text that River keeps in a
+// job's errors.
+const maxErrorText = 500
+
+// maskedText is the text of a website's failure with its secrets masked
+// in every spelling, cut to maxErrorText bytes: what River keeps.
+func maskedText(err error, secrets []string) string {
+	text := secretmask.New(secrets...).Text(err.Error())
+	if len(text) > maxErrorText {
+		text = strings.ToValidUTF8(text[:maxErrorText], "") + "…"
+	}
+	return text
+}
+
+// logRun logs the end of a website's run, its failure masked.
+func (w *Worker) logRun(job *rivertype.JobRow, site mirror.Website, r mirror.WebsiteResult) {
+	switch {
+	case r.Skipped != mirror.NotSkipped:
+		w.log.Info("website skipped", "website", r.WebsiteID, "why", r.Skipped.String())
+	case r.Err != nil:
+		w.log.Warn("website failed", "website", r.WebsiteID, "job", job.Kind, "failures", job.Attempt, "error", maskedText(r.Err, site.Secrets))
+	default:
+		w.log.Info("website synced", "website", r.WebsiteID, "job", job.Kind,
+			"orders", fmt.Sprint(r.Orders), "messages", fmt.Sprint(r.Messages), "seconds", r.Finished.Sub(r.Started).Seconds())
+	}
+}

@@ -1,0 +1,35 @@
+package worker
+
+import (
+	"context"
+	"database/sql"
+
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/riverdriver/riversqlite"
+)
+
+// SQLiteQueue is the queue of a worker on SQLite: River's tables in the
+// mirror's file, through River's SQLite driver over database/sql. Give it
+// a pool of its own on the mirror's file (modernc.org/sqlite, with a busy
+// timeout), of one connection, as River's driver asks; the caller closes
+// it after Run returns. The file takes one writer at a time: run one
+// worker per file.
+func SQLiteQueue(db *sql.DB) *Queue {
+	tx := txOps[*sql.Tx]{
+		begin:    func(ctx context.Context) (*sql.Tx, error) { return db.BeginTx(ctx, nil) },
+		commit:   func(_ context.Context, tx *sql.Tx) error { return tx.Commit() },
+		rollback: func(_ context.Context, tx *sql.Tx) error { return tx.Rollback() },
+	}
+	b := backend{
+		ping: db.PingContext,
+		// One worker per file: no other migrates at once.
+		lockMigrations: func(context.Context) (func(), error) { return func() {}, nil },
+		// River's SQLite listener reads its table of notifications every
+		// 50 ms, which costs an idle worker of 200 websites 2% of a core; polling
+		// for jobs every second costs a third of that (BENCHMARKS.md).
+		pollOnly: true,
+	}
+	return &Queue{open: func(cfg *river.Config) (engine, error) {
+		return newEngine(riversqlite.New(db), cfg, tx, b)
+	}}
+}
