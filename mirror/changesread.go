@@ -64,38 +64,51 @@ func (m *Mirror) changes(ctx context.Context, after string, f *ChangeFilter, fol
 		r := &changeReader{ops: m.ops, conn: conn, filter: f}
 		defer r.close()
 		err = r.start(ctx, after)
-		for err == nil {
-			// Read only once the changes committed before the call are
-			// all readable (PostgreSQL: no earlier transaction holds them
-			// back): then a short page is the end of them.
-			var settled bool
-			if settled, err = r.settled(ctx); err != nil {
-				break
-			}
-			var page []Change
-			if page, err = r.page(ctx); err != nil {
-				break
-			}
-			for _, c := range page {
-				if !yield(c, nil) {
-					return
-				}
-			}
-			switch {
-			case len(page) == changesPage:
-			case !follow && settled:
-				return
-			default:
-				err = r.wait(ctx)
-			}
+		if err == nil {
+			err = r.read(ctx, follow, yield)
 		}
 		var cursorErr *CursorError
 		switch {
+		case err == nil:
 		case follow && ctx.Err() != nil:
 		case errors.As(err, &cursorErr):
 			yield(Change{}, err)
 		default:
 			yield(Change{}, dbErrOf(ctx, err))
+		}
+	}
+}
+
+// read yields the changes from r's position on, page by page, until the
+// changes committed before it started are all read, or with follow until
+// ctx ends. It returns nil once done or once yield asks it to stop, else
+// the error that stopped it.
+func (r *changeReader) read(ctx context.Context, follow bool, yield func(Change, error) bool) error {
+	for {
+		// Read only once the changes committed before the call are all
+		// readable (PostgreSQL: no earlier transaction holds them back):
+		// then a short page is the end of them.
+		settled, err := r.settled(ctx)
+		if err != nil {
+			return err
+		}
+		page, err := r.page(ctx)
+		if err != nil {
+			return err
+		}
+		for _, c := range page {
+			if !yield(c, nil) {
+				return nil
+			}
+		}
+		switch {
+		case len(page) == changesPage:
+		case !follow && settled:
+			return nil
+		default:
+			if err := r.wait(ctx); err != nil {
+				return err
+			}
 		}
 	}
 }

@@ -155,6 +155,24 @@ func (e *FleetError) Unwrap() error { return e.First.Err }
 // (committing what they read, as Sync does), an error that matches ctx's
 // (errors.Is(err, ctx.Err())).
 func (m *Mirror) SyncFleet(ctx context.Context, websites iter.Seq[Website], opts *FleetOptions) (FleetResult, error) {
+	f, err := m.newFleet(websites, opts)
+	if err != nil {
+		return FleetResult{}, err
+	}
+	f.run(ctx, websites)
+	switch {
+	case ctx.Err() != nil:
+		return f.res, fmt.Errorf("mirror: the fleet stopped after %d websites: %w", f.taken(), ctx.Err())
+	case f.res.Failed > 0:
+		return f.res, &FleetError{Failed: f.res.Failed, Websites: f.taken(), First: f.firstFailure}
+	}
+	return f.res, nil
+}
+
+// newFleet checks websites and opts, and returns the fleet they make, its Parallel
+// lowered to what the pool of m's database allows: its limit, less the
+// connections that leases are moved on from, when it leaves one.
+func (m *Mirror) newFleet(websites iter.Seq[Website], opts *FleetOptions) (*fleet, error) {
 	var o FleetOptions
 	if opts != nil {
 		o = *opts
@@ -162,25 +180,27 @@ func (m *Mirror) SyncFleet(ctx context.Context, websites iter.Seq[Website], opts
 	syncOpts, err := o.Options.withDefaults()
 	switch {
 	case err != nil:
-		return FleetResult{}, err
+		return nil, err
 	case websites == nil:
-		return FleetResult{}, errors.New("mirror: SyncFleet needs websites")
+		return nil, errors.New("mirror: SyncFleet needs websites")
 	case o.Parallel < 0:
-		return FleetResult{}, fmt.Errorf("mirror: Parallel %d: must not be negative", o.Parallel)
+		return nil, fmt.Errorf("mirror: Parallel %d: must not be negative", o.Parallel)
 	}
 	parallel := cmp.Or(o.Parallel, DefaultParallel)
 	if limit := m.db.Stats().MaxOpenConnections; limit > 0 {
 		if spare := m.ops.leaseConns(); limit > spare {
-			// Leases are moved on from connections of their own.
 			limit -= spare
 		}
 		parallel = min(parallel, limit)
 	}
-	f := &fleet{m: m, opts: syncOpts, since: time.Now(), done: o.Done}
+	return &fleet{m: m, opts: syncOpts, parallel: parallel, since: time.Now(), done: o.Done}, nil
+}
 
-	// websites is read on this goroutine, so that a panic of the iterator
-	// reaches the caller (once the websites in progress have stopped); a
-	// slot starts when a website finds every slot busy.
+// run syncs websites, read on this goroutine, so that a panic of the
+// iterator reaches the caller (once the websites in progress have
+// stopped). A slot starts when a website finds every slot busy, up to
+// parallel; run returns once every slot has stopped.
+func (f *fleet) run(ctx context.Context, websites iter.Seq[Website]) {
 	todo := make(chan Website)
 	var wg sync.WaitGroup
 	slots := 0
@@ -198,7 +218,7 @@ func (m *Mirror) SyncFleet(ctx context.Context, websites iter.Seq[Website], opts
 			continue
 		default:
 		}
-		if slots < parallel {
+		if slots < f.parallel {
 			slots++
 			wg.Go(func() { f.slot(ctx, todo) })
 		}
@@ -207,23 +227,15 @@ func (m *Mirror) SyncFleet(ctx context.Context, websites iter.Seq[Website], opts
 		case <-ctx.Done():
 		}
 	}
-	stop()
-
-	switch {
-	case ctx.Err() != nil:
-		return f.res, fmt.Errorf("mirror: the fleet stopped after %d websites: %w", f.taken(), ctx.Err())
-	case f.res.Failed > 0:
-		return f.res, &FleetError{Failed: f.res.Failed, Websites: f.taken(), First: f.firstFailure}
-	}
-	return f.res, nil
 }
 
 // fleet is one SyncFleet.
 type fleet struct {
-	m     *Mirror
-	opts  Options
-	since time.Time // when it began
-	done  func(WebsiteResult)
+	m        *Mirror
+	opts     Options
+	parallel int       // websites at once
+	since    time.Time // when it began
+	done     func(WebsiteResult)
 
 	mu           sync.Mutex // guards what follows, and calls of done
 	res          FleetResult

@@ -325,48 +325,7 @@ func (p *pass) confirm(ctx context.Context, records []unlisted, live int, shifte
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	todo := make(chan unlisted)
-	answers := make(chan lookup)
-	var wg sync.WaitGroup
-	for range min(p.r.opts.Concurrency, len(records)) {
-		wg.Go(func() {
-			for u := range todo {
-				if u.id <= 0 {
-					// The API cannot be asked for a record by an id that
-					// is not positive: the SDK refuses such an id before
-					// sending. After a listing that did not shift, the
-					// record the server listed once and lists no more is
-					// gone (its refusal, if stored, forgotten); after
-					// listings that all shifted, nothing can be told.
-					answers <- lookup{unlisted: u, leave: shifted, at: time.Now()}
-					continue
-				}
-				var resp ordermsg.Response
-				v, err := p.t.get(ctx, p.r.c, p.r.site, u.id, &resp)
-				a := lookup{unlisted: u, v: v, at: resp.ReceivedAt, err: err}
-				var undecodable *ordermsg.DecodeError
-				switch {
-				case errors.Is(err, ordermsg.ErrNotFound):
-					a.err, a.at = nil, time.Now()
-				case errors.As(err, &undecodable):
-					a.err, a.leave = nil, true
-				}
-				answers <- a
-			}
-		})
-	}
-	go func() {
-		defer close(todo)
-		for _, u := range records {
-			select {
-			case todo <- u:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
-	go func() { wg.Wait(); close(answers) }()
-
+	answers := p.lookUp(ctx, records, shifted)
 	w := p.writer(ctx, false)
 	var failed error
 	var gone []lookup
@@ -388,16 +347,76 @@ func (p *pass) confirm(ctx context.Context, records []unlisted, live int, shifte
 			cancel()
 		}
 	}
-	if failed == nil && !p.r.opts.AllowMassDelete && tooManyGone(len(gone), live) {
-		failed = &MassDeleteError{WebsiteID: p.r.site, Resource: p.t.name, Deleting: len(gone), Live: live}
-		gone = nil
-	}
-	for _, a := range gone {
-		if failed = w.markGone(a.id, a.at); failed != nil {
-			break
-		}
+	if failed == nil {
+		failed = p.markGone(w, gone, live)
 	}
 	return p.done(w, nil, failed)
+}
+
+// lookUp retrieves records, Concurrency at a time, until ctx ends, and
+// sends the answer of each (see lookUpOne) on the channel it returns,
+// which closes once every retrieve has ended.
+func (p *pass) lookUp(ctx context.Context, records []unlisted, shifted bool) <-chan lookup {
+	todo := make(chan unlisted)
+	answers := make(chan lookup)
+	var wg sync.WaitGroup
+	for range min(p.r.opts.Concurrency, len(records)) {
+		wg.Go(func() {
+			for u := range todo {
+				answers <- p.lookUpOne(ctx, u, shifted)
+			}
+		})
+	}
+	go func() {
+		defer close(todo)
+		for _, u := range records {
+			select {
+			case todo <- u:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() { wg.Wait(); close(answers) }()
+	return answers
+}
+
+// lookUpOne retrieves u: the record as read, gone (no record, no error),
+// or left as it is when it cannot be decoded.
+func (p *pass) lookUpOne(ctx context.Context, u unlisted, shifted bool) lookup {
+	if u.id <= 0 {
+		// The API cannot be asked for a record by an id that is not
+		// positive: the SDK refuses such an id before sending. After a
+		// listing that did not shift, the record the server listed once
+		// and lists no more is gone (its refusal, if stored, forgotten);
+		// after listings that all shifted, nothing can be told.
+		return lookup{unlisted: u, leave: shifted, at: time.Now()}
+	}
+	var resp ordermsg.Response
+	v, err := p.t.get(ctx, p.r.c, p.r.site, u.id, &resp)
+	a := lookup{unlisted: u, v: v, at: resp.ReceivedAt, err: err}
+	var undecodable *ordermsg.DecodeError
+	switch {
+	case errors.Is(err, ordermsg.ErrNotFound):
+		a.err, a.at = nil, time.Now()
+	case errors.As(err, &undecodable):
+		a.err, a.leave = nil, true
+	}
+	return a
+}
+
+// markGone marks the records gone deleted with w, unless they are too many
+// of the live ones (a *MassDeleteError, unless Options.AllowMassDelete).
+func (p *pass) markGone(w *writer, gone []lookup, live int) error {
+	if !p.r.opts.AllowMassDelete && tooManyGone(len(gone), live) {
+		return &MassDeleteError{WebsiteID: p.r.site, Resource: p.t.name, Deleting: len(gone), Live: live}
+	}
+	for _, a := range gone {
+		if err := w.markGone(a.id, a.at); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // joinFlush is the walk's error, with the flush's text when that failed

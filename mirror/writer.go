@@ -291,26 +291,11 @@ var errHeld = errors.New("mirror: a record inserted as new is in the table alrea
 // it inserts them all without reading what the table holds, and returns
 // errHeld when the table holds one: the caller rolls the transaction back.
 func (w *writer) write(ctx context.Context, records []read, presumeNew bool) (Counts, error) {
-	var c Counts
-	// The last of a record listed twice wins.
-	byID := make(map[int64]read, len(records))
-	var ids []int64
-	for _, r := range records {
-		if _, ok := byID[r.id]; !ok {
-			ids = append(ids, r.id)
-		}
-		byID[r.id] = r
-	}
+	ids, byID := lastOfEach(records)
 	if presumeNew {
-		// Nothing is changed before the insert, for a write again after
-		// errHeld.
-		if err := w.insert(ctx, ids, byID); err != nil {
-			return c, err
-		}
-		w.noteNew(ids)
-		c.New = len(ids)
-		return c, w.forgetRefused(ctx, ids)
+		return w.insertNew(ctx, ids, byID)
 	}
+	var c Counts
 	if err := w.forgetRefused(ctx, ids); err != nil {
 		return c, err
 	}
@@ -325,38 +310,65 @@ func (w *writer) write(ctx context.Context, records []read, presumeNew bool) (Co
 	w.noteNew(fresh)
 	c.New = len(fresh)
 	for _, id := range ids {
-		s, ok := stored[id]
-		if !ok {
-			continue
-		}
-		r := byID[id]
-		was := s.digest
-		if was == nil {
-			was = contentDigest(s.json)
-		}
-		if bytes.Equal(was, r.digest) && !s.deleted {
-			c.Unchanged++
-			if s.digest == nil {
-				if err := w.heal(ctx, id, was, s.json); err != nil {
-					return c, err
-				}
+		if s, ok := stored[id]; ok {
+			n, err := w.rewrite(ctx, s, byID[id])
+			if err != nil {
+				return c, err
 			}
-			continue
+			c.Updated += n
+			c.Unchanged += 1 - n
 		}
-		if err := w.keepVersion(ctx, id); err != nil {
-			return c, err
-		}
-		n, err := w.update(ctx, r)
-		if err != nil {
-			return c, err
-		}
-		if n == 1 {
-			w.noteChange(id, ChangeUpdated)
-		}
-		c.Updated += n
-		c.Unchanged += 1 - n
 	}
 	return c, nil
+}
+
+// lastOfEach returns the ids of records, each once, in the order first
+// listed, and the last record listed of each id, which wins.
+func lastOfEach(records []read) (ids []int64, byID map[int64]read) {
+	byID = make(map[int64]read, len(records))
+	for _, r := range records {
+		if _, ok := byID[r.id]; !ok {
+			ids = append(ids, r.id)
+		}
+		byID[r.id] = r
+	}
+	return ids, byID
+}
+
+// insertNew inserts the records, presumed new, without reading what the
+// table holds; nothing is changed before the insert, for a write again
+// after errHeld.
+func (w *writer) insertNew(ctx context.Context, ids []int64, byID map[int64]read) (Counts, error) {
+	if err := w.insert(ctx, ids, byID); err != nil {
+		return Counts{}, err
+	}
+	w.noteNew(ids)
+	return Counts{New: len(ids)}, w.forgetRefused(ctx, ids)
+}
+
+// rewrite rewrites s, the stored row of r, when r changed (see
+// contentDigest) or a reconcile had found it deleted, unless the row was
+// read later than r (see update); an unchanged row that lacks its digest
+// gets it (see heal). It returns 1 when it rewrote the row, else 0.
+func (w *writer) rewrite(ctx context.Context, s storedRow, r read) (int, error) {
+	was := s.digest
+	if was == nil {
+		was = contentDigest(s.json)
+	}
+	if bytes.Equal(was, r.digest) && !s.deleted {
+		if s.digest == nil {
+			return 0, w.heal(ctx, r.id, was, s.json)
+		}
+		return 0, nil
+	}
+	if err := w.keepVersion(ctx, r.id); err != nil {
+		return 0, err
+	}
+	n, err := w.update(ctx, r)
+	if err == nil && n == 1 {
+		w.noteChange(r.id, ChangeUpdated)
+	}
+	return n, err
 }
 
 // noteNew notes a ChangeNew of each of the records with the given ids,
