@@ -9,9 +9,10 @@ import (
 
 // backendOps is what differs between the backends: the SQL of each, and
 // the mechanisms that work apart (how a run holds a website, how rows are
-// inserted, how the feed of changes is read). Each backend's are in a file
-// of its own (backend_sqlite.go, backend_postgres.go, and the mechanisms
-// they call: lease.go, sqliteinsert.go, copy.go); Backend.ops chooses them.
+// inserted, how the feed of changes is written and read). Each backend's
+// are in files of its own: backend_sqlite.go and changes_sqlite.go, with
+// lease.go and sqliteinsert.go; backend_postgres.go and
+// changes_postgres.go, with copy.go. Backend.ops chooses them.
 type backendOps interface {
 	sqlOps
 	connOps
