@@ -49,7 +49,6 @@ func TestStaysExactOverTime(t *testing.T) {
 		{"a reconcile counts each record once", reconcileCountsOnce},
 		{"a refused record of id 0 is kept by its id", refusedRecordOfIDZero},
 		{"a record nested deeper than SQLite reads fails no view", deepRecord},
-		{"rows an older version writes during an upgrade are healed", olderVersionRowsHealed},
 		{"one source per website", oneSourcePerWebsite},
 		{"records a run takes for new that the table holds are compared, not written twice", heldTakenForNew},
 	} {
@@ -857,36 +856,6 @@ func reconcileCountsOnce(t *testing.T, e *exact) {
 	}
 	if n := res.Messages.New + res.Messages.Updated + res.Messages.Unchanged + res.Messages.Refused; n != len(e.website().Messages) || res.Messages.New != 4 {
 		t.Errorf("messages: %+v; want each of the %d counted once, 4 new", res.Messages, len(e.website().Messages))
-	}
-}
-
-// olderVersionRowsHealed: during an upgrade, a run of the version before
-// (schema 2) still writes rows, with neither digest nor nul_free_json; one
-// whose record holds a NUL character breaks the views that read
-// nul_free_json in PostgreSQL. The next read of the record, unchanged,
-// writes both.
-func olderVersionRowsHealed(t *testing.T, e *exact) {
-	sp, url := newSpoiler(t, e.srv.Handler)
-	s := clientOf(t, url, e.s)
-	noted := e.srv.AddOrders(1)[0]
-	sp.set(noted.ID, at("title", `\u0000`))
-	syncSite(t, e.m, s, &mirror.Options{BaseURLMoved: true})
-	// What the older version's run writes.
-	if _, err := e.db.Exec(fmt.Sprintf("UPDATE orders SET digest = NULL, nul_free_json = NULL WHERE id = %d", noted.ID)); err != nil {
-		t.Fatal(err)
-	}
-	res := syncSite(t, e.m, s, &mirror.Options{RefreshDays: 100000})
-	if res.Orders.Updated != 0 || res.Orders.New != 0 {
-		t.Errorf("the run after: %+v; want the order unchanged", res)
-	}
-	if n := count(t, e.db, fmt.Sprintf("SELECT count(*) FROM orders WHERE id = %d AND digest IS NOT NULL AND nul_free_json IS NOT NULL", noted.ID)); n != 1 {
-		t.Errorf("the row the older version wrote is not healed: digest or nul_free_json still NULL")
-	}
-	for _, v := range viewNames {
-		count(t, e.db, fmt.Sprintf("SELECT count(*) FROM %s WHERE website_id = %d", v, e.s.id))
-	}
-	if sp.times(noted.ID) == 0 {
-		t.Errorf("order %d was never spoiled", noted.ID)
 	}
 }
 

@@ -348,17 +348,10 @@ func (w *writer) insertNew(ctx context.Context, ids []int64, byID map[int64]read
 
 // rewrite rewrites s, the stored row of r, when r changed (see
 // contentDigest) or a reconcile had found it deleted, unless the row was
-// read later than r (see update); an unchanged row that lacks its digest
-// gets it (see heal). It returns 1 when it rewrote the row, else 0.
+// read later than r (see update). It returns 1 when it rewrote the row,
+// else 0.
 func (w *writer) rewrite(ctx context.Context, s storedRow, r read) (int, error) {
-	was := s.digest
-	if was == nil {
-		was = contentDigest(s.json)
-	}
-	if bytes.Equal(was, r.digest) && !s.deleted {
-		if s.digest == nil {
-			return 0, w.heal(ctx, r.id, was, s.json)
-		}
+	if bytes.Equal(s.digest, r.digest) && !s.deleted {
 		return 0, nil
 	}
 	if err := w.keepVersion(ctx, r.id); err != nil {
@@ -459,22 +452,6 @@ func (w *writer) update(ctx context.Context, r read) (int, error) {
 	row := r.row
 	q := fmt.Sprintf("UPDATE %s SET %s WHERE website_id = ? AND id = ? AND (read_at IS NULL OR read_at < ?)", w.t.name, strings.Join(sets, ", "))
 	return w.exec(ctx, q, append(row[2:], row[0], row[1], row[len(row)-1])...)
-}
-
-// heal stores the digest, and the nul_free_json, of a row that an earlier
-// version wrote without them (raw is its json): rows of the version before
-// schema 3, and rows such a version's run still writes while another
-// upgrades the database. Without nul_free_json, the views of PostgreSQL
-// fail on a record with a NUL character; with the digest, the next read of
-// the record need not read its JSON.
-func (w *writer) heal(ctx context.Context, id int64, digest, raw []byte) error {
-	var free any
-	if f := viewJSON(raw); f != nil {
-		free = w.b.value(typeJSON, f)
-	}
-	_, err := w.exec(ctx, "UPDATE "+w.t.name+" SET digest = ?, nul_free_json = ? WHERE website_id = ? AND id = ? AND digest IS NULL",
-		digest, free, w.site, id)
-	return err
 }
 
 // markDeleted sets deleted_at of the records found deleted, unless a run
