@@ -35,6 +35,7 @@ type workerRun struct {
 	every          time.Duration
 	reconcileEvery time.Duration
 	keepRuns       time.Duration
+	keepChanges    time.Duration
 	metricsAddr    string
 }
 
@@ -65,16 +66,25 @@ func (r *workerRun) run(ctx context.Context) error {
 		return err
 	}
 	defer closeIdle()
-	list := &fileList{run: f, opts: opts}
-	if _, err := list.read(ctx); err != nil {
-		return err
-	}
+	// The metrics read the states of the mirror and the worker's list,
+	// both made below.
+	var m *mirror.Mirror
+	var w *worker.Worker
+	var metrics *workerMetrics
 	var listener net.Listener
 	if r.metricsAddr != "" {
 		if listener, err = net.Listen("tcp", r.metricsAddr); err != nil {
 			return usagef("--metrics %s: %v", r.metricsAddr, err)
 		}
 		defer listener.Close()
+		metrics = newWorkerMetrics(version(),
+			func(ctx context.Context) ([]mirror.WebsiteState, error) { return m.WebsiteStates(ctx) },
+			func() []int64 { return w.WebsiteIDs() })
+		opts = append(slices.Clip(opts), ordermsg.WithObserver(metrics.Observer()))
+	}
+	list := &fileList{run: f, opts: opts}
+	if _, err := list.read(ctx); err != nil {
+		return err
 	}
 
 	db, err := f.target.open()
@@ -85,7 +95,7 @@ func (r *workerRun) run(ctx context.Context) error {
 	// Each run of a website takes up to three connections: kept from one
 	// run to the next (worker.Config.Mirror).
 	db.SetMaxIdleConns(3 * f.parallel)
-	m, err := mirror.Open(ctx, db, f.target.backend)
+	m, err = mirror.Open(ctx, db, f.target.backend)
 	if err != nil {
 		return &localFailure{f.target.hide(fmt.Errorf("%s: %w", f.target.name, err))}
 	}
@@ -95,16 +105,20 @@ func (r *workerRun) run(ctx context.Context) error {
 	}
 	defer closeQueue()
 	logger := slog.New(slog.NewTextHandler(maskedWriter{w: a.stderr, list: list}, nil))
-	w, err := worker.New(worker.Config{
+	cfg := worker.Config{
 		Mirror: m, Queue: queue, Websites: func() ([]mirror.Website, error) { return list.read(ctx) },
-		Every: r.every, ReconcileEvery: r.reconcileEvery, KeepRuns: r.keepRuns,
+		Every: r.every, ReconcileEvery: r.reconcileEvery, KeepRuns: r.keepRuns, KeepChanges: r.keepChanges,
 		Options: f.opts, Parallel: f.parallel, Logger: logger,
-	})
+	}
+	if metrics != nil {
+		cfg.Events = metrics
+	}
+	w, err = worker.New(cfg)
 	if err != nil {
 		return err // the flags were checked
 	}
 	if listener != nil {
-		srv := &http.Server{Handler: workerRoutes(w), ReadHeaderTimeout: 10 * time.Second}
+		srv := &http.Server{Handler: workerRoutes(w, metrics.Handler()), ReadHeaderTimeout: 10 * time.Second}
 		go srv.Serve(listener)
 		defer srv.Close()
 	}
@@ -116,10 +130,12 @@ func (r *workerRun) run(ctx context.Context) error {
 	return nil
 }
 
-// workerRoutes is the mux of --metrics ADDR: /healthz, 200 while the
-// worker runs and its database answers, else 503 saying why.
-func workerRoutes(w *worker.Worker) *http.ServeMux {
+// workerRoutes is the mux of --metrics ADDR: /metrics, served by metrics,
+// and /healthz, 200 while the worker runs and its database answers, else
+// 503 saying why.
+func workerRoutes(w *worker.Worker, metrics http.Handler) *http.ServeMux {
 	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", metrics)
 	mux.HandleFunc("GET /healthz", func(rw http.ResponseWriter, req *http.Request) {
 		ctx, cancel := context.WithTimeout(req.Context(), 5*time.Second)
 		defer cancel()

@@ -35,7 +35,8 @@ type reconcileArgs struct {
 // Kind names the job in River's tables.
 func (reconcileArgs) Kind() string { return "ordermsg_website_reconcile" }
 
-// pruneArgs are the args of the job that removes old rows of mirror_runs.
+// pruneArgs are the args of the job that removes old rows of mirror_runs
+// and old changes.
 type pruneArgs struct{}
 
 // Kind names the job in River's tables.
@@ -123,15 +124,26 @@ type pruneWorker struct {
 	w *Worker
 }
 
-// Work removes the rows of mirror_runs older than KeepRuns, and runs
-// again an hour later.
+// Work removes the rows of mirror_runs older than KeepRuns, and the
+// changes older than KeepChanges when it is set, and runs again an hour
+// later.
 func (p *pruneWorker) Work(ctx context.Context, job *river.Job[pruneArgs]) error {
-	n, err := p.w.cfg.Mirror.PruneRuns(ctx, time.Now().Add(-p.w.cfg.KeepRuns))
+	cfg := p.w.cfg
+	n, err := cfg.Mirror.PruneRuns(ctx, time.Now().Add(-cfg.KeepRuns))
 	if err != nil {
 		return err
 	}
 	if n > 0 {
-		p.w.log.Info("removed old rows of mirror_runs", "rows", n, "older_than", p.w.cfg.KeepRuns.String())
+		p.w.log.Info("removed old rows of mirror_runs", "rows", n, "older_than", cfg.KeepRuns.String())
+	}
+	if cfg.KeepChanges > 0 {
+		n, err := cfg.Mirror.PruneChanges(ctx, time.Now().Add(-cfg.KeepChanges))
+		if err != nil {
+			return err
+		}
+		if n > 0 {
+			p.w.log.Info("removed old changes", "changes", n, "older_than", cfg.KeepChanges.String())
+		}
 	}
 	return p.w.again(ctx, job.JobRow, pruneArgs{}, time.Now().Add(pruneEvery))
 }

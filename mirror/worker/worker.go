@@ -54,6 +54,10 @@ type Config struct {
 	// KeepRuns is the age past which rows of mirror_runs are removed
 	// (mirror.Mirror.PruneRuns), every hour; 0 is DefaultKeepRuns.
 	KeepRuns time.Duration
+	// KeepChanges, when above 0, is the age past which the mirror's
+	// changes are removed (mirror.Mirror.PruneChanges), every hour; 0
+	// keeps them all.
+	KeepChanges time.Duration
 	// Options are those of each run (Secrets beside each Website's).
 	Options mirror.Options
 	// Parallel is the number of websites this worker syncs at once; 0 is
@@ -83,8 +87,9 @@ func New(cfg Config) (*Worker, error) {
 		return nil, errors.New("worker: Config needs a Mirror, a Queue and Websites")
 	case cfg.Every < MinEvery:
 		return nil, fmt.Errorf("worker: Every %v: want at least %v", cfg.Every, MinEvery)
-	case cfg.ReconcileEvery < 0 || cfg.KeepRuns < 0 || cfg.Parallel < 0:
-		return nil, fmt.Errorf("worker: ReconcileEvery %v, KeepRuns %v, Parallel %d: none may be negative", cfg.ReconcileEvery, cfg.KeepRuns, cfg.Parallel)
+	case cfg.ReconcileEvery < 0 || cfg.KeepRuns < 0 || cfg.KeepChanges < 0 || cfg.Parallel < 0:
+		return nil, fmt.Errorf("worker: ReconcileEvery %v, KeepRuns %v, KeepChanges %v, Parallel %d: none may be negative",
+			cfg.ReconcileEvery, cfg.KeepRuns, cfg.KeepChanges, cfg.Parallel)
 	}
 	cfg.KeepRuns = cmp.Or(cfg.KeepRuns, DefaultKeepRuns)
 	cfg.Parallel = cmp.Or(cfg.Parallel, mirror.DefaultParallel)
