@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"slices"
+	"strings"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -17,6 +18,7 @@ import (
 	"github.com/ordermsg/ordermsg-go"
 	"github.com/ordermsg/ordermsg-go/internal/secretmask"
 	"github.com/ordermsg/ordermsg-go/mirror"
+	"github.com/ordermsg/ordermsg-go/mirror/webhook"
 	"github.com/ordermsg/ordermsg-go/mirror/worker"
 )
 
@@ -37,6 +39,8 @@ type workerRun struct {
 	keepRuns       time.Duration
 	keepChanges    time.Duration
 	metricsAddr    string
+	webhookURL     string
+	webhookSecret  string // the path of the secret's file
 }
 
 // check refuses the worker's flags that cannot be used.
@@ -46,8 +50,50 @@ func (r *workerRun) check() error {
 		return usagef("--every %v: want at least %v", r.every, worker.MinEvery)
 	case r.reconcileEvery < 0 || r.keepRuns < 0:
 		return usagef("--reconcile-every %v, --keep-runs %v: want 0 or more", r.reconcileEvery, r.keepRuns)
+	case (r.webhookURL == "") != (r.webhookSecret == ""):
+		return usagef("--webhook-url and --webhook-secret-file go together: the endpoint, and the secret that signs each delivery")
+	case r.webhookURL != "":
+		if err := webhook.CheckURL(r.webhookURL); err != nil {
+			return usagef("--webhook-url: %s", strings.TrimPrefix(err.Error(), "webhook: "))
+		}
 	}
 	return nil
+}
+
+// endpoint is the webhook endpoint of --webhook-url and
+// --webhook-secret-file, its secret read from the file (refused when
+// group or others may read it); nil without them.
+func (r *workerRun) endpoint(ctx context.Context) ([]webhook.Endpoint, error) {
+	if r.webhookURL == "" {
+		return nil, nil
+	}
+	secret, err := webhook.ReadSecretFile(ctx, r.webhookSecret)
+	if err != nil {
+		// Its text names the path, never what the file holds.
+		return nil, usagef("--webhook-secret-file: %s", strings.TrimPrefix(err.Error(), "webhook: "))
+	}
+	return []webhook.Endpoint{{URL: r.webhookURL, Secret: secret}}, nil
+}
+
+// deliverer is the Deliverer of the worker's webhook endpoints, which
+// reads the changes of m and tells metrics (when set) and log of what it
+// delivered and gave up; nil without endpoints.
+func deliverer(m *mirror.Mirror, endpoints []webhook.Endpoint, metrics *workerMetrics, log *slog.Logger) (*webhook.Deliverer, error) {
+	if len(endpoints) == 0 {
+		return nil, nil
+	}
+	delivered, givenUp := func() {}, func() {}
+	if metrics != nil {
+		delivered, givenUp = metrics.WebhookDelivered, metrics.WebhookGivenUp
+	}
+	events := webhook.Events{
+		Delivered: func(string, string) { delivered() },
+		GivenUp: func(endpoint, cursor string, err error) {
+			givenUp()
+			log.Error("webhook delivery given up", "endpoint", endpoint, "cursor", cursor, "error", err)
+		},
+	}
+	return webhook.NewDeliverer(webhook.FromMirror(m), endpoints, webhook.WithEvents(events))
 }
 
 // run runs the worker until ctx ends (SIGTERM, SIGINT), then returns nil
@@ -66,6 +112,10 @@ func (r *workerRun) run(ctx context.Context) error {
 		return err
 	}
 	defer closeIdle()
+	endpoints, err := r.endpoint(ctx)
+	if err != nil {
+		return err
+	}
 	// The metrics read the states of the mirror and the worker's list,
 	// both made below.
 	var m *mirror.Mirror
@@ -112,6 +162,9 @@ func (r *workerRun) run(ctx context.Context) error {
 	}
 	if metrics != nil {
 		cfg.Events = metrics
+	}
+	if cfg.Deliverer, err = deliverer(m, endpoints, metrics, logger); err != nil {
+		return err // the endpoint was checked
 	}
 	w, err = worker.New(cfg)
 	if err != nil {

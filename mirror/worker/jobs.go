@@ -149,8 +149,9 @@ func (p *pruneWorker) Work(ctx context.Context, job *river.Job[pruneArgs]) error
 }
 
 // work runs the job of a website: it syncs the website with opts unless
-// the website left the list (the job then ends), and decides what comes
-// next from the run (see after).
+// the website left the list (the job then ends), enqueues the webhooks'
+// deliveries of what the run (or another worker) recorded, and decides
+// what comes next from the run (see after).
 func (w *Worker) work(ctx context.Context, job *rivertype.JobRow, id int64, opts mirror.Options, next river.JobArgs, period time.Duration) error {
 	site, ok := w.website(id)
 	if !ok {
@@ -159,6 +160,9 @@ func (w *Worker) work(ctx context.Context, job *rivertype.JobRow, id int64, opts
 	}
 	r := w.runOnce(ctx, site, opts)
 	w.logRun(job, site, r)
+	if r.Skipped == mirror.NotSkipped {
+		w.enqueueWebhooks(ctx)
+	}
 	return w.after(ctx, job, site, r, next, period)
 }
 

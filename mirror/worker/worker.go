@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ordermsg/ordermsg-go/mirror"
+	"github.com/ordermsg/ordermsg-go/mirror/webhook"
 )
 
 // Events is told what the worker does, for metrics. Calls may come from several goroutines.
@@ -65,6 +66,13 @@ type Config struct {
 	Parallel int
 	// Events, when set, is told of each run.
 	Events Events
+	// Deliverer, when set, delivers the mirror's changes to its webhook
+	// endpoints (webhook.FromMirror of Mirror): Run registers it with
+	// River, its queues beside the websites' (a slow endpoint never holds
+	// up a sync), creates its table of cursors, and enqueues the changes
+	// at start and after each run (webhook.Enqueue). An enqueue that
+	// fails is logged, and the next run's takes its changes.
+	Deliverer *webhook.Deliverer
 	// Logger, when set, gets a line per run and each refused list; River
 	// logs there its warnings and errors.
 	Logger *slog.Logger
@@ -113,13 +121,23 @@ func (w *Worker) Run(ctx context.Context) error {
 	if err := w.readList(); err != nil {
 		return err
 	}
-	e, err := w.cfg.Queue.open(w.riverConfig())
+	cfg, err := w.riverConfig()
+	if err != nil {
+		return err
+	}
+	e, err := w.cfg.Queue.open(cfg)
 	if err != nil {
 		return err
 	}
 	w.engine = e
 	if err := e.migrate(ctx); err != nil {
 		return err
+	}
+	if w.cfg.Deliverer != nil {
+		if err := e.createWebhookTable(ctx); err != nil {
+			return err
+		}
+		w.enqueueWebhooks(ctx)
 	}
 	if err := w.ensureJobs(ctx); err != nil {
 		return err
@@ -245,4 +263,20 @@ func (w *Worker) runOnce(ctx context.Context, site mirror.Website, opts mirror.O
 	}
 	w.cfg.Events.RunEnded(r)
 	return r
+}
+
+// enqueueWebhooks enqueues the deliveries of the changes that follow the
+// endpoints' cursors, when the worker has a Deliverer; a failure is
+// logged, never the run's.
+func (w *Worker) enqueueWebhooks(ctx context.Context) {
+	if w.cfg.Deliverer == nil {
+		return
+	}
+	n, err := w.engine.enqueueWebhooks(ctx, w.cfg.Deliverer)
+	switch {
+	case err != nil && ctx.Err() == nil:
+		w.log.Error("enqueueing the webhooks' deliveries failed; the next run tries again", "error", err)
+	case n > 0:
+		w.log.Info("webhook deliveries enqueued", "changes", n)
+	}
 }
