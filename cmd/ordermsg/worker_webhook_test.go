@@ -199,8 +199,13 @@ func TestWorkerDeliversWebhooks(t *testing.T) {
 		return f != nil && value(t, f, "ordermsg_webhook_failed_total") == float64(added)
 	})
 	givenUp := counted(added, "change")
-	r := runTool(t, nil, "status", "--db", target)
-	if r.code != exitFailure || !strings.Contains(r.stdout, "webhooks: "+givenUp+" given up") || !strings.Contains(r.stderr, givenUp+" never delivered") {
+	// River records a job's end just after its worker returns.
+	var r result
+	waitUntil(t, time.Minute, "status saying "+givenUp+" given up", func() bool {
+		r = runTool(t, nil, "status", "--db", target)
+		return strings.Contains(r.stdout, "webhooks: "+givenUp+" given up")
+	})
+	if r.code != exitFailure || !strings.Contains(r.stderr, givenUp+" never delivered") {
 		t.Errorf("status with %s given up: %v, want exit 1 saying so", givenUp, r)
 	}
 
