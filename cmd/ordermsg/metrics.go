@@ -38,6 +38,8 @@ type workerMetrics struct {
 	requests       *prometheus.CounterVec
 	requestSeconds prometheus.Histogram
 	retries        prometheus.Counter
+	webhooksSent   prometheus.Counter
+	webhooksFailed prometheus.Counter
 
 	// now is the clock of the requests' durations.
 	now func() time.Time
@@ -101,6 +103,14 @@ func newWorkerMetrics(version string, states func(context.Context) ([]mirror.Web
 			Name: "ordermsg_api_retries_total",
 			Help: "Failed HTTP attempts to the API that this process retried.",
 		}),
+		webhooksSent: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "ordermsg_webhook_delivered_total",
+			Help: "Changes this process delivered to the webhook endpoint (answered 2xx).",
+		}),
+		webhooksFailed: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "ordermsg_webhook_failed_total",
+			Help: "Changes whose webhook delivery this process gave up, after the last retry or because the change was no longer kept.",
+		}),
 		now: time.Now,
 	}
 	// Every series of a fixed set of labels starts at 0, so that rate()
@@ -116,7 +126,7 @@ func newWorkerMetrics(version string, states func(context.Context) ([]mirror.Web
 	})
 	buildInfo.Set(1)
 	m.registry.MustRegister(m.fleet, m.runs, m.runsInFlight, m.runSeconds, m.records,
-		m.requests, m.requestSeconds, m.retries, buildInfo,
+		m.requests, m.requestSeconds, m.retries, m.webhooksSent, m.webhooksFailed, buildInfo,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	m.handler = promhttp.HandlerFor(m.registry, promhttp.HandlerOpts{CoalesceGather: true})
 	return m
@@ -160,6 +170,12 @@ func (m *workerMetrics) addRecords(r mirror.Result) {
 		m.records.WithLabelValues("messages", kind.name).Add(float64(kind.count(r.Messages)))
 	}
 }
+
+// WebhookDelivered counts a change delivered to the webhook endpoint.
+func (m *workerMetrics) WebhookDelivered() { m.webhooksSent.Inc() }
+
+// WebhookGivenUp counts a change whose delivery was given up.
+func (m *workerMetrics) WebhookGivenUp() { m.webhooksFailed.Inc() }
 
 // Observer returns the hooks that count a client's HTTP attempts, their
 // durations and its retries; give it to each website's client with

@@ -12,6 +12,7 @@ import (
 	"unicode"
 
 	"github.com/ordermsg/ordermsg-go/mirror"
+	"github.com/ordermsg/ordermsg-go/mirror/webhook"
 	"github.com/spf13/cobra"
 )
 
@@ -59,8 +60,13 @@ last_run_finished_at, last_status ("ok" or "failed"; these three null when it
 never ran), last_error (null unless its last run failed) and
 consecutive_failures.
 
+When a worker delivers webhooks into the database (sync --every
+--webhook-url), a last line says how many changes were never delivered, given up
+after 3 days of retries (docs/webhooks.md); River keeps them in river_job.
+
 It exits 0 when every website is fresh and none is failing; 1 when any is
-stale or failing, the error line naming each; 1 too when the database has
+stale or failing, the error line naming each, or any webhook delivery was
+given up; 1 too when the database has
 no run at all and no --websites was given; 2 on a usage error (a --stale
 that is not a positive duration, an unsafe FILE); 3 when the database cannot
 be read: a missing SQLite file, PostgreSQL unreachable, a database that
@@ -118,7 +124,7 @@ type statusRun struct {
 // run reads the states, prints a line per website and returns the error
 // that names the stale and failing ones.
 func (s *statusRun) run(ctx context.Context) error {
-	states, err := s.read(ctx)
+	states, givenUp, err := s.read(ctx)
 	if err != nil {
 		return err
 	}
@@ -151,41 +157,54 @@ func (s *statusRun) run(ctx context.Context) error {
 			bad = append(bad, fmt.Sprintf("%d (%s)", st.WebsiteID, v.word()))
 		}
 	}
+	if givenUp >= 0 && !s.json {
+		fmt.Fprintf(w, "webhooks: %s given up, never delivered\n", counted(int(givenUp), "change"))
+	}
 	if err := w.failure(); err != nil {
 		return err
 	}
+	var problems []string
 	if len(bad) > 0 {
-		return fmt.Errorf("%d of %s are stale or failing: %s", len(bad), counted(len(shown), "website"), strings.Join(bad, ", "))
+		problems = append(problems, fmt.Sprintf("%d of %s are stale or failing: %s", len(bad), counted(len(shown), "website"), strings.Join(bad, ", ")))
+	}
+	if givenUp > 0 {
+		problems = append(problems, fmt.Sprintf("%s never delivered to the webhook endpoint, given up (River keeps them as discarded or cancelled jobs of %s)",
+			counted(int(givenUp), "change"), webhook.Kind))
+	}
+	if len(problems) > 0 {
+		return errors.New(strings.Join(problems, "; "))
 	}
 	return nil
 }
 
-// read opens the mirror, which must exist, and reads its websites' states.
-// Every failure is the database's (exit 3).
-func (s *statusRun) read(ctx context.Context) ([]mirror.WebsiteState, error) {
+// read opens the mirror, which must exist, and reads its websites' states
+// and the webhook deliveries given up (-1 when no worker delivered
+// webhooks into it). Every failure is the database's (exit 3).
+func (s *statusRun) read(ctx context.Context) (states []mirror.WebsiteState, givenUp int64, err error) {
 	t := s.target
 	if t.backend == mirror.SQLite {
 		// Opening a missing file would make it.
 		if _, err := os.Stat(t.name); errors.Is(err, fs.ErrNotExist) {
-			return nil, &localFailure{fmt.Errorf("--db %s: no such file: status reads a mirror that sync --db made, and makes none", t.name)}
+			return nil, 0, &localFailure{fmt.Errorf("--db %s: no such file: status reads a mirror that sync --db made, and makes none", t.name)}
 		}
 	}
 	db, err := t.open()
 	if err != nil {
-		return nil, &localFailure{err}
+		return nil, 0, &localFailure{err}
 	}
 	defer db.Close()
 	m, err := mirror.OpenExisting(ctx, db, t.backend)
 	if err == nil {
-		var states []mirror.WebsiteState
 		if states, err = m.WebsiteStates(ctx); err == nil {
-			return states, nil
+			if givenUp, err = t.givenUpDeliveries(ctx, db); err == nil {
+				return states, givenUp, nil
+			}
 		}
 	}
 	if ctx.Err() != nil {
-		return nil, &stopped{"before reading " + t.name}
+		return nil, 0, &stopped{"before reading " + t.name}
 	}
-	return nil, &localFailure{t.hide(fmt.Errorf("%s: %w", t.name, err))}
+	return nil, 0, &localFailure{t.hide(fmt.Errorf("%s: %w", t.name, err))}
 }
 
 // verdict is what status says of a website.

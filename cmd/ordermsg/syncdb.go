@@ -81,8 +81,9 @@ the server really deleted them, run once with --allow-mass-delete.
 
 Every record found new, updated or deleted is also recorded as a change, in
 the same transaction as its row: ordermsg changes prints them, in order, and
-follows them. --keep-changes DURATION removes, after the run, the changes
-recorded longer ago (such as 720h); by default they are all kept.
+follows them. --keep-changes DURATION removes, after the run (the worker of
+--every: every hour), the changes recorded longer ago (such as 720h); by
+default they are all kept.
 
 The orders and the messages are read at once. The new records of each are
 read one page at a time: pages fetched at once can miss a record that
@@ -143,10 +144,12 @@ on. A website that fails is retried after 5s, 10s, 20s, 40s (never later
 than DURATION), and after 5 failures in a row once per DURATION; a 429
 waits its Retry-After. --reconcile-every DURATION reconciles each website on
 that period too; --keep-runs removes older rows of mirror_runs (default
-720h); --metrics ADDR serves /healthz. Several workers share the websites
-through PostgreSQL (River's job queue, in the same database); in SQLite run
-one. The database may come from ORDERMSG_DB instead of --db. docs/cli.md
-tells it all.
+720h); --metrics ADDR serves /metrics (Prometheus) and /healthz;
+--webhook-url URL --webhook-secret-file FILE deliver every change to URL,
+signed as Standard Webhooks says, retried for 3 days (docs/webhooks.md).
+Several workers share the websites through PostgreSQL (River's job queue, in
+the same database); in SQLite run one. The database may come from
+ORDERMSG_DB instead of --db. docs/cli.md tells it all.
 
 For PostgreSQL, give the URL in quotes, such as
   --db 'postgres://mirror@db.example.com/shop?sslmode=require'
@@ -193,7 +196,7 @@ records that were new, updated, unchanged and deleted, and the seconds taken:
 				f := &fleetRun{a: a, target: target, file: websites, parallel: parallel, opts: mirror.Options{RefreshDays: refreshDays,
 					Reconcile: reconcile, AllowMassDelete: massDelete, BaseURLMoved: moved, PageSize: count, Concurrency: pages}}
 				if cmd.Flags().Changed("every") {
-					work.fleet = f
+					work.fleet, work.keepChanges = f, keepChanges
 					return work.run(cmd.Context())
 				}
 				return cmp.Or(f.run(cmd.Context()), a.pruneChanges(cmd.Context(), target, keepChanges))
@@ -249,11 +252,13 @@ records that were new, updated, unchanged and deleted, and the seconds taken:
 	fl.IntVar(&count, "count", 100, "page size of the requests")
 	fl.StringVar(&websites, "websites", "", "sync every website FILE lists, a line of WEBSITE_ID API_KEY each (FILE readable by you alone)")
 	fl.IntVar(&parallel, "parallel", mirror.DefaultParallel, "websites synced at once, with --websites")
-	fl.DurationVar(&keepChanges, "keep-changes", 0, "after the run, remove the changes (ordermsg changes) recorded longer ago than this, such as 720h (0: keep all)")
+	fl.DurationVar(&keepChanges, "keep-changes", 0, "after the run (with --every: every hour), remove the changes (ordermsg changes) recorded longer ago than this, such as 720h (0: keep all)")
 	fl.DurationVar(&work.every, "every", 0, "with --websites: run until SIGTERM, syncing each website once per DURATION (at least 1s)")
 	fl.DurationVar(&work.reconcileEvery, "reconcile-every", 0, "with --every: also reconcile each website once per DURATION, such as 24h")
 	fl.DurationVar(&work.keepRuns, "keep-runs", worker.DefaultKeepRuns, "with --every: remove the rows of mirror_runs older than DURATION")
-	fl.StringVar(&work.metricsAddr, "metrics", "", "with --every: serve /healthz on ADDR, such as 127.0.0.1:9464")
+	fl.StringVar(&work.webhookURL, "webhook-url", "", "with --every: deliver every change to this https:// URL (http:// to loopback only), signed as Standard Webhooks says")
+	fl.StringVar(&work.webhookSecret, "webhook-secret-file", "", "with --webhook-url: the file of the secret that signs each delivery, whsec_ and base64 (readable by you alone)")
+	fl.StringVar(&work.metricsAddr, "metrics", "", "with --every: serve /metrics (Prometheus) and /healthz on ADDR, such as 127.0.0.1:9464")
 	fl.IntVar(&pages, "concurrency", 4, "pages fetched at once by the --refresh-days and --reconcile passes of the orders, and of the messages, which are read at once (new records are read one page at a time)")
 	return cmd
 }
@@ -284,7 +289,7 @@ func (a *app) pruneChanges(ctx context.Context, target *mirrorTarget, keep time.
 }
 
 // workerFlags go with --every, which goes with --websites.
-var workerFlags = []string{"reconcile-every", "keep-runs", "metrics"}
+var workerFlags = []string{"reconcile-every", "keep-runs", "metrics", "webhook-url", "webhook-secret-file"}
 
 // checkWorkerFlags refuses --every without --websites (a single website is
 // a FILE of one line), and the worker's other flags without --every.

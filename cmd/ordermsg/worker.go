@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"slices"
+	"strings"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -17,6 +18,7 @@ import (
 	"github.com/ordermsg/ordermsg-go"
 	"github.com/ordermsg/ordermsg-go/internal/secretmask"
 	"github.com/ordermsg/ordermsg-go/mirror"
+	"github.com/ordermsg/ordermsg-go/mirror/webhook"
 	"github.com/ordermsg/ordermsg-go/mirror/worker"
 )
 
@@ -35,7 +37,10 @@ type workerRun struct {
 	every          time.Duration
 	reconcileEvery time.Duration
 	keepRuns       time.Duration
+	keepChanges    time.Duration
 	metricsAddr    string
+	webhookURL     string
+	webhookSecret  string // the path of the secret's file
 }
 
 // check refuses the worker's flags that cannot be used.
@@ -45,8 +50,50 @@ func (r *workerRun) check() error {
 		return usagef("--every %v: want at least %v", r.every, worker.MinEvery)
 	case r.reconcileEvery < 0 || r.keepRuns < 0:
 		return usagef("--reconcile-every %v, --keep-runs %v: want 0 or more", r.reconcileEvery, r.keepRuns)
+	case (r.webhookURL == "") != (r.webhookSecret == ""):
+		return usagef("--webhook-url and --webhook-secret-file go together: the endpoint, and the secret that signs each delivery")
+	case r.webhookURL != "":
+		if err := webhook.CheckURL(r.webhookURL); err != nil {
+			return usagef("--webhook-url: %s", strings.TrimPrefix(err.Error(), "webhook: "))
+		}
 	}
 	return nil
+}
+
+// endpoint is the webhook endpoint of --webhook-url and
+// --webhook-secret-file, its secret read from the file (refused when
+// group or others may read it); nil without them.
+func (r *workerRun) endpoint(ctx context.Context) ([]webhook.Endpoint, error) {
+	if r.webhookURL == "" {
+		return nil, nil
+	}
+	secret, err := webhook.ReadSecretFile(ctx, r.webhookSecret)
+	if err != nil {
+		// Its text names the path, never what the file holds.
+		return nil, usagef("--webhook-secret-file: %s", strings.TrimPrefix(err.Error(), "webhook: "))
+	}
+	return []webhook.Endpoint{{URL: r.webhookURL, Secret: secret}}, nil
+}
+
+// deliverer is the Deliverer of the worker's webhook endpoints, which
+// reads the changes of m and tells metrics (when set) and log of what it
+// delivered and gave up; nil without endpoints.
+func deliverer(m *mirror.Mirror, endpoints []webhook.Endpoint, metrics *workerMetrics, log *slog.Logger) (*webhook.Deliverer, error) {
+	if len(endpoints) == 0 {
+		return nil, nil
+	}
+	delivered, givenUp := func() {}, func() {}
+	if metrics != nil {
+		delivered, givenUp = metrics.WebhookDelivered, metrics.WebhookGivenUp
+	}
+	events := webhook.Events{
+		Delivered: func(string, string) { delivered() },
+		GivenUp: func(endpoint, cursor string, err error) {
+			givenUp()
+			log.Error("webhook delivery given up", "endpoint", endpoint, "cursor", cursor, "error", err)
+		},
+	}
+	return webhook.NewDeliverer(webhook.FromMirror(m), endpoints, webhook.WithEvents(events))
 }
 
 // run runs the worker until ctx ends (SIGTERM, SIGINT), then returns nil
@@ -65,16 +112,29 @@ func (r *workerRun) run(ctx context.Context) error {
 		return err
 	}
 	defer closeIdle()
-	list := &fileList{run: f, opts: opts}
-	if _, err := list.read(ctx); err != nil {
+	endpoints, err := r.endpoint(ctx)
+	if err != nil {
 		return err
 	}
+	// The metrics read the states of the mirror and the worker's list,
+	// both made below.
+	var m *mirror.Mirror
+	var w *worker.Worker
+	var metrics *workerMetrics
 	var listener net.Listener
 	if r.metricsAddr != "" {
 		if listener, err = net.Listen("tcp", r.metricsAddr); err != nil {
 			return usagef("--metrics %s: %v", r.metricsAddr, err)
 		}
 		defer listener.Close()
+		metrics = newWorkerMetrics(version(),
+			func(ctx context.Context) ([]mirror.WebsiteState, error) { return m.WebsiteStates(ctx) },
+			func() []int64 { return w.WebsiteIDs() })
+		opts = append(slices.Clip(opts), ordermsg.WithObserver(metrics.Observer()))
+	}
+	list := &fileList{run: f, opts: opts}
+	if _, err := list.read(ctx); err != nil {
+		return err
 	}
 
 	db, err := f.target.open()
@@ -85,7 +145,7 @@ func (r *workerRun) run(ctx context.Context) error {
 	// Each run of a website takes up to three connections: kept from one
 	// run to the next (worker.Config.Mirror).
 	db.SetMaxIdleConns(3 * f.parallel)
-	m, err := mirror.Open(ctx, db, f.target.backend)
+	m, err = mirror.Open(ctx, db, f.target.backend)
 	if err != nil {
 		return &localFailure{f.target.hide(fmt.Errorf("%s: %w", f.target.name, err))}
 	}
@@ -95,16 +155,23 @@ func (r *workerRun) run(ctx context.Context) error {
 	}
 	defer closeQueue()
 	logger := slog.New(slog.NewTextHandler(maskedWriter{w: a.stderr, list: list}, nil))
-	w, err := worker.New(worker.Config{
+	cfg := worker.Config{
 		Mirror: m, Queue: queue, Websites: func() ([]mirror.Website, error) { return list.read(ctx) },
-		Every: r.every, ReconcileEvery: r.reconcileEvery, KeepRuns: r.keepRuns,
+		Every: r.every, ReconcileEvery: r.reconcileEvery, KeepRuns: r.keepRuns, KeepChanges: r.keepChanges,
 		Options: f.opts, Parallel: f.parallel, Logger: logger,
-	})
+	}
+	if metrics != nil {
+		cfg.Events = metrics
+	}
+	if cfg.Deliverer, err = deliverer(m, endpoints, metrics, logger); err != nil {
+		return err // the endpoint was checked
+	}
+	w, err = worker.New(cfg)
 	if err != nil {
 		return err // the flags were checked
 	}
 	if listener != nil {
-		srv := &http.Server{Handler: workerRoutes(w), ReadHeaderTimeout: 10 * time.Second}
+		srv := &http.Server{Handler: workerRoutes(w, metrics.Handler()), ReadHeaderTimeout: 10 * time.Second}
 		go srv.Serve(listener)
 		defer srv.Close()
 	}
@@ -116,10 +183,12 @@ func (r *workerRun) run(ctx context.Context) error {
 	return nil
 }
 
-// workerRoutes is the mux of --metrics ADDR: /healthz, 200 while the
-// worker runs and its database answers, else 503 saying why.
-func workerRoutes(w *worker.Worker) *http.ServeMux {
+// workerRoutes is the mux of --metrics ADDR: /metrics, served by metrics,
+// and /healthz, 200 while the worker runs and its database answers, else
+// 503 saying why.
+func workerRoutes(w *worker.Worker, metrics http.Handler) *http.ServeMux {
 	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", metrics)
 	mux.HandleFunc("GET /healthz", func(rw http.ResponseWriter, req *http.Request) {
 		ctx, cancel := context.WithTimeout(req.Context(), 5*time.Second)
 		defer cancel()

@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"maps"
 	"time"
 
+	"github.com/ordermsg/ordermsg-go/mirror/webhook"
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver"
 	"github.com/riverqueue/river/rivermigrate"
@@ -34,13 +36,11 @@ type engine interface {
 	completeAndNext(ctx context.Context, job *rivertype.JobRow, next river.InsertManyParams) error
 	// ping reports whether the database answers.
 	ping(ctx context.Context) error
-}
-
-// txOps are the transactions of a backend's driver.
-type txOps[TTx any] struct {
-	begin    func(ctx context.Context) (TTx, error)
-	commit   func(ctx context.Context, tx TTx) error
-	rollback func(ctx context.Context, tx TTx) error
+	// createWebhookTable creates the table of the webhooks' cursors.
+	createWebhookTable(ctx context.Context) error
+	// enqueueWebhooks enqueues the deliveries of d of the changes after
+	// its cursors (webhook.Enqueue).
+	enqueueWebhooks(ctx context.Context, d *webhook.Deliverer) (int, error)
 }
 
 // backend is what a backend gives an engine beside River's driver.
@@ -56,7 +56,8 @@ type backend struct {
 type riverEngine[TDriver riverdriver.Driver[TTx], TTx any] struct {
 	driver TDriver
 	client *river.Client[TTx]
-	tx     txOps[TTx]
+	// store is the backend's transactions, and the webhooks' cursors.
+	store  webhook.Store[TTx]
 	pinger func(ctx context.Context) error
 	// lockMigrations waits until no other worker migrates River's tables,
 	// and holds them until unlock.
@@ -64,13 +65,13 @@ type riverEngine[TDriver riverdriver.Driver[TTx], TTx any] struct {
 }
 
 // newEngine makes the River client of driver with cfg.
-func newEngine[TDriver riverdriver.Driver[TTx], TTx any](driver TDriver, cfg *river.Config, tx txOps[TTx], b backend) (engine, error) {
+func newEngine[TDriver riverdriver.Driver[TTx], TTx any](driver TDriver, cfg *river.Config, store webhook.Store[TTx], b backend) (engine, error) {
 	cfg.PollOnly = b.pollOnly
 	client, err := river.NewClient(driver, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("worker: River: %w", err)
 	}
-	return &riverEngine[TDriver, TTx]{driver: driver, client: client, tx: tx, pinger: b.ping, lockMigrations: b.lockMigrations}, nil
+	return &riverEngine[TDriver, TTx]{driver: driver, client: client, store: store, pinger: b.ping, lockMigrations: b.lockMigrations}, nil
 }
 
 func (e *riverEngine[TDriver, TTx]) migrate(ctx context.Context) error {
@@ -132,30 +133,49 @@ func (e *riverEngine[TDriver, TTx]) completeAndNext(ctx context.Context, job *ri
 
 func (e *riverEngine[TDriver, TTx]) ping(ctx context.Context) error { return e.pinger(ctx) }
 
+func (e *riverEngine[TDriver, TTx]) createWebhookTable(ctx context.Context) error {
+	if err := e.store.CreateTable(ctx); err != nil {
+		return fmt.Errorf("worker: creating the table of the webhooks' cursors: %w", err)
+	}
+	return nil
+}
+
+func (e *riverEngine[TDriver, TTx]) enqueueWebhooks(ctx context.Context, d *webhook.Deliverer) (int, error) {
+	return webhook.Enqueue(ctx, e.client, e.store, d)
+}
+
 // inTx runs f in a transaction, committed when f succeeds.
 func (e *riverEngine[TDriver, TTx]) inTx(ctx context.Context, f func(tx TTx) error) error {
-	tx, err := e.tx.begin(ctx)
+	tx, err := e.store.Begin(ctx)
 	if err != nil {
 		return err
 	}
 	if err := f(tx); err != nil {
-		e.tx.rollback(context.WithoutCancel(ctx), tx)
+		e.store.Rollback(context.WithoutCancel(ctx), tx)
 		return err
 	}
-	return e.tx.commit(ctx, tx)
+	return e.store.Commit(ctx, tx)
 }
 
 // riverConfig is River's configuration of the worker: its queue of
 // Parallel jobs at a time, the three kinds of job, and the times that
-// policy.go explains.
-func (w *Worker) riverConfig() *river.Config {
+// policy.go explains; with a Deliverer, its deliveries and their queues
+// too, one per endpoint, beside the websites' queue.
+func (w *Worker) riverConfig() (*river.Config, error) {
 	workers := river.NewWorkers()
 	river.AddWorker(workers, &syncWorker{w: w})
 	river.AddWorker(workers, &reconcileWorker{w: w})
 	river.AddWorker(workers, &pruneWorker{w: w})
+	queues := map[string]river.QueueConfig{queueName: {MaxWorkers: w.cfg.Parallel}}
+	if d := w.cfg.Deliverer; d != nil {
+		if err := d.Register(workers); err != nil {
+			return nil, fmt.Errorf("worker: the webhooks' deliveries: %w", err)
+		}
+		maps.Copy(queues, d.Queues())
+	}
 	every := w.cfg.Every
 	return &river.Config{
-		Queues:                      map[string]river.QueueConfig{queueName: {MaxWorkers: w.cfg.Parallel}},
+		Queues:                      queues,
 		Workers:                     workers,
 		JobTimeout:                  jobTimeout(every),
 		RescueStuckJobsAfter:        rescueAfter(every),
@@ -163,7 +183,7 @@ func (w *Worker) riverConfig() *river.Config {
 		MaxAttempts:                 maxAttempts,
 		SoftStopTimeout:             stopTimeout - 5*time.Second,
 		Logger:                      slog.New(warnings{w.log.Handler()}),
-	}
+	}, nil
 }
 
 // warnings is a handler that passes on River's warnings and errors only.

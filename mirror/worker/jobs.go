@@ -35,7 +35,8 @@ type reconcileArgs struct {
 // Kind names the job in River's tables.
 func (reconcileArgs) Kind() string { return "ordermsg_website_reconcile" }
 
-// pruneArgs are the args of the job that removes old rows of mirror_runs.
+// pruneArgs are the args of the job that removes old rows of mirror_runs
+// and old changes.
 type pruneArgs struct{}
 
 // Kind names the job in River's tables.
@@ -123,22 +124,34 @@ type pruneWorker struct {
 	w *Worker
 }
 
-// Work removes the rows of mirror_runs older than KeepRuns, and runs
-// again an hour later.
+// Work removes the rows of mirror_runs older than KeepRuns, and the
+// changes older than KeepChanges when it is set, and runs again an hour
+// later.
 func (p *pruneWorker) Work(ctx context.Context, job *river.Job[pruneArgs]) error {
-	n, err := p.w.cfg.Mirror.PruneRuns(ctx, time.Now().Add(-p.w.cfg.KeepRuns))
+	cfg := p.w.cfg
+	n, err := cfg.Mirror.PruneRuns(ctx, time.Now().Add(-cfg.KeepRuns))
 	if err != nil {
 		return err
 	}
 	if n > 0 {
-		p.w.log.Info("removed old rows of mirror_runs", "rows", n, "older_than", p.w.cfg.KeepRuns.String())
+		p.w.log.Info("removed old rows of mirror_runs", "rows", n, "older_than", cfg.KeepRuns.String())
+	}
+	if cfg.KeepChanges > 0 {
+		n, err := cfg.Mirror.PruneChanges(ctx, time.Now().Add(-cfg.KeepChanges))
+		if err != nil {
+			return err
+		}
+		if n > 0 {
+			p.w.log.Info("removed old changes", "changes", n, "older_than", cfg.KeepChanges.String())
+		}
 	}
 	return p.w.again(ctx, job.JobRow, pruneArgs{}, time.Now().Add(pruneEvery))
 }
 
 // work runs the job of a website: it syncs the website with opts unless
-// the website left the list (the job then ends), and decides what comes
-// next from the run (see after).
+// the website left the list (the job then ends), enqueues the webhooks'
+// deliveries of what the run (or another worker) recorded, and decides
+// what comes next from the run (see after).
 func (w *Worker) work(ctx context.Context, job *rivertype.JobRow, id int64, opts mirror.Options, next river.JobArgs, period time.Duration) error {
 	site, ok := w.website(id)
 	if !ok {
@@ -147,6 +160,9 @@ func (w *Worker) work(ctx context.Context, job *rivertype.JobRow, id int64, opts
 	}
 	r := w.runOnce(ctx, site, opts)
 	w.logRun(job, site, r)
+	if r.Skipped == mirror.NotSkipped {
+		w.enqueueWebhooks(ctx)
+	}
 	return w.after(ctx, job, site, r, next, period)
 }
 

@@ -5,6 +5,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/ordermsg/ordermsg-go/mirror/webhook"
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 )
@@ -14,14 +15,9 @@ import (
 // caller keeps pool and closes it after Run returns. Several workers, on
 // one machine or many, share the websites through it.
 func PostgreSQLQueue(pool *pgxpool.Pool) *Queue {
-	tx := txOps[pgx.Tx]{
-		begin:    func(ctx context.Context) (pgx.Tx, error) { return pool.Begin(ctx) },
-		commit:   func(ctx context.Context, tx pgx.Tx) error { return tx.Commit(ctx) },
-		rollback: func(ctx context.Context, tx pgx.Tx) error { return tx.Rollback(ctx) },
-	}
 	b := backend{ping: pool.Ping, lockMigrations: func(ctx context.Context) (func(), error) { return migrationLock(ctx, pool) }}
 	return &Queue{open: func(cfg *river.Config) (engine, error) {
-		return newEngine(riverpgxv5.New(pool), cfg, tx, b)
+		return newEngine(riverpgxv5.New(pool), cfg, webhook.Store[pgx.Tx](webhook.PgxStore{Pool: pool}), b)
 	}}
 }
 

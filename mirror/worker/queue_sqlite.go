@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 
+	"github.com/ordermsg/ordermsg-go/mirror/webhook"
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riversqlite"
 )
@@ -15,11 +16,6 @@ import (
 // it after Run returns. The file takes one writer at a time: run one
 // worker per file.
 func SQLiteQueue(db *sql.DB) *Queue {
-	tx := txOps[*sql.Tx]{
-		begin:    func(ctx context.Context) (*sql.Tx, error) { return db.BeginTx(ctx, nil) },
-		commit:   func(_ context.Context, tx *sql.Tx) error { return tx.Commit() },
-		rollback: func(_ context.Context, tx *sql.Tx) error { return tx.Rollback() },
-	}
 	b := backend{
 		ping: db.PingContext,
 		// One worker per file: no other migrates at once.
@@ -30,6 +26,6 @@ func SQLiteQueue(db *sql.DB) *Queue {
 		pollOnly: true,
 	}
 	return &Queue{open: func(cfg *river.Config) (engine, error) {
-		return newEngine(riversqlite.New(db), cfg, tx, b)
+		return newEngine(riversqlite.New(db), cfg, webhook.Store[*sql.Tx](webhook.SQLiteStore{DB: db}), b)
 	}}
 }

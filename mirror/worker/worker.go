@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ordermsg/ordermsg-go/mirror"
+	"github.com/ordermsg/ordermsg-go/mirror/webhook"
 )
 
 // Events is told what the worker does, for metrics. Calls may come from several goroutines.
@@ -54,6 +55,10 @@ type Config struct {
 	// KeepRuns is the age past which rows of mirror_runs are removed
 	// (mirror.Mirror.PruneRuns), every hour; 0 is DefaultKeepRuns.
 	KeepRuns time.Duration
+	// KeepChanges, when above 0, is the age past which the mirror's
+	// changes are removed (mirror.Mirror.PruneChanges), every hour; 0
+	// keeps them all.
+	KeepChanges time.Duration
 	// Options are those of each run (Secrets beside each Website's).
 	Options mirror.Options
 	// Parallel is the number of websites this worker syncs at once; 0 is
@@ -61,6 +66,13 @@ type Config struct {
 	Parallel int
 	// Events, when set, is told of each run.
 	Events Events
+	// Deliverer, when set, delivers the mirror's changes to its webhook
+	// endpoints (webhook.FromMirror of Mirror): Run registers it with
+	// River, its queues beside the websites' (a slow endpoint never holds
+	// up a sync), creates its table of cursors, and enqueues the changes
+	// at start and after each run (webhook.Enqueue). An enqueue that
+	// fails is logged, and the next run's takes its changes.
+	Deliverer *webhook.Deliverer
 	// Logger, when set, gets a line per run and each refused list; River
 	// logs there its warnings and errors.
 	Logger *slog.Logger
@@ -83,8 +95,9 @@ func New(cfg Config) (*Worker, error) {
 		return nil, errors.New("worker: Config needs a Mirror, a Queue and Websites")
 	case cfg.Every < MinEvery:
 		return nil, fmt.Errorf("worker: Every %v: want at least %v", cfg.Every, MinEvery)
-	case cfg.ReconcileEvery < 0 || cfg.KeepRuns < 0 || cfg.Parallel < 0:
-		return nil, fmt.Errorf("worker: ReconcileEvery %v, KeepRuns %v, Parallel %d: none may be negative", cfg.ReconcileEvery, cfg.KeepRuns, cfg.Parallel)
+	case cfg.ReconcileEvery < 0 || cfg.KeepRuns < 0 || cfg.KeepChanges < 0 || cfg.Parallel < 0:
+		return nil, fmt.Errorf("worker: ReconcileEvery %v, KeepRuns %v, KeepChanges %v, Parallel %d: none may be negative",
+			cfg.ReconcileEvery, cfg.KeepRuns, cfg.KeepChanges, cfg.Parallel)
 	}
 	cfg.KeepRuns = cmp.Or(cfg.KeepRuns, DefaultKeepRuns)
 	cfg.Parallel = cmp.Or(cfg.Parallel, mirror.DefaultParallel)
@@ -108,13 +121,23 @@ func (w *Worker) Run(ctx context.Context) error {
 	if err := w.readList(); err != nil {
 		return err
 	}
-	e, err := w.cfg.Queue.open(w.riverConfig())
+	cfg, err := w.riverConfig()
+	if err != nil {
+		return err
+	}
+	e, err := w.cfg.Queue.open(cfg)
 	if err != nil {
 		return err
 	}
 	w.engine = e
 	if err := e.migrate(ctx); err != nil {
 		return err
+	}
+	if w.cfg.Deliverer != nil {
+		if err := e.createWebhookTable(ctx); err != nil {
+			return err
+		}
+		w.enqueueWebhooks(ctx)
 	}
 	if err := w.ensureJobs(ctx); err != nil {
 		return err
@@ -240,4 +263,20 @@ func (w *Worker) runOnce(ctx context.Context, site mirror.Website, opts mirror.O
 	}
 	w.cfg.Events.RunEnded(r)
 	return r
+}
+
+// enqueueWebhooks enqueues the deliveries of the changes that follow the
+// endpoints' cursors, when the worker has a Deliverer; a failure is
+// logged, never the run's.
+func (w *Worker) enqueueWebhooks(ctx context.Context) {
+	if w.cfg.Deliverer == nil {
+		return
+	}
+	n, err := w.engine.enqueueWebhooks(ctx, w.cfg.Deliverer)
+	switch {
+	case err != nil && ctx.Err() == nil:
+		w.log.Error("enqueueing the webhooks' deliveries failed; the next run tries again", "error", err)
+	case n > 0:
+		w.log.Info("webhook deliveries enqueued", "changes", n)
+	}
 }
