@@ -256,9 +256,10 @@ newmodule testuser
   unset GOWORK # as a user has it: the tests' own go commands find go.work files
   # What a module zip changes is the files, not the database: the
   # PostgreSQL cases ran in CI's test step, and skip here.
+  # -short: the long cases (soaks, processes) ran in CI's test step too.
   unset ORDERMSG_TEST_POSTGRES CI
   go get -t "${tested[@]/%/@$version}"
-  go test -count=1 "${tested[@]}"
+  go test -short -count=1 "${tested[@]}"
 )
 
 step "$version: every check passed"
