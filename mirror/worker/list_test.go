@@ -21,6 +21,7 @@ import (
 // goes on syncing it; a website that leaves the list is no longer synced,
 // and one that joins it is synced at once (Refresh).
 func TestWorkerKeepsTheLastGoodList(t *testing.T) {
+	t.Parallel() // each has a database and a fake of its own, and mostly waits for periods
 	be := mirrortest.Backends()[0]
 	target := be.New(t)
 	f := newFleet(t, 3)
@@ -82,6 +83,7 @@ func TestWorkerKeepsTheLastGoodList(t *testing.T) {
 // wait, while another website goes on each second; the refused run's row
 // says 429.
 func TestWorkerHonoursRetryAfter(t *testing.T) {
+	t.Parallel() // each has a database and a fake of its own, and mostly waits for periods
 	be := mirrortest.Backends()[0]
 	target := be.New(t)
 	f := newFleet(t, 2)
@@ -146,6 +148,7 @@ func TestWorkerHonoursRetryAfter(t *testing.T) {
 // count from zero again (the live job has no attempt and no error), and
 // it keeps being synced.
 func TestWorkerFailuresCountFromZeroAfterASuccess(t *testing.T) {
+	t.Parallel() // each has a database and a fake of its own, and mostly waits for periods
 	mirrortest.ForEach(t, func(t *testing.T, be mirrortest.Backend, target string) {
 		f := newFleet(t, 1)
 		site := f.sites[0]

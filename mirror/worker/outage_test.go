@@ -82,6 +82,7 @@ func (p *dbProxy) restore() {
 // Healthy fail; the worker goes on trying, and once the database is back
 // it is healthy again and syncs the websites, which end exact.
 func TestWorkerResumesAfterADatabaseOutage(t *testing.T) {
+	t.Parallel() // each has a database and a fake of its own, and mostly waits for periods
 	be := mirrortest.Backends()[1]
 	direct := be.New(t)
 	u, err := url.Parse(direct)

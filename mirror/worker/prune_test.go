@@ -27,6 +27,7 @@ func countChanges(t *testing.T, m *mirror.Mirror) int {
 // KeepChanges, on each backend: its prune job removes the changes recorded
 // longer ago than KeepChanges, the first sync's every one.
 func TestWorkerPrunesOldChanges(t *testing.T) {
+	t.Parallel() // each has a database and a fake of its own, and mostly waits for periods
 	mirrortest.ForEach(t, func(t *testing.T, be mirrortest.Backend, target string) {
 		f := newFleet(t, 1)
 		m, err := mirror.Open(context.Background(), be.Open(t, target), be.Backend)

@@ -14,6 +14,7 @@ import (
 // its runs of new records: an order the server deleted gets deleted_at,
 // which no run of new records would see, and the website ends exact.
 func TestWorkerReconcilesOnItsOwnPeriod(t *testing.T) {
+	t.Parallel() // each has a database and a fake of its own, and mostly waits for periods
 	be := mirrortest.Backends()[0]
 	target := be.New(t)
 	f := newFleet(t, 1)

@@ -51,6 +51,7 @@ func (rc *receiver) received() int {
 // change of the worker's first sync is delivered, retried once, and
 // nothing else is.
 func TestWorkerDeliversEveryChange(t *testing.T) {
+	t.Parallel() // each has a database and a fake of its own, and mostly waits for periods
 	mirrortest.ForEach(t, func(t *testing.T, be mirrortest.Backend, target string) {
 		f := newFleet(t, 1)
 		rc := &receiver{attempts: map[string]int{}, cursors: map[string]bool{}}

@@ -105,6 +105,7 @@ func startWorker(t *testing.T, be mirrortest.Backend, target string, cfg worker.
 // one live job (unique by its id); Events hears of
 // every run; Run returns nil when its context ends.
 func TestWorkerSyncsEveryWebsiteEachPeriod(t *testing.T) {
+	t.Parallel() // each has a database and a fake of its own, and mostly waits for periods
 	mirrortest.ForEach(t, func(t *testing.T, be mirrortest.Backend, target string) {
 		f := newFleet(t, 3)
 		const refusedID, refusedKey = 999, "refused-key-3f9a7c"
