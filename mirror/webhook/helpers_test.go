@@ -140,15 +140,7 @@ func newPGRiver(t testing.TB, d *webhook.Deliverer) *pgRiver {
 	if err := store.CreateTable(ctx); err != nil {
 		t.Fatal(err)
 	}
-	workers := river.NewWorkers()
-	if err := d.Register(workers); err != nil {
-		t.Fatal(err)
-	}
-	queues := d.Queues()
-	for name, q := range queues {
-		q.FetchPollInterval = 20 * time.Millisecond
-		queues[name] = q
-	}
+	workers, queues := fastWorkers(t, d)
 	client, err := river.NewClient(riverpgxv5.New(pool), &river.Config{
 		Queues:  queues,
 		Workers: workers,
@@ -177,4 +169,20 @@ func waitFor(t testing.TB, done <-chan struct{}, what string) {
 	case <-time.After(time.Minute):
 		t.Fatalf("gave up waiting for %s", what)
 	}
+}
+
+// fastWorkers registers d with new workers and returns them with d's
+// queues, each polled every 20 ms so that tests need not wait on River.
+func fastWorkers(t testing.TB, d *webhook.Deliverer) (*river.Workers, map[string]river.QueueConfig) {
+	t.Helper()
+	workers := river.NewWorkers()
+	if err := d.Register(workers); err != nil {
+		t.Fatal(err)
+	}
+	queues := d.Queues()
+	for name, q := range queues {
+		q.FetchPollInterval = 20 * time.Millisecond
+		queues[name] = q
+	}
+	return workers, queues
 }

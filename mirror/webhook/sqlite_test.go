@@ -7,7 +7,6 @@ import (
 	"net/http/httptest"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riversqlite"
@@ -50,15 +49,7 @@ func TestDeliverySQLite(t *testing.T) {
 	if err := store.CreateTable(ctx); err != nil {
 		t.Fatal(err)
 	}
-	workers := river.NewWorkers()
-	if err := d.Register(workers); err != nil {
-		t.Fatal(err)
-	}
-	queues := d.Queues()
-	for name, q := range queues {
-		q.FetchPollInterval = 20 * time.Millisecond
-		queues[name] = q
-	}
+	workers, queues := fastWorkers(t, d)
 	client, err := river.NewClient(riversqlite.New(db), &river.Config{Queues: queues, Workers: workers, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
