@@ -70,6 +70,8 @@ func BenchmarkWorkerPeriodCPU(b *testing.B) {
 					b.Fatalf("worker: %v", err)
 				}
 				b.ReportMetric(float64(period)/float64(shot), "period/oneshot-cpu")
+				b.ReportMetric(shot.Seconds(), "oneshot-cpu-s")
+				b.ReportMetric(period.Seconds(), "period-cpu-s")
 			}
 		})
 	}

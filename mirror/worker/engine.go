@@ -2,6 +2,7 @@ package worker
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"maps"
@@ -34,6 +35,9 @@ type engine interface {
 	// completeAndNext completes a running job and inserts its next, in
 	// one transaction.
 	completeAndNext(ctx context.Context, job *rivertype.JobRow, next river.InsertManyParams) error
+	// websitesAlone returns the websites that have a job of their own
+	// waiting or running.
+	websitesAlone(ctx context.Context) (map[int64]bool, error)
 	// ping reports whether the database answers.
 	ping(ctx context.Context) error
 	// createWebhookTable creates the table of the webhooks' cursors.
@@ -131,6 +135,31 @@ func (e *riverEngine[TDriver, TTx]) completeAndNext(ctx context.Context, job *ri
 	return nil
 }
 
+func (e *riverEngine[TDriver, TTx]) websitesAlone(ctx context.Context) (map[int64]bool, error) {
+	alone := map[int64]bool{}
+	params := river.NewJobListParams().Kinds(syncArgs{}.Kind()).States(liveStates...).First(jobListMax)
+	for {
+		res, err := e.client.JobList(ctx, params)
+		if err != nil {
+			return nil, fmt.Errorf("worker: reading the websites' own jobs: %w", err)
+		}
+		for _, job := range res.Jobs {
+			var args syncArgs
+			if err := json.Unmarshal(job.EncodedArgs, &args); err != nil {
+				return nil, fmt.Errorf("worker: the args of job %d: %w", job.ID, err)
+			}
+			alone[args.WebsiteID] = true
+		}
+		if len(res.Jobs) < jobListMax {
+			return alone, nil
+		}
+		params = params.After(res.LastCursor)
+	}
+}
+
+// jobListMax is the most jobs River lists at once.
+const jobListMax = 10_000
+
 func (e *riverEngine[TDriver, TTx]) ping(ctx context.Context) error { return e.pinger(ctx) }
 
 func (e *riverEngine[TDriver, TTx]) createWebhookTable(ctx context.Context) error {
@@ -158,15 +187,17 @@ func (e *riverEngine[TDriver, TTx]) inTx(ctx context.Context, f func(tx TTx) err
 }
 
 // riverConfig is River's configuration of the worker: its queue of
-// Parallel jobs at a time, the three kinds of job, and the times that
+// batches, one at a time, its queue of Parallel other jobs at a time, the
+// four kinds of job, and the times that
 // policy.go explains; with a Deliverer, its deliveries and their queues
 // too, one per endpoint, beside the websites' queue.
 func (w *Worker) riverConfig() (*river.Config, error) {
 	workers := river.NewWorkers()
+	river.AddWorker(workers, &batchWorker{w: w})
 	river.AddWorker(workers, &syncWorker{w: w})
 	river.AddWorker(workers, &reconcileWorker{w: w})
 	river.AddWorker(workers, &pruneWorker{w: w})
-	queues := map[string]river.QueueConfig{queueName: {MaxWorkers: w.cfg.Parallel}}
+	queues := map[string]river.QueueConfig{fleetQueue: {MaxWorkers: 1}, queueName: {MaxWorkers: w.cfg.Parallel}}
 	if d := w.cfg.Deliverer; d != nil {
 		if err := d.Register(workers); err != nil {
 			return nil, fmt.Errorf("worker: the webhooks' deliveries: %w", err)

@@ -143,10 +143,10 @@ func TestWorkerHonoursRetryAfter(t *testing.T) {
 	}
 }
 
-// A website that failed and then succeeds gets a new job, in the same
-// transaction as the old one's completion, on each backend: its failures
-// count from zero again (the live job has no attempt and no error), and
-// it keeps being synced.
+// A website whose run fails in its batch is retried by a job of its own,
+// which its first success ends, on each backend: the website is back in
+// its batch (its own job is gone, the batch's job has no attempt and no
+// error), and keeps being synced.
 func TestWorkerFailuresCountFromZeroAfterASuccess(t *testing.T) {
 	t.Parallel() // each has a database and a fake of its own, and mostly waits for periods
 	mirrortest.ForEach(t, func(t *testing.T, be mirrortest.Backend, target string) {
@@ -171,21 +171,25 @@ func TestWorkerFailuresCountFromZeroAfterASuccess(t *testing.T) {
 			Every:    time.Second,
 		})
 		// The failed run's orders and messages meet the two failures.
-		waitFor(t, db, time.Minute, "two ok runs after a failed one", func(runs []run) bool {
-			return countRuns(runs, "failed")[site.ID] >= 1 && countRuns(runs, "ok")[site.ID] >= 2
+		waitFor(t, db, time.Minute, "three ok runs after a failed one", func(runs []run) bool {
+			return countRuns(runs, "failed")[site.ID] >= 1 && countRuns(runs, "ok")[site.ID] >= 3
 		})
 		if err := stop(); err != nil {
 			t.Fatal(err)
 		}
-		var attempt, live int
-		var errs any
-		err = db.QueryRow(`SELECT count(*), coalesce(max(attempt), -1), max(errors) FROM river_job
-			WHERE kind = 'ordermsg_website_sync' AND state IN ('available', 'scheduled', 'retryable', 'running')`).Scan(&live, &attempt, &errs)
-		if err != nil {
-			t.Fatal(err)
+		live := func(kind string) (n, attempt int, errs any) {
+			err := db.QueryRow(`SELECT count(*), coalesce(max(attempt), -1), max(errors) FROM river_job
+				WHERE kind = '`+kind+`' AND state IN ('available', 'scheduled', 'retryable', 'running')`).Scan(&n, &attempt, &errs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return n, attempt, errs
 		}
-		if live != 1 || attempt != 0 || errs != nil {
-			t.Errorf("the website's live jobs: %d, attempt %d, errors %v; want one, attempt 0, no error", live, attempt, errs)
+		if n, _, _ := live("ordermsg_website_sync"); n != 0 {
+			t.Errorf("the website has %d live jobs of its own after its success, want none", n)
+		}
+		if n, attempt, errs := live("ordermsg_fleet_sync"); n != 1 || attempt > 1 || errs != nil {
+			t.Errorf("the batches: %d live, attempt %d, errors %v; want one, no failed attempt, no error", n, attempt, errs)
 		}
 	})
 }

@@ -8,10 +8,12 @@ const MinEvery = time.Second
 
 // Slack is how much later than its period a website's run may start: the
 // runs of a website start no further apart than Every plus Slack (when its
-// runs last less than Every and nothing holds it up: a failure, a 429's
+// batch lasts less than Every and nothing holds it up: a failure, a 429's
 // Retry-After). It covers River's scheduler, which makes a scheduled job
 // available every 5 s, its fetch, every second at most when no
-// notification comes, and the few milliseconds of the hold.
+// notification comes, the few milliseconds of the hold, and the runs
+// before the website's in its batch, which may take longer than the
+// period before.
 const Slack = 10 * time.Second
 
 // FailuresBeforeEvery is N: after this many failed runs in a row a website
@@ -34,9 +36,10 @@ func RetryWait(failures int, every time.Duration) time.Duration {
 	return min(wait, every)
 }
 
-// heldWait is how long a job waits before it tries a website again that
-// another run holds (a one-shot sync, a worker whose job was taken from it
-// as stuck).
+// heldWait is how long a website's own job waits before it tries the
+// website again that another run holds (a one-shot sync, a worker whose
+// job was taken from it as stuck); a batch leaves such a website to its
+// next period.
 func heldWait(every time.Duration) time.Duration { return min(every, 5*time.Second) }
 
 // jobTimeout is the longest a website's run may last: Every and 5 s. A
@@ -53,8 +56,10 @@ func jobTimeout(every time.Duration) time.Duration { return every + 5*time.Secon
 // of its killed run's start, within Every plus one minute.
 func rescueAfter(every time.Duration) time.Duration { return jobTimeout(every) + 3*time.Second }
 
-// completedRetention is how long River keeps a completed job: each
-// website leaves one per period, so this bounds them to about ten per
+// completedRetention is how long River keeps a completed job: a
+// website's own job that succeeded, a batch of a list of another size, a
+// job that succeeded after failures (followed by a new one). A website
+// leaves at most one per period, so this bounds them to about ten per
 // website (at least a minute's, at most a day's).
 func completedRetention(every time.Duration) time.Duration {
 	return min(max(10*every, time.Minute), 24*time.Hour)

@@ -61,10 +61,12 @@ type Config struct {
 	KeepChanges time.Duration
 	// Options are those of each run (Secrets beside each Website's).
 	Options mirror.Options
-	// Parallel is the number of websites this worker syncs at once; 0 is
+	// Parallel is the number of websites this worker syncs at once, in its
+	// batches and in the websites' own jobs together; 0 is
 	// mirror.DefaultParallel.
 	Parallel int
-	// Events, when set, is told of each run.
+	// Events, when set, is told of each run: RunStarted once it has a slot,
+	// RunEnded before the slot is given back.
 	Events Events
 	// Deliverer, when set, delivers the mirror's changes to its webhook
 	// endpoints (webhook.FromMirror of Mirror): Run registers it with
@@ -84,6 +86,9 @@ type Worker struct {
 	log     *slog.Logger
 	list    atomic.Pointer[websiteList]
 	refresh chan struct{}
+	// slots holds a value for each website being synced: Parallel at most,
+	// in the batches and in the websites' own jobs together.
+	slots   chan struct{}
 	running atomic.Bool
 	engine  engine // set by Run before the first job
 }
@@ -108,7 +113,7 @@ func New(cfg Config) (*Worker, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Worker{cfg: cfg, log: log, refresh: make(chan struct{}, 1)}, nil
+	return &Worker{cfg: cfg, log: log, refresh: make(chan struct{}, 1), slots: make(chan struct{}, cfg.Parallel)}, nil
 }
 
 // Run migrates River's tables, reads the websites and syncs them until ctx
@@ -250,7 +255,8 @@ func (noEvents) RunStarted(int64)              {}
 func (noEvents) RunEnded(mirror.WebsiteResult) {}
 
 // runOnce syncs site once through the mirror's hold (mirror.SyncFleet of
-// that website alone), telling Events, and returns what it did.
+// that website alone), telling Events of its start, and returns what it
+// did.
 func (w *Worker) runOnce(ctx context.Context, site mirror.Website, opts mirror.Options) mirror.WebsiteResult {
 	w.cfg.Events.RunStarted(site.ID)
 	// Done is called before SyncFleet returns.
@@ -261,7 +267,6 @@ func (w *Worker) runOnce(ctx context.Context, site mirror.Website, opts mirror.O
 	if got != nil {
 		r = *got
 	}
-	w.cfg.Events.RunEnded(r)
 	return r
 }
 
