@@ -154,7 +154,7 @@ func (r *workerRun) run(ctx context.Context) error {
 		return &localFailure{err}
 	}
 	defer closeQueue()
-	logger := slog.New(slog.NewTextHandler(maskedWriter{w: a.stderr, list: list}, nil))
+	logger := slog.New(slog.NewTextHandler(maskedWriter{w: a.stderr, list: list}, &slog.HandlerOptions{Level: workerLogLevel(a.verbose)}))
 	cfg := worker.Config{
 		Mirror: m, Queue: queue, Websites: func() ([]mirror.Website, error) { return list.read(ctx) },
 		Every: r.every, ReconcileEvery: r.reconcileEvery, KeepRuns: r.keepRuns, KeepChanges: r.keepChanges,
@@ -181,6 +181,16 @@ func (r *workerRun) run(ctx context.Context) error {
 		return &localFailure{f.target.hide(fmt.Errorf("%s: %w", f.target.name, err))}
 	}
 	return nil
+}
+
+// workerLogLevel is the level of the worker's log: a line per batch, per
+// failure and per run of a website alone; with -v also a line per website
+// of each batch.
+func workerLogLevel(verbose bool) slog.Level {
+	if verbose {
+		return slog.LevelDebug
+	}
+	return slog.LevelInfo
 }
 
 // workerRoutes is the mux of --metrics ADDR: /metrics, served by metrics,

@@ -57,7 +57,8 @@ func TestWorkerRefusesBadStarts(t *testing.T) {
 }
 
 // TestWorkerRereadsFileOnSIGHUP runs a SQLite worker, its --db from
-// ORDERMSG_DB, with --metrics: /healthz answers 200 once it runs. FILE
+// ORDERMSG_DB, with --metrics and -v (a line per website's run): /healthz
+// answers 200 once it runs. FILE
 // made readable by others, then naming a website twice, is refused on
 // SIGHUP with a clear message, and the worker goes on with the last good
 // list; FILE with a website added is read on SIGHUP and the website
@@ -75,7 +76,7 @@ func TestWorkerRereadsFileOnSIGHUP(t *testing.T) {
 	addr := free.Addr().String()
 	free.Close()
 	db := filepath.Join(t.TempDir(), "m.db")
-	cmd := command(t, "", map[string]string{envBaseURL: srv.URL, envDB: db}, "sync", "--websites", file, "--every", "1s", "--metrics", addr)
+	cmd := command(t, "", map[string]string{envBaseURL: srv.URL, envDB: db}, "sync", "--websites", file, "--every", "1s", "--metrics", addr, "-v")
 	var stdout strings.Builder
 	stderr := &lockedBuilder{}
 	cmd.Stdout, cmd.Stderr = &stdout, stderr

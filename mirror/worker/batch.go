@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"fmt"
+	"log/slog"
 	"slices"
 	"sync"
 	"time"
@@ -20,8 +22,9 @@ import (
 // (BENCHMARKS.md); several batches let several workers share a fleet.
 const batchSize = 50
 
-// fleetQueue is the River queue of the batches: one batch at a time per
-// worker, its websites Parallel at once.
+// fleetQueue is the River queue of the batches: up to Parallel at once on
+// a worker, so that a slow website holds up no other batch; the slots
+// they share bound their websites at once to Parallel.
 const fleetQueue = "ordermsg_fleet"
 
 // batchArgs are the args of a batch's job: which of how many batches.
@@ -56,13 +59,13 @@ type batchWorker struct {
 }
 
 // Work syncs the websites of the batch that have no job of their own (a
-// website whose run failed has one until it succeeds), in the order of
-// their ids, so that each starts at about the same time of each period,
-// and has the batch run again one Every after this run's start. A batch
-// that its timeout cuts short keeps what its runs read, and is retried
-// (NextRetry): its first websites then take less time.
-// A batch of another number of batches than the list now makes ends: the
-// list changed, and ensureJobs gave it batches of its own.
+// website whose run failed has one until it succeeds), and has the batch
+// run again one Every after this run's start. A batch of another number
+// of batches than the list now makes ends: the list changed, and
+// ensureJobs gave it batches of its own. A batch that its timeout cuts
+// short keeps what its runs read, and is retried (NextRetry), beginning
+// with the websites it did not reach (batchSites). One that the worker's
+// stop cuts short is made available again at once, for another worker.
 func (b *batchWorker) Work(ctx context.Context, job *river.Job[batchArgs]) error {
 	w := b.w
 	list := w.list.Load()
@@ -74,30 +77,40 @@ func (b *batchWorker) Work(ctx context.Context, job *river.Job[batchArgs]) error
 	if err != nil {
 		return err
 	}
-	var sites []mirror.Website
-	for id, s := range list.byID {
-		if batchOf(id, job.Args.Batches) == job.Args.Batch && !alone[id] {
-			sites = append(sites, s)
-		}
-	}
-	slices.SortFunc(sites, func(a, b mirror.Website) int { return cmp.Compare(a.ID, b.ID) })
 	start := time.Now()
-	out, err := w.syncBatch(ctx, sites)
+	out, err := w.syncBatch(ctx, job.Args, w.batchSites(list, job.Args, alone))
 	switch {
+	case out.stopped:
+		return river.JobSnooze(0)
 	case ctx.Err() != nil:
 		return ctx.Err()
 	case err != nil:
 		return err
 	}
-	if len(out.retries) > 0 {
-		if err := w.engine.insert(ctx, out.retries); err != nil {
-			return err
-		}
-	}
 	if out.synced {
 		w.enqueueWebhooks(ctx)
 	}
 	return w.again(ctx, job.JobRow, job.Args, start.Add(w.cfg.Every))
+}
+
+// batchSites returns the websites of list in batch that have no job of
+// their own, those whose last run on this worker began longest ago first
+// (those it never ran first of all, by id): from one period to the next
+// each starts at about the same time, and a batch that its timeout cut
+// short begins with the websites it did not reach.
+func (w *Worker) batchSites(list *websiteList, batch batchArgs, alone map[int64]bool) []mirror.Website {
+	var sites []mirror.Website
+	for id, s := range list.byID {
+		if batchOf(id, batch.Batches) == batch.Batch && !alone[id] {
+			sites = append(sites, s)
+		}
+	}
+	w.startsMu.Lock()
+	defer w.startsMu.Unlock()
+	slices.SortFunc(sites, func(a, b mirror.Website) int {
+		return cmp.Or(w.lastStart[a.ID].Compare(w.lastStart[b.ID]), cmp.Compare(a.ID, b.ID))
+	})
+	return sites
 }
 
 // NextRetry is the retry of a batch that failed before its websites ran
@@ -109,19 +122,21 @@ func (b *batchWorker) NextRetry(job *river.Job[batchArgs]) time.Time {
 // Timeout is the longest a batch lasts: that of a website's run.
 func (b *batchWorker) Timeout(*river.Job[batchArgs]) time.Duration { return jobTimeout(b.w.cfg.Every) }
 
-// batchOutcome is what a batch's runs leave to do.
+// batchOutcome is what a batch's runs did.
 type batchOutcome struct {
-	// retries are the jobs of the websites whose run failed: each is
-	// retried alone from now on, until it succeeds.
-	retries []river.InsertManyParams
 	// synced reports that a run was not skipped, so that it may have
 	// recorded changes.
 	synced bool
+	// stopped reports that the worker's stop left websites of the batch
+	// that it did not start.
+	stopped bool
 }
 
-// syncBatch syncs sites in one SyncFleet, each once it has one of the
-// worker's slots, telling Events and logging each run.
-func (w *Worker) syncBatch(ctx context.Context, sites []mirror.Website) (batchOutcome, error) {
+// syncBatch syncs the sites of batch in one SyncFleet, each once it has
+// one of the slots the worker's batches share, telling Events of each run, logging each
+// failure and the batch in one line. A website whose run fails gets a job
+// of its own at once (retryFailures).
+func (w *Worker) syncBatch(ctx context.Context, batch batchArgs, sites []mirror.Website) (batchOutcome, error) {
 	var (
 		mu      sync.Mutex
 		started = map[int64]mirror.Website{} // taken, not done
@@ -130,6 +145,7 @@ func (w *Worker) syncBatch(ctx context.Context, sites []mirror.Website) (batchOu
 	websites := func(yield func(mirror.Website) bool) {
 		for _, s := range sites {
 			if !w.takeSlot(ctx) {
+				out.stopped = ctx.Err() == nil
 				return
 			}
 			mu.Lock()
@@ -141,22 +157,32 @@ func (w *Worker) syncBatch(ctx context.Context, sites []mirror.Website) (batchOu
 			}
 		}
 	}
+	failures, retried := w.retryFailures(ctx, len(sites))
 	done := func(r mirror.WebsiteResult) {
 		mu.Lock()
 		site := started[r.WebsiteID]
 		delete(started, r.WebsiteID)
 		mu.Unlock()
-		w.ended(site, r, "ordermsg_fleet_sync", 0)
+		w.ended(r)
+		w.releaseSlot()
+		w.logRun(batch.Kind(), 0, site.Secrets, r, slog.LevelDebug)
 		out.synced = out.synced || r.Skipped == mirror.NotSkipped
-		if r.Err != nil && ctx.Err() == nil {
-			out.retries = append(out.retries, jobAt(syncArgs{WebsiteID: r.WebsiteID, FailuresBefore: 1}, retryAt(r, 1, w.cfg.Every)))
+		if r.Err != nil && !stoppedBy(ctx, r.Err) {
+			failures <- jobAt(syncArgs{WebsiteID: r.WebsiteID, FailuresBefore: 1}, retryAt(r, 1, w.cfg.Every))
 		}
 	}
-	_, err := w.cfg.Mirror.SyncFleet(ctx, websites, &mirror.FleetOptions{Options: w.cfg.Options, Parallel: w.cfg.Parallel, Done: done})
+	start := time.Now()
+	res, err := w.cfg.Mirror.SyncFleet(ctx, websites, &mirror.FleetOptions{Options: w.cfg.Options, Parallel: w.cfg.Parallel, Done: done})
+	close(failures)
 	// A website taken when ctx ended may not have reached a run.
-	for _, s := range started {
-		w.ended(s, mirror.WebsiteResult{WebsiteID: s.ID, Err: ctx.Err()}, "ordermsg_fleet_sync", 0)
+	for id := range started {
+		w.ended(mirror.WebsiteResult{WebsiteID: id, Err: ctx.Err()})
+		w.releaseSlot()
 	}
+	retried()
+	w.log.Info("batch synced", "batch", batch.Batch, "of", batch.Batches, "websites", len(sites),
+		"synced", res.Synced, "failed", res.Failed, "skipped", res.Skipped,
+		"orders", fmt.Sprint(res.Orders), "messages", fmt.Sprint(res.Messages), "seconds", time.Since(start).Seconds())
 	var fleetErr *mirror.FleetError
 	if err != nil && !errors.As(err, &fleetErr) && ctx.Err() == nil {
 		return out, err
@@ -164,12 +190,45 @@ func (w *Worker) syncBatch(ctx context.Context, sites []mirror.Website) (batchOu
 	return out, nil
 }
 
-// ended tells Events of the end of a website's run r, gives back its slot
-// and logs it.
-func (w *Worker) ended(site mirror.Website, r mirror.WebsiteResult, kind string, failures int) {
+// stoppedBy reports whether err is that of a run that ctx's end stopped,
+// rather than a failure of the website.
+func stoppedBy(ctx context.Context, err error) bool {
+	return ctx.Err() != nil && errors.Is(err, ctx.Err())
+}
+
+// retryFailures inserts each job sent on failures (up to n of them) as it
+// comes, so that a website that failed early in a long batch is retried
+// on time; an insert that fails is logged, and the website's batch syncs
+// it next period. The inserts outlive ctx, so that a failure's growing
+// waits are kept when the batch is stopped. wait, called after failures
+// is closed, returns once the last insert is done.
+func (w *Worker) retryFailures(ctx context.Context, n int) (failures chan<- river.InsertManyParams, wait func()) {
+	jobs := make(chan river.InsertManyParams, n)
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for job := range jobs {
+			insertCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), insertTimeout)
+			if err := w.engine.insert(insertCtx, []river.InsertManyParams{job}); err != nil {
+				w.log.Error("a website that failed gets no job of its own; its batch syncs it next period",
+					"website", job.Args.(syncArgs).WebsiteID, "error", err)
+			}
+			cancel()
+		}
+	})
+	return jobs, wg.Wait
+}
+
+// insertTimeout bounds the insert of a failed website's job.
+const insertTimeout = 10 * time.Second
+
+// ended notes the start of a website's run r and tells Events of its end.
+func (w *Worker) ended(r mirror.WebsiteResult) {
+	if !r.Started.IsZero() {
+		w.startsMu.Lock()
+		w.lastStart[r.WebsiteID] = r.Started
+		w.startsMu.Unlock()
+	}
 	w.cfg.Events.RunEnded(r)
-	w.releaseSlot()
-	w.logRun(kind, failures, site.Secrets, r)
 }
 
 // retryAt is when a website whose run r was its failures-th failure in a
@@ -187,13 +246,21 @@ func retryAt(r mirror.WebsiteResult, failures int, every time.Duration) time.Tim
 	return started.Add(RetryWait(failures, every))
 }
 
-// takeSlot waits for one of the worker's Parallel slots of websites, and
-// reports false when ctx ends first.
+// takeSlot waits for one of the worker's Parallel slots of the batches'
+// websites, and reports false when ctx ends or the worker stops first: a
+// stopping worker starts no website.
 func (w *Worker) takeSlot(ctx context.Context) bool {
+	select {
+	case <-w.stopping:
+		return false
+	default:
+	}
 	select {
 	case w.slots <- struct{}{}:
 		return true
 	case <-ctx.Done():
+		return false
+	case <-w.stopping:
 		return false
 	}
 }

@@ -3,8 +3,10 @@ package worker_test
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -61,10 +63,9 @@ func (f *inFlight) RunEnded(r mirror.WebsiteResult) {
 	f.ended[r.WebsiteID]++
 }
 
-// A worker syncs Parallel websites at once at most, in its batches and in
-// the jobs of websites that failed together, on each backend: with a
-// service that answers slowly, eight websites and one whose key is
-// refused (retried alone) reach two at once and never three.
+// A worker syncs Parallel websites of its batches at once at most, on
+// each backend: with a service that answers slowly, eight websites in one
+// batch reach two at once and never three.
 func TestWorkerSyncsParallelWebsitesAtMost(t *testing.T) {
 	t.Parallel() // each has a database and a fake of its own, and mostly waits for periods
 	mirrortest.ForEach(t, func(t *testing.T, be mirrortest.Backend, target string) {
@@ -72,24 +73,19 @@ func TestWorkerSyncsParallelWebsitesAtMost(t *testing.T) {
 			ordermsgtest.WithLatency(30*time.Millisecond))
 		t.Cleanup(srv.Close)
 		sites := websitesOf(t, srv)
-		refused, err := ordermsg.NewClient(srv.URL, "refused-key-77c1")
-		if err != nil {
-			t.Fatal(err)
-		}
-		sites = append(sites, mirror.Website{ID: 999, Client: refused})
 		ev := &inFlight{ended: map[int64]int{}}
 		_, db, stop := startWorker(t, be, target, worker.Config{
 			Websites: func() ([]mirror.Website, error) { return sites, nil },
 			Every:    time.Second, Parallel: 2, Events: ev,
 		})
-		waitFor(t, db, time.Minute, "two ok runs of each good website and two failed of the refused one", func(runs []run) bool {
+		waitFor(t, db, time.Minute, "two ok runs of each website", func(runs []run) bool {
 			ok := countRuns(runs, "ok")
-			for _, s := range sites[:len(sites)-1] {
+			for _, s := range sites {
 				if ok[s.ID] < 2 {
 					return false
 				}
 			}
-			return countRuns(runs, "failed")[999] >= 2
+			return true
 		})
 		if err := stop(); err != nil {
 			t.Fatal(err)
@@ -186,4 +182,170 @@ func TestWorkerSpreadsAGrowingListOverBatches(t *testing.T) {
 			t.Errorf("live batches: %v, want %v", live, want)
 		}
 	})
+}
+
+// lockedBuffer is a log that the test reads while the worker writes it.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf strings.Builder
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// At the info level a batch logs one line, and each of its websites none,
+// while a failure logs a warning with the key masked; at the debug level
+// each website's run logs a line too.
+func TestWorkerLogsABatchInOneLine(t *testing.T) {
+	t.Parallel() // each has a database and a fake of its own, and mostly waits for periods
+	be := mirrortest.Backends()[0]
+	for _, level := range []slog.Level{slog.LevelInfo, slog.LevelDebug} {
+		f := newFleet(t, 3)
+		const refusedKey = "refused-key-5d0c2e"
+		sites := append(f.sites, f.website(t, 999, refusedKey))
+		log := &lockedBuffer{}
+		_, db, stop := startWorker(t, be, be.New(t), worker.Config{
+			Websites: func() ([]mirror.Website, error) { return sites, nil },
+			Every:    time.Second, Logger: slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: level})),
+		})
+		waitFor(t, db, time.Minute, "two ok runs of each good website", func(runs []run) bool {
+			ok := countRuns(runs, "ok")
+			return ok[f.sites[0].ID] >= 2 && ok[f.sites[1].ID] >= 2 && ok[f.sites[2].ID] >= 2
+		})
+		if err := stop(); err != nil {
+			t.Fatal(err)
+		}
+		text := log.String()
+		batches, synced := strings.Count(text, `msg="batch synced" batch=0 of=1 websites=`), strings.Count(text, `msg="website synced"`)
+		switch {
+		case batches < 2:
+			t.Errorf("level %v: %d lines of a batch, want one per period:\n%s", level, batches, text)
+		case level == slog.LevelInfo && synced > 0:
+			t.Errorf("level %v: %d lines of a website synced in a batch, want none:\n%s", level, synced, text)
+		case level == slog.LevelDebug && synced < 6:
+			t.Errorf("level %v: %d lines of a website synced, want one per run:\n%s", level, synced, text)
+		case !strings.Contains(text, `msg="website failed" website=999`) || strings.Contains(text, refusedKey):
+			t.Errorf("level %v: want the refused website's failure, its key masked:\n%s", level, text)
+		}
+	}
+}
+
+// startTimes records when each run starts, and counts those that start
+// once the test has set stopping.
+type startTimes struct {
+	stopping atomic.Bool
+	late     atomic.Int32
+}
+
+func (s *startTimes) RunStarted(int64) {
+	if s.stopping.Load() {
+		s.late.Add(1)
+	}
+}
+
+func (s *startTimes) RunEnded(mirror.WebsiteResult) {}
+
+// slowFleet is a fake of n websites that answers after latency, and their
+// Websites.
+func slowFleet(t *testing.T, n int, latency time.Duration) []mirror.Website {
+	t.Helper()
+	srv := ordermsgtest.NewServer(ordermsgtest.Generate(ordermsgtest.Config{Seed: 53, Websites: n, OrdersPerWebsite: 1, MessagesPerWebsite: 1}),
+		ordermsgtest.WithLatency(latency))
+	t.Cleanup(srv.Close)
+	return websitesOf(t, srv)
+}
+
+// A worker told to stop starts no website more: a batch of slow websites
+// in progress, one at a time, ends with the run under way, and Run returns
+// well before the batch would have.
+func TestWorkerStartsNoWebsiteAfterItsStop(t *testing.T) {
+	t.Parallel() // each has a database and a fake of its own, and mostly waits for periods
+	be := mirrortest.Backends()[0]
+	sites := slowFleet(t, 12, 300*time.Millisecond)
+	ev := &startTimes{}
+	_, db, stop := startWorker(t, be, be.New(t), worker.Config{
+		Websites: func() ([]mirror.Website, error) { return sites, nil },
+		Every:    time.Minute, Parallel: 1, Events: ev,
+	})
+	waitFor(t, db, time.Minute, "a first ok run", func(runs []run) bool { return len(countRuns(runs, "ok")) > 0 })
+	ev.stopping.Store(true)
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	// The one slot may have been taken as the stop began.
+	if late := ev.late.Load(); late > 1 {
+		t.Errorf("%d websites started after the stop began, want at most the one under way", late)
+	}
+	if n := len(countRuns(runsOf(t, db), "ok")); n == len(sites) {
+		t.Errorf("every website of the batch was synced: the stop did not cut it short")
+	}
+}
+
+// A website that fails first in a long batch is retried by its own job
+// RetryWait after its failed run, while the batch still runs: the batch
+// does not hold its retry up.
+func TestWorkerRetriesAFailureBeforeItsBatchEnds(t *testing.T) {
+	t.Parallel() // each has a database and a fake of its own, and mostly waits for periods
+	be := mirrortest.Backends()[0]
+	sites := slowFleet(t, 16, 300*time.Millisecond)
+	refused, err := ordermsg.NewClient(sites[0].Client.BaseURL(), "refused-key-9a41")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Id 1, below the fake's: the batch runs it first.
+	sites = append(sites, mirror.Website{ID: 1, Client: refused})
+	_, db, stop := startWorker(t, be, be.New(t), worker.Config{
+		Websites: func() ([]mirror.Website, error) { return sites, nil },
+		Every:    time.Minute, Parallel: 1,
+	})
+	runs := waitFor(t, db, time.Minute, "two failed runs of the refused website, an ok run of each other", func(runs []run) bool {
+		return countRuns(runs, "failed")[1] >= 2 && len(countRuns(runs, "ok")) == len(sites)-1
+	})
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	var failed []run
+	var lastOK time.Time
+	for _, r := range runs {
+		switch {
+		case r.site == 1:
+			failed = append(failed, r)
+		case r.status == "ok" && r.finished.After(lastOK):
+			lastOK = r.finished
+		}
+	}
+	wait := failed[1].started.Sub(failed[0].started)
+	// RetryWait(1) is 5 s; River's fetch polls every second.
+	if wantMin, wantMax := worker.RetryWait(1, time.Minute), worker.RetryWait(1, time.Minute)+3*time.Second; wait < wantMin || wait > wantMax {
+		t.Errorf("the refused website ran again %v after its first failure, want %v to %v", wait, wantMin, wantMax)
+	}
+	if !failed[1].started.Before(lastOK) {
+		t.Errorf("the retry started at %v, after the batch's last run ended (%v): want it during the batch", failed[1].started, lastOK)
+	}
+}
+
+// A batch that its timeout (Every + 5 s) cuts short reaches, when it is
+// retried, the websites it did not reach: with websites too slow for one
+// period, every website is synced all the same.
+func TestWorkerReachesTheWebsitesACutBatchLeft(t *testing.T) {
+	t.Parallel() // each has a database and a fake of its own, and mostly waits for periods
+	be := mirrortest.Backends()[0]
+	sites := slowFleet(t, 14, 300*time.Millisecond)
+	_, db, stop := startWorker(t, be, be.New(t), worker.Config{
+		Websites: func() ([]mirror.Website, error) { return sites, nil },
+		Every:    time.Second, Parallel: 1,
+	})
+	waitFor(t, db, 90*time.Second, "an ok run of each website", func(runs []run) bool { return len(countRuns(runs, "ok")) == len(sites) })
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
 }

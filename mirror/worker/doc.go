@@ -13,8 +13,8 @@
 // alone (never a key: the key comes from the websites the worker was
 // given): River retries it with growing waits (RetryWait), a 429 snoozes
 // it for its Retry-After, and its first success ends it, the website back
-// in its batch. Batches and websites' own jobs share the worker's Parallel
-// slots. Every run goes through the mirror's hold of the website, so a
+// in its batch. A worker syncs Parallel websites of its batches at once,
+// and runs Parallel websites' own jobs besides. Every run goes through the mirror's hold of the website, so a
 // website is never synced by two at once, and its row in mirror_runs
 // starts once it is held. PostgreSQL uses River's pgx v5 driver, SQLite
 // River's SQLite driver over database/sql.

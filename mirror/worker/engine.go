@@ -51,9 +51,12 @@ type engine interface {
 type backend struct {
 	ping           func(ctx context.Context) error
 	lockMigrations func(ctx context.Context) (unlock func(), err error)
-	// pollOnly has River poll for jobs (every second) rather than listen
-	// for them.
+	// pollOnly has River poll for jobs (every fetchPoll) rather than
+	// listen for them.
 	pollOnly bool
+	// fetchPoll, when above 0, is River's FetchPollInterval (else its
+	// default, a second).
+	fetchPoll time.Duration
 }
 
 // riverEngine is the engine of a River driver.
@@ -71,6 +74,9 @@ type riverEngine[TDriver riverdriver.Driver[TTx], TTx any] struct {
 // newEngine makes the River client of driver with cfg.
 func newEngine[TDriver riverdriver.Driver[TTx], TTx any](driver TDriver, cfg *river.Config, store webhook.Store[TTx], b backend) (engine, error) {
 	cfg.PollOnly = b.pollOnly
+	if b.fetchPoll > 0 {
+		cfg.FetchPollInterval = b.fetchPoll
+	}
 	client, err := river.NewClient(driver, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("worker: River: %w", err)
@@ -187,8 +193,9 @@ func (e *riverEngine[TDriver, TTx]) inTx(ctx context.Context, f func(tx TTx) err
 }
 
 // riverConfig is River's configuration of the worker: its queue of
-// batches, one at a time, its queue of Parallel other jobs at a time, the
-// four kinds of job, and the times that
+// batches and its queue of other jobs, Parallel jobs at a time each (the
+// slots of the batches bound their websites at once), the four kinds of
+// job, and the times that
 // policy.go explains; with a Deliverer, its deliveries and their queues
 // too, one per endpoint, beside the websites' queue.
 func (w *Worker) riverConfig() (*river.Config, error) {
@@ -197,7 +204,7 @@ func (w *Worker) riverConfig() (*river.Config, error) {
 	river.AddWorker(workers, &syncWorker{w: w})
 	river.AddWorker(workers, &reconcileWorker{w: w})
 	river.AddWorker(workers, &pruneWorker{w: w})
-	queues := map[string]river.QueueConfig{fleetQueue: {MaxWorkers: 1}, queueName: {MaxWorkers: w.cfg.Parallel}}
+	queues := map[string]river.QueueConfig{fleetQueue: {MaxWorkers: w.cfg.Parallel}, queueName: {MaxWorkers: w.cfg.Parallel}}
 	if d := w.cfg.Deliverer; d != nil {
 		if err := d.Register(workers); err != nil {
 			return nil, fmt.Errorf("worker: the webhooks' deliveries: %w", err)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
 	"time"
 
@@ -69,9 +70,15 @@ func liveUnique(queue string) river.InsertOpts {
 }
 
 // jobAt is the insertion of a job of args at the given time, with the
-// options of its args.
+// options of its args. A time that has come leaves the job available at
+// once: River would insert it scheduled, for its scheduler to make
+// available up to 5 s later.
 func jobAt(args river.JobArgs, at time.Time) river.InsertManyParams {
-	return river.InsertManyParams{Args: args, InsertOpts: &river.InsertOpts{ScheduledAt: at}}
+	opts := &river.InsertOpts{}
+	if at.After(time.Now()) {
+		opts.ScheduledAt = at
+	}
+	return river.InsertManyParams{Args: args, InsertOpts: opts}
 }
 
 // ensureJobs gives the list its batches, every website of it its
@@ -181,9 +188,8 @@ type jobPlan struct {
 	period time.Duration
 }
 
-// work runs a website's job: it syncs the website with plan's options, in
-// one of the worker's slots, unless the website left the list (the job
-// then ends), enqueues the webhooks' deliveries of what the run (or
+// work runs a website's job: it syncs the website with plan's options,
+// unless the website left the list (the job then ends), enqueues the webhooks' deliveries of what the run (or
 // another worker) recorded, and decides what comes next from the run (see
 // after).
 func (w *Worker) work(ctx context.Context, job *rivertype.JobRow, id int64, plan jobPlan) error {
@@ -192,11 +198,9 @@ func (w *Worker) work(ctx context.Context, job *rivertype.JobRow, id int64, plan
 		w.log.Info("website left the list: its job ends", "website", id, "job", job.Kind)
 		return nil
 	}
-	if !w.takeSlot(ctx) {
-		return ctx.Err()
-	}
 	r := w.runOnce(ctx, site, plan.opts)
-	w.ended(site, r, job.Kind, plan.failuresBefore+job.Attempt-1)
+	w.ended(r)
+	w.logRun(job.Kind, plan.failuresBefore+job.Attempt-1, site.Secrets, r, slog.LevelInfo)
 	if r.Skipped == mirror.NotSkipped {
 		w.enqueueWebhooks(ctx)
 	}
@@ -274,15 +278,18 @@ func maskedText(err error, secrets []string) string {
 }
 
 // logRun logs the end of a website's run r in a job of kind, its failure
-// masked with secrets; failures are those in a row before it.
-func (w *Worker) logRun(kind string, failures int, secrets []string, r mirror.WebsiteResult) {
+// masked with secrets (failures are those in a row before it); a run that
+// succeeded or was skipped is logged at level, one that failed as a
+// warning.
+func (w *Worker) logRun(kind string, failures int, secrets []string, r mirror.WebsiteResult, level slog.Level) {
+	ctx := context.Background()
 	switch {
 	case r.Skipped != mirror.NotSkipped:
-		w.log.Info("website skipped", "website", r.WebsiteID, "why", r.Skipped.String())
+		w.log.Log(ctx, level, "website skipped", "website", r.WebsiteID, "why", r.Skipped.String())
 	case r.Err != nil:
 		w.log.Warn("website failed", "website", r.WebsiteID, "job", kind, "failures", failures+1, "error", maskedText(r.Err, secrets))
 	default:
-		w.log.Info("website synced", "website", r.WebsiteID, "job", kind,
+		w.log.Log(ctx, level, "website synced", "website", r.WebsiteID, "job", kind,
 			"orders", fmt.Sprint(r.Orders), "messages", fmt.Sprint(r.Messages), "seconds", r.Finished.Sub(r.Started).Seconds())
 	}
 }

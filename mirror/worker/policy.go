@@ -11,7 +11,7 @@ const MinEvery = time.Second
 // batch lasts less than Every and nothing holds it up: a failure, a 429's
 // Retry-After). It covers River's scheduler, which makes a scheduled job
 // available every 5 s, its fetch, every second at most when no
-// notification comes, the few milliseconds of the hold, and the runs
+// notification comes (every 2 s on SQLite, which polls), the few milliseconds of the hold, and the runs
 // before the website's in its batch, which may take longer than the
 // period before.
 const Slack = 10 * time.Second

@@ -3,6 +3,7 @@ package worker
 import (
 	"context"
 	"database/sql"
+	"time"
 
 	"github.com/ordermsg/ordermsg-go/mirror/webhook"
 	"github.com/riverqueue/river"
@@ -21,9 +22,13 @@ func SQLiteQueue(db *sql.DB) *Queue {
 		// One worker per file: no other migrates at once.
 		lockMigrations: func(context.Context) (func(), error) { return func() {}, nil },
 		// River's SQLite listener reads its table of notifications every
-		// 50 ms, which costs an idle worker of 200 websites 2% of a core; polling
-		// for jobs every second costs a third of that (BENCHMARKS.md).
-		pollOnly: true,
+		// 50 ms, which costs an idle worker of 200 websites 2% of a core;
+		// polling for jobs costs much less (BENCHMARKS.md). Each poll of a
+		// queue parses River's fetch again (a few milliseconds): every 2 s,
+		// which leaves a run within Slack of its time (River's scheduler,
+		// every 5 s, and the poll).
+		pollOnly:  true,
+		fetchPoll: 2 * time.Second,
 	}
 	return &Queue{open: func(cfg *river.Config) (engine, error) {
 		return newEngine(riversqlite.New(db), cfg, webhook.Store[*sql.Tx](webhook.SQLiteStore{DB: db}), b)

@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"slices"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -61,12 +63,11 @@ type Config struct {
 	KeepChanges time.Duration
 	// Options are those of each run (Secrets beside each Website's).
 	Options mirror.Options
-	// Parallel is the number of websites this worker syncs at once, in its
-	// batches and in the websites' own jobs together; 0 is
-	// mirror.DefaultParallel.
+	// Parallel is the number of websites this worker syncs at once in its
+	// batches, and the number of websites' own jobs (retries, reconciles)
+	// it runs at once besides; 0 is mirror.DefaultParallel.
 	Parallel int
-	// Events, when set, is told of each run: RunStarted once it has a slot,
-	// RunEnded before the slot is given back.
+	// Events, when set, is told of each run.
 	Events Events
 	// Deliverer, when set, delivers the mirror's changes to its webhook
 	// endpoints (webhook.FromMirror of Mirror): Run registers it with
@@ -75,8 +76,10 @@ type Config struct {
 	// at start and after each run (webhook.Enqueue). An enqueue that
 	// fails is logged, and the next run's takes its changes.
 	Deliverer *webhook.Deliverer
-	// Logger, when set, gets a line per run and each refused list; River
-	// logs there its warnings and errors.
+	// Logger, when set, gets a line per batch, per run of a website's own
+	// job, per failure and per refused list, and at debug level a line per
+	// run of each website of a batch; River logs there its warnings and
+	// errors.
 	Logger *slog.Logger
 }
 
@@ -86,11 +89,17 @@ type Worker struct {
 	log     *slog.Logger
 	list    atomic.Pointer[websiteList]
 	refresh chan struct{}
-	// slots holds a value for each website being synced: Parallel at most,
-	// in the batches and in the websites' own jobs together.
-	slots   chan struct{}
-	running atomic.Bool
-	engine  engine // set by Run before the first job
+	// slots holds a value for each website of a batch being synced:
+	// Parallel at most (River runs Parallel websites' own jobs besides).
+	slots chan struct{}
+	// stopping is closed when Run's context ends: no website starts after.
+	stopping chan struct{}
+	// lastStart is when the last run of each website of the list began
+	// on this worker (batchSites).
+	startsMu  sync.Mutex
+	lastStart map[int64]time.Time
+	running   atomic.Bool
+	engine    engine // set by Run before the first job
 }
 
 // New checks cfg and returns its Worker.
@@ -113,11 +122,12 @@ func New(cfg Config) (*Worker, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Worker{cfg: cfg, log: log, refresh: make(chan struct{}, 1), slots: make(chan struct{}, cfg.Parallel)}, nil
+	return &Worker{cfg: cfg, log: log, refresh: make(chan struct{}, 1), slots: make(chan struct{}, cfg.Parallel),
+		stopping: make(chan struct{}), lastStart: map[int64]time.Time{}}, nil
 }
 
 // Run migrates River's tables, reads the websites and syncs them until ctx
-// ends; then it starts no more runs, waits up to 20 s for those in
+// ends (call it once); then it starts no more runs, waits up to 20 s for those in
 // progress and stops them (each keeps what it read, and its job is taken
 // up again by the next worker), and returns nil. It returns an error when
 // the queue cannot start (the database cannot be reached) or the first
@@ -153,6 +163,7 @@ func (w *Worker) Run(ctx context.Context) error {
 	w.running.Store(true)
 	w.refreshUntil(ctx)
 	w.running.Store(false)
+	close(w.stopping)
 	stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), stopTimeout)
 	defer cancel()
 	if err := e.stop(stopCtx); err != nil {
@@ -239,6 +250,9 @@ func (w *Worker) readList() error {
 		l.byID[s.ID] = s
 	}
 	w.list.Store(l)
+	w.startsMu.Lock()
+	defer w.startsMu.Unlock()
+	maps.DeleteFunc(w.lastStart, func(id int64, _ time.Time) bool { _, ok := l.byID[id]; return !ok })
 	return nil
 }
 

@@ -54,8 +54,9 @@ func (f *fleet) website(t *testing.T, id int64, key string) mirror.Website {
 	return mirror.Website{ID: id, Client: c, Secrets: []string{key}}
 }
 
-// startWorker runs a worker of cfg (its Mirror and Queue on target) until
-// the test's end or stop; the error of Run comes on the channel.
+// startWorker runs a worker of cfg (its Mirror and Queue on target, its
+// Logger the test's log of warnings unless set) until the test's end or
+// stop; the error of Run comes on the channel.
 func startWorker(t *testing.T, be mirrortest.Backend, target string, cfg worker.Config) (w *worker.Worker, db *sql.DB, stop func() error) {
 	t.Helper()
 	db = be.Open(t, target)
@@ -64,7 +65,9 @@ func startWorker(t *testing.T, be mirrortest.Backend, target string, cfg worker.
 		t.Fatal(err)
 	}
 	cfg.Mirror, cfg.Queue = m, queueOf(t, be, target)
-	cfg.Logger = slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	}
 	w, err = worker.New(cfg)
 	if err != nil {
 		t.Fatal(err)
