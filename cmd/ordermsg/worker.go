@@ -143,7 +143,8 @@ func (r *workerRun) run(ctx context.Context) error {
 	}
 	defer db.Close()
 	// Each run of a website takes up to three connections: kept from one
-	// run to the next (worker.Config.Mirror).
+	// run to the next for the --parallel websites of the batches
+	// (worker.Config.Mirror).
 	db.SetMaxIdleConns(3 * f.parallel)
 	m, err = mirror.Open(ctx, db, f.target.backend)
 	if err != nil {

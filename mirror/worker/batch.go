@@ -22,9 +22,10 @@ import (
 // (BENCHMARKS.md); several batches let several workers share a fleet.
 const batchSize = 50
 
-// fleetQueue is the River queue of the batches: up to Parallel at once on
-// a worker, so that a slow website holds up no other batch; the slots
-// they share bound their websites at once to Parallel.
+// fleetQueue is the River queue of the batches: one at a time on a
+// worker, so that a batch's time is that of its own websites, and several
+// workers share the batches. A website too slow for its batch's timeout
+// leaves it for a job of its own, and holds up no other batch.
 const fleetQueue = "ordermsg_fleet"
 
 // batchArgs are the args of a batch's job: which of how many batches.
@@ -63,9 +64,10 @@ type batchWorker struct {
 // run again one Every after this run's start. A batch of another number
 // of batches than the list now makes ends: the list changed, and
 // ensureJobs gave it batches of its own. A batch that its timeout cuts
-// short keeps what its runs read, and is retried (NextRetry), beginning
-// with the websites it did not reach (batchSites). One that the worker's
-// stop cuts short is made available again at once, for another worker.
+// short keeps what its runs read, gives the websites it was running jobs
+// of their own, and is retried (NextRetry), beginning with the websites
+// it did not reach (batchSites). One that the worker's stop cuts short is
+// made available again at once, for another worker.
 func (b *batchWorker) Work(ctx context.Context, job *river.Job[batchArgs]) error {
 	w := b.w
 	list := w.list.Load()
@@ -133,9 +135,10 @@ type batchOutcome struct {
 }
 
 // syncBatch syncs the sites of batch in one SyncFleet, each once it has
-// one of the slots the worker's batches share, telling Events of each run, logging each
-// failure and the batch in one line. A website whose run fails gets a job
-// of its own at once (retryFailures).
+// one of the worker's slots, telling Events of each run, logging each
+// failure and the batch in one line. A website whose run fails, or lasts
+// past the batch's timeout, gets a job of its own at once
+// (retryFailures).
 func (w *Worker) syncBatch(ctx context.Context, batch batchArgs, sites []mirror.Website) (batchOutcome, error) {
 	var (
 		mu      sync.Mutex
@@ -190,36 +193,64 @@ func (w *Worker) syncBatch(ctx context.Context, batch batchArgs, sites []mirror.
 	return out, nil
 }
 
-// stoppedBy reports whether err is that of a run that ctx's end stopped,
-// rather than a failure of the website.
+// stoppedBy reports whether err is that of a run that the worker's stop
+// ended (River cancels the jobs' contexts), rather than a failure of the
+// website. A run that its job's timeout ended failed: it was too slow
+// for its batch.
 func stoppedBy(ctx context.Context, err error) bool {
-	return ctx.Err() != nil && errors.Is(err, ctx.Err())
+	return errors.Is(ctx.Err(), context.Canceled) && errors.Is(err, context.Canceled)
 }
 
-// retryFailures inserts each job sent on failures (up to n of them) as it
-// comes, so that a website that failed early in a long batch is retried
-// on time; an insert that fails is logged, and the website's batch syncs
-// it next period. The inserts outlive ctx, so that a failure's growing
-// waits are kept when the batch is stopped. wait, called after failures
-// is closed, returns once the last insert is done.
+// retryFailures inserts the jobs sent on failures as they come (those
+// that wait meanwhile together), so that a website that failed early in a
+// long batch is retried on time. The inserts outlive ctx, so that the
+// growing waits of a failure are kept when the batch is stopped or cut
+// short. wait, called once failures is closed, waits for the last of them
+// insertGrace at most, and gives up the rest: an insert that fails is
+// logged, and the batch syncs its websites next period.
 func (w *Worker) retryFailures(ctx context.Context, n int) (failures chan<- river.InsertManyParams, wait func()) {
 	jobs := make(chan river.InsertManyParams, n)
-	var wg sync.WaitGroup
-	wg.Go(func() {
+	insertCtx, giveUp := context.WithCancel(context.WithoutCancel(ctx))
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
 		for job := range jobs {
-			insertCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), insertTimeout)
-			if err := w.engine.insert(insertCtx, []river.InsertManyParams{job}); err != nil {
-				w.log.Error("a website that failed gets no job of its own; its batch syncs it next period",
-					"website", job.Args.(syncArgs).WebsiteID, "error", err)
+			waiting := []river.InsertManyParams{job}
+			for more := true; more; {
+				select {
+				case job, ok := <-jobs:
+					if ok {
+						waiting = append(waiting, job)
+					}
+					more = ok
+				default:
+					more = false
+				}
 			}
-			cancel()
+			if err := w.engine.insert(insertCtx, waiting); err != nil {
+				w.log.Error("websites that failed get no job of their own; their batch syncs them next period",
+					"websites", len(waiting), "error", err)
+			}
 		}
-	})
-	return jobs, wg.Wait
+	}()
+	return jobs, func() {
+		defer giveUp()
+		grace := time.NewTimer(insertGrace)
+		defer grace.Stop()
+		select {
+		case <-done:
+		case <-grace.C:
+			giveUp()
+			<-done
+		}
+	}
 }
 
-// insertTimeout bounds the insert of a failed website's job.
-const insertTimeout = 10 * time.Second
+// insertGrace is how long a batch waits, once its runs are done, for the
+// jobs of its failed websites to be inserted: short, so that a batch cut
+// short by its timeout ends before River's rescuer would take it back
+// (rescueAfter).
+const insertGrace = 2 * time.Second
 
 // ended notes the start of a website's run r and tells Events of its end.
 func (w *Worker) ended(r mirror.WebsiteResult) {
@@ -246,14 +277,13 @@ func retryAt(r mirror.WebsiteResult, failures int, every time.Duration) time.Tim
 	return started.Add(RetryWait(failures, every))
 }
 
-// takeSlot waits for one of the worker's Parallel slots of the batches'
-// websites, and reports false when ctx ends or the worker stops first: a
-// stopping worker starts no website.
+// takeSlot waits for one of the worker's Parallel slots of a batch's
+// websites (each taken when the website goes to SyncFleet, so that Events
+// hear of a run as it starts), and reports false when ctx ends or the
+// worker stops first: a stopping worker starts no website.
 func (w *Worker) takeSlot(ctx context.Context) bool {
-	select {
-	case <-w.stopping:
+	if w.isStopping() {
 		return false
-	default:
 	}
 	select {
 	case w.slots <- struct{}{}:

@@ -193,9 +193,8 @@ func (e *riverEngine[TDriver, TTx]) inTx(ctx context.Context, f func(tx TTx) err
 }
 
 // riverConfig is River's configuration of the worker: its queue of
-// batches and its queue of other jobs, Parallel jobs at a time each (the
-// slots of the batches bound their websites at once), the four kinds of
-// job, and the times that
+// batches, one at a time (Parallel websites at once), and its queue of
+// other jobs, Parallel at a time, the four kinds of job, and the times that
 // policy.go explains; with a Deliverer, its deliveries and their queues
 // too, one per endpoint, beside the websites' queue.
 func (w *Worker) riverConfig() (*river.Config, error) {
@@ -204,7 +203,7 @@ func (w *Worker) riverConfig() (*river.Config, error) {
 	river.AddWorker(workers, &syncWorker{w: w})
 	river.AddWorker(workers, &reconcileWorker{w: w})
 	river.AddWorker(workers, &pruneWorker{w: w})
-	queues := map[string]river.QueueConfig{fleetQueue: {MaxWorkers: w.cfg.Parallel}, queueName: {MaxWorkers: w.cfg.Parallel}}
+	queues := map[string]river.QueueConfig{fleetQueue: {MaxWorkers: 1}, queueName: {MaxWorkers: w.cfg.Parallel}}
 	if d := w.cfg.Deliverer; d != nil {
 		if err := d.Register(workers); err != nil {
 			return nil, fmt.Errorf("worker: the webhooks' deliveries: %w", err)

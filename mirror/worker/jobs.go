@@ -189,14 +189,18 @@ type jobPlan struct {
 }
 
 // work runs a website's job: it syncs the website with plan's options,
-// unless the website left the list (the job then ends), enqueues the webhooks' deliveries of what the run (or
+// unless the website left the list (the job then ends) or the worker
+// stops (the job is available again at once), enqueues the webhooks' deliveries of what the run (or
 // another worker) recorded, and decides what comes next from the run (see
 // after).
 func (w *Worker) work(ctx context.Context, job *rivertype.JobRow, id int64, plan jobPlan) error {
 	site, ok := w.website(id)
-	if !ok {
+	switch {
+	case !ok:
 		w.log.Info("website left the list: its job ends", "website", id, "job", job.Kind)
 		return nil
+	case w.isStopping():
+		return river.JobSnooze(0) // for the next worker, at once
 	}
 	r := w.runOnce(ctx, site, plan.opts)
 	w.ended(r)

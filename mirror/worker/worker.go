@@ -90,7 +90,7 @@ type Worker struct {
 	list    atomic.Pointer[websiteList]
 	refresh chan struct{}
 	// slots holds a value for each website of a batch being synced:
-	// Parallel at most (River runs Parallel websites' own jobs besides).
+	// Parallel at most (takeSlot).
 	slots chan struct{}
 	// stopping is closed when Run's context ends: no website starts after.
 	stopping chan struct{}
@@ -254,6 +254,16 @@ func (w *Worker) readList() error {
 	defer w.startsMu.Unlock()
 	maps.DeleteFunc(w.lastStart, func(id int64, _ time.Time) bool { _, ok := l.byID[id]; return !ok })
 	return nil
+}
+
+// isStopping reports whether Run's context has ended.
+func (w *Worker) isStopping() bool {
+	select {
+	case <-w.stopping:
+		return true
+	default:
+		return false
+	}
 }
 
 // website returns the website of the current list with that id.
