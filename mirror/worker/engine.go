@@ -54,9 +54,6 @@ type backend struct {
 	// pollOnly has River poll for jobs (every fetchPoll) rather than
 	// listen for them.
 	pollOnly bool
-	// fetchPoll, when above 0, is River's FetchPollInterval (else its
-	// default, a second).
-	fetchPoll time.Duration
 }
 
 // riverEngine is the engine of a River driver.
@@ -74,9 +71,6 @@ type riverEngine[TDriver riverdriver.Driver[TTx], TTx any] struct {
 // newEngine makes the River client of driver with cfg.
 func newEngine[TDriver riverdriver.Driver[TTx], TTx any](driver TDriver, cfg *river.Config, store webhook.Store[TTx], b backend) (engine, error) {
 	cfg.PollOnly = b.pollOnly
-	if b.fetchPoll > 0 {
-		cfg.FetchPollInterval = b.fetchPoll
-	}
 	client, err := river.NewClient(driver, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("worker: River: %w", err)
@@ -214,6 +208,7 @@ func (w *Worker) riverConfig() (*river.Config, error) {
 	return &river.Config{
 		Queues:                      queues,
 		Workers:                     workers,
+		FetchPollInterval:           fetchPoll(every),
 		JobTimeout:                  jobTimeout(every),
 		RescueStuckJobsAfter:        rescueAfter(every),
 		CompletedJobRetentionPeriod: completedRetention(every),

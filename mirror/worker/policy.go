@@ -9,12 +9,20 @@ const MinEvery = time.Second
 // Slack is how much later than its period a website's run may start: the
 // runs of a website start no further apart than Every plus Slack (when its
 // batch lasts less than Every and nothing holds it up: a failure, a 429's
-// Retry-After). It covers River's scheduler, which makes a scheduled job
-// available every 5 s, its fetch, every second at most when no
-// notification comes (every 2 s on SQLite, which polls), the few milliseconds of the hold, and the runs
-// before the website's in its batch, which may take longer than the
-// period before.
+// Retry-After). It covers River's scheduler, which every 5 s makes
+// available the jobs of the next 5 s, its fetch, which polls every
+// fetchPoll for those whose time has come, the few milliseconds of the
+// hold, and the runs before the website's in its batch, which may take
+// longer than the period before.
 const Slack = 10 * time.Second
+
+// fetchPoll is how often River looks for the jobs whose time has come,
+// beside what it is told (PostgreSQL) of jobs made available for now: its
+// scheduler makes available 5 s ahead of time the jobs of the next 5 s,
+// which then wait for a poll. Every 2 s (each poll of River's SQLite
+// driver parses its fetch again, a few milliseconds), within Slack; every
+// period when it is shorter.
+func fetchPoll(every time.Duration) time.Duration { return min(every, 2*time.Second) }
 
 // FailuresBeforeEvery is N: after this many failed runs in a row a website
 // is tried once per Every, no sooner.

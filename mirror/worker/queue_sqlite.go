@@ -3,7 +3,6 @@ package worker
 import (
 	"context"
 	"database/sql"
-	"time"
 
 	"github.com/ordermsg/ordermsg-go/mirror/webhook"
 	"github.com/riverqueue/river"
@@ -24,11 +23,8 @@ func SQLiteQueue(db *sql.DB) *Queue {
 		// River's SQLite listener reads its table of notifications every
 		// 50 ms, which costs an idle worker of 200 websites 2% of a core;
 		// polling for jobs costs much less (BENCHMARKS.md). Each poll of a
-		// queue parses River's fetch again (a few milliseconds): every 2 s,
-		// which leaves a run within Slack of its time (River's scheduler,
-		// every 5 s, and the poll).
-		pollOnly:  true,
-		fetchPoll: 2 * time.Second,
+		// queue parses River's fetch again (a few milliseconds).
+		pollOnly: true,
 	}
 	return &Queue{open: func(cfg *river.Config) (engine, error) {
 		return newEngine(riversqlite.New(db), cfg, webhook.Store[*sql.Tx](webhook.SQLiteStore{DB: db}), b)
