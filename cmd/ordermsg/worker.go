@@ -242,15 +242,24 @@ type fileList struct {
 	opts []ordermsg.Option
 	keys []string // every key read so far
 	mask atomic.Pointer[secretmask.Mask]
+	// last are the websites of the last FILE read, and sites their list.
+	last  []websiteLine
+	sites []mirror.Website
 }
 
 // read reads FILE; a FILE refused (unsafe, malformed, a website twice)
-// returns the error, which the worker logs, keeping the last list.
+// returns the error, which the worker logs, keeping the last list. A FILE
+// that names the same websites with the same keys as the last one read
+// gives the same list, its clients kept.
 func (l *fileList) read(ctx context.Context) ([]mirror.Website, error) {
 	f := l.run
 	lines, err := f.readFile(ctx, l.opts)
 	if err != nil {
 		return nil, err
+	}
+	same := func(a, b websiteLine) bool { return a.id == b.id && a.key == b.key }
+	if l.sites != nil && slices.EqualFunc(lines, l.last, same) {
+		return l.sites, nil
 	}
 	for _, s := range lines {
 		if k := keySecrets(s.key); len(k) > 0 && !slices.Contains(l.keys, s.key) {
@@ -271,6 +280,7 @@ func (l *fileList) read(ctx context.Context) ([]mirror.Website, error) {
 		}
 		sites[i] = mirror.Website{ID: s.id, Client: c, Secrets: secrets}
 	}
+	l.last, l.sites = lines, sites
 	return sites, nil
 }
 
