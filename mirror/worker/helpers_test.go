@@ -19,8 +19,11 @@ import (
 func queueOf(t testing.TB, be mirrortest.Backend, target string) *worker.Queue {
 	t.Helper()
 	if be.Backend == mirror.SQLite {
-		db := be.Open(t, target)
-		db.SetMaxOpenConns(1)
+		db, err := worker.OpenSQLiteQueueDB(mirrortest.SQLiteDSN(target))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { db.Close() })
 		return worker.SQLiteQueue(db)
 	}
 	pool, err := pgxpool.New(context.Background(), target)

@@ -12,8 +12,9 @@ import (
 // SQLiteQueue is the queue of a worker on SQLite: River's tables in the
 // mirror's file, through River's SQLite driver over database/sql. Give it
 // a pool of its own on the mirror's file (modernc.org/sqlite, with a busy
-// timeout), of one connection, as River's driver asks; the caller closes
-// it after Run returns. The file takes one writer at a time: run one
+// timeout), of one connection, as River's driver asks: OpenSQLiteQueueDB
+// opens one that keeps its statements prepared. The caller closes it
+// after Run returns. The file takes one writer at a time: run one
 // worker per file.
 func SQLiteQueue(db *sql.DB) *Queue {
 	b := backend{
