@@ -14,7 +14,9 @@ import (
 // one use to the next. River's SQLite driver sends each statement as text,
 // which SQLite would parse at every use: its poll for jobs, a few
 // milliseconds each time, was most of an idle worker's CPU. Set the
-// connection's busy timeout in dsn, as for the mirror's pool.
+// connection's busy timeout in dsn, as for the mirror's pool. The pool is
+// River's alone: its rows report no column types, and sql.Conn.Raw gives
+// a wrapper of modernc.org/sqlite's connection, not that connection.
 func OpenSQLiteQueueDB(dsn string) (*sql.DB, error) {
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
