@@ -73,8 +73,9 @@ type Config struct {
 	// endpoints (webhook.FromMirror of Mirror): Run registers it with
 	// River, its queues beside the websites' (a slow endpoint never holds
 	// up a sync), creates its table of cursors, and enqueues the changes
-	// at start and after each run (webhook.Enqueue). An enqueue that
-	// fails is logged, and the next run's takes its changes.
+	// at start, after each batch and after each website's run alone
+	// (webhook.Enqueue). An enqueue that fails is logged, and the next
+	// one takes its changes.
 	Deliverer *webhook.Deliverer
 	// Logger, when set, gets a line per batch, per run of a website's own
 	// job, per failure and per refused list, and at debug level a line per
