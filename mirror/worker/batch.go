@@ -266,15 +266,19 @@ func (w *Worker) ended(r mirror.WebsiteResult) {
 // row runs again: a 429's Retry-After from now, else RetryWait after the
 // run's start.
 func retryAt(r mirror.WebsiteResult, failures int, every time.Duration) time.Time {
+	if wait, ok := retryAfter(r.Err); ok {
+		return time.Now().Add(wait)
+	}
+	return cmp.Or(r.Started, time.Now()).Add(RetryWait(failures, every))
+}
+
+// retryAfter is the Retry-After of err, a 429 that gave one.
+func retryAfter(err error) (time.Duration, bool) {
 	var apiErr *ordermsg.APIError
-	if errors.As(r.Err, &apiErr) && errors.Is(r.Err, ordermsg.ErrRateLimited) && apiErr.RetryAfter > 0 {
-		return time.Now().Add(apiErr.RetryAfter)
+	if errors.As(err, &apiErr) && errors.Is(err, ordermsg.ErrRateLimited) && apiErr.RetryAfter > 0 {
+		return apiErr.RetryAfter, true
 	}
-	started := r.Started
-	if started.IsZero() {
-		started = time.Now()
-	}
-	return started.Add(RetryWait(failures, every))
+	return 0, false
 }
 
 // takeSlot waits for one of the worker's Parallel slots of a batch's

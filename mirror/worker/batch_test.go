@@ -99,23 +99,6 @@ func TestWorkerSyncsParallelWebsitesAtMost(t *testing.T) {
 	})
 }
 
-// websitesOf are the Websites of the fake's dataset, each with its key as
-// its secret.
-func websitesOf(t *testing.T, srv *ordermsgtest.Server) []mirror.Website {
-	t.Helper()
-	var sites []mirror.Website
-	srv.Handler.Snapshot(func(ds *ordermsgtest.Dataset) {
-		for _, w := range ds.Websites {
-			c, err := ordermsg.NewClient(srv.URL, w.APIKey)
-			if err != nil {
-				t.Fatal(err)
-			}
-			sites = append(sites, mirror.Website{ID: w.ID, Client: c, Secrets: []string{w.APIKey}})
-		}
-	})
-	return sites
-}
-
 // A list that grows past a batch gets the batches of its new size, on
 // each backend: every website of it is synced, the batch of the old size
 // ends, and the live batches are those of the new.

@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ordermsg/ordermsg-go"
 	"github.com/ordermsg/ordermsg-go/mirror"
 	"github.com/ordermsg/ordermsg-go/mirror/mirrortest"
 	"github.com/ordermsg/ordermsg-go/mirror/worker"
@@ -81,17 +80,7 @@ func (p *periods) waitPeriod(b *testing.B, n int) {
 func benchFleet(b *testing.B, opts ...ordermsgtest.Option) []mirror.Website {
 	srv := ordermsgtest.NewServer(ordermsgtest.Generate(ordermsgtest.Config{Seed: 41, Websites: benchSites, OrdersPerWebsite: 3, MessagesPerWebsite: 3}), opts...)
 	b.Cleanup(srv.Close)
-	var fleet []mirror.Website
-	srv.Handler.Snapshot(func(ds *ordermsgtest.Dataset) {
-		for _, w := range ds.Websites {
-			c, err := ordermsg.NewClient(srv.URL, w.APIKey)
-			if err != nil {
-				b.Fatal(err)
-			}
-			fleet = append(fleet, mirror.Website{ID: w.ID, Client: c})
-		}
-	})
-	return fleet
+	return websitesOf(b, srv)
 }
 
 // benchSites is the number of websites of the benchmarks.

@@ -9,9 +9,11 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/ordermsg/ordermsg-go"
 	"github.com/ordermsg/ordermsg-go/mirror"
 	"github.com/ordermsg/ordermsg-go/mirror/mirrortest"
 	"github.com/ordermsg/ordermsg-go/mirror/worker"
+	"github.com/ordermsg/ordermsg-go/ordermsgtest"
 )
 
 // queueOf is the worker queue of the database at target, on a handle of
@@ -146,4 +148,21 @@ func (e *events) RunEnded(r mirror.WebsiteResult) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.ended[r.WebsiteID]++
+}
+
+// websitesOf are the Websites of the fake's dataset, each with its key as
+// its secret.
+func websitesOf(t testing.TB, srv *ordermsgtest.Server) []mirror.Website {
+	t.Helper()
+	var sites []mirror.Website
+	srv.Handler.Snapshot(func(ds *ordermsgtest.Dataset) {
+		for _, w := range ds.Websites {
+			c, err := ordermsg.NewClient(srv.URL, w.APIKey)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sites = append(sites, mirror.Website{ID: w.ID, Client: c, Secrets: []string{w.APIKey}})
+		}
+	})
+	return sites
 }

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ordermsg/ordermsg-go"
 	"github.com/ordermsg/ordermsg-go/internal/secretmask"
 	"github.com/ordermsg/ordermsg-go/mirror"
 	"github.com/riverqueue/river"
@@ -218,14 +217,14 @@ func (w *Worker) work(ctx context.Context, job *rivertype.JobRow, id int64, plan
 // its text masked. After a success a job with a next runs again at the
 // run's start plus period, and one without (a website's own) ends.
 func (w *Worker) after(ctx context.Context, job *rivertype.JobRow, site mirror.Website, r mirror.WebsiteResult, next river.JobArgs, period time.Duration) error {
-	var apiErr *ordermsg.APIError
+	wait, limited := retryAfter(r.Err)
 	switch {
 	case ctx.Err() != nil && (r.Err == nil || errors.Is(r.Err, ctx.Err())):
 		return ctx.Err()
 	case r.Skipped == mirror.SkipHeld:
 		return river.JobSnooze(heldWait(w.cfg.Every))
-	case errors.As(r.Err, &apiErr) && errors.Is(r.Err, ordermsg.ErrRateLimited) && apiErr.RetryAfter > 0:
-		return river.JobSnooze(apiErr.RetryAfter)
+	case limited:
+		return river.JobSnooze(wait)
 	case r.Err != nil:
 		return errors.New(maskedText(r.Err, site.Secrets))
 	case next == nil:
@@ -287,6 +286,9 @@ func maskedText(err error, secrets []string) string {
 // warning.
 func (w *Worker) logRun(kind string, failures int, secrets []string, r mirror.WebsiteResult, level slog.Level) {
 	ctx := context.Background()
+	if r.Err == nil && !w.log.Enabled(ctx, level) {
+		return // a batch's websites at the info level: nothing to format
+	}
 	switch {
 	case r.Skipped != mirror.NotSkipped:
 		w.log.Log(ctx, level, "website skipped", "website", r.WebsiteID, "why", r.Skipped.String())

@@ -32,14 +32,9 @@ func newFleet(t *testing.T, n int) *fleet {
 	t.Helper()
 	srv := ordermsgtest.NewServer(ordermsgtest.Generate(ordermsgtest.Config{Seed: 37, Websites: n, OrdersPerWebsite: 30, MessagesPerWebsite: 20}))
 	t.Cleanup(srv.Close)
-	f := &fleet{srv: srv, keys: map[int64]string{}}
-	srv.Handler.Snapshot(func(ds *ordermsgtest.Dataset) {
-		for _, w := range ds.Websites {
-			f.keys[w.ID] = w.APIKey
-		}
-	})
-	for id, key := range f.keys {
-		f.sites = append(f.sites, f.website(t, id, key))
+	f := &fleet{srv: srv, sites: websitesOf(t, srv), keys: map[int64]string{}}
+	for _, s := range f.sites {
+		f.keys[s.ID] = s.Secrets[0]
 	}
 	return f
 }
